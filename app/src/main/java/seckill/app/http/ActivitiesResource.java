@@ -1,0 +1,81 @@
+package seckill.app.http;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Optional;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import seckill.admission.api.Admission;
+import seckill.ordering.api.Activity;
+import seckill.ordering.api.ActivityCatalog;
+import seckill.ordering.api.SkuLine;
+import seckill.reservation.api.ReservationUnavailable;
+import seckill.reservation.api.StockReservations;
+
+/**
+ * The public view of an activity: its window, its state and a per-SKU hint of the stock left. The
+ * hint comes from Redis and is only a hint; when Redis cannot answer it is left out.
+ */
+@Path("/api/v1/activities/{activityId}")
+@ApplicationScoped
+public class ActivitiesResource {
+
+    @Inject
+    ActivityCatalog catalog;
+
+    @Inject
+    StockReservations reservations;
+
+    @Inject
+    Admission admission;
+
+    @Inject
+    Clock clock;
+
+    @GET
+    @Produces(MediaType.APPLICATION_JSON)
+    public String view(@PathParam("activityId") String activityIdText) {
+        long activityId = Buyer.pathId(activityIdText, "activity");
+        Activity activity = catalog.find(activityId)
+                .orElseThrow(() -> new Problem(404, "ACTIVITY_NOT_FOUND", "Not found", "No activity " + activityId + "."));
+        Instant now = clock.instant();
+        JsonArrayBuilder skus = Json.createArrayBuilder();
+        boolean allSoldOut = true;
+        for (SkuLine sku : activity.skus()) {
+            JsonObjectBuilder line = Json.createObjectBuilder()
+                    .add("skuId", sku.skuId())
+                    .add("stock", sku.total())
+                    .add("perUserLimit", sku.perUserLimit());
+            Optional<Long> remaining = remaining(activity, sku);
+            boolean soldOut = admission.isFlaggedSoldOut(activity.id(), sku.skuId())
+                    || remaining.map(r -> r == 0).orElse(false);
+            remaining.ifPresent(r -> line.add("remaining", r));
+            line.add("soldOut", soldOut);
+            allSoldOut &= soldOut;
+            skus.add(line);
+        }
+        String state = switch (activity.phaseAt(now)) {
+            case UPCOMING -> "UPCOMING";
+            case ENDED -> "ENDED";
+            case OPEN -> allSoldOut ? "SOLD_OUT" : "OPEN";
+        };
+        return ActivityJson.base(activity).add("state", state).add("skus", skus).build().toString();
+    }
+
+    private Optional<Long> remaining(Activity activity, SkuLine sku) {
+        try {
+            return reservations.remaining(activity.id(), sku.skuId(), sku.buckets());
+        } catch (ReservationUnavailable e) {
+            return Optional.empty();
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package seckill.app.http;
+
+import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import seckill.ordering.api.Activity;
+import seckill.ordering.api.SkuLine;
+
+/** JSON views of an activity. */
+final class ActivityJson {
+
+    private ActivityJson() {
+    }
+
+    static JsonObjectBuilder base(Activity activity) {
+        return Json.createObjectBuilder()
+                .add("activityId", activity.id())
+                .add("name", activity.name())
+                .add("startsAt", activity.startsAt().toString())
+                .add("endsAt", activity.endsAt().toString())
+                .add("paymentWindowSeconds", activity.paymentWindow().toSeconds());
+    }
+
+    static JsonObject admin(Activity activity) {
+        JsonArrayBuilder skus = Json.createArrayBuilder();
+        for (SkuLine sku : activity.skus()) {
+            skus.add(Json.createObjectBuilder()
+                    .add("skuId", sku.skuId())
+                    .add("stock", sku.total())
+                    .add("perUserLimit", sku.perUserLimit())
+                    .add("buckets", sku.buckets()));
+        }
+        return base(activity).add("skus", skus).build();
+    }
+}

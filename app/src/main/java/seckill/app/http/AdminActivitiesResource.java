@@ -1,0 +1,115 @@
+package seckill.app.http;
+
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import seckill.app.infra.AdminToken;
+import seckill.app.sale.LaunchingActivities;
+import seckill.ordering.api.Activity;
+import seckill.ordering.api.NewActivity;
+import seckill.ordering.api.SkuLine;
+import seckill.reservation.api.ReservationUnavailable;
+
+/** Operators create activities here; the body is validated completely before anything is written. */
+@Path("/api/v1/admin/activities")
+@ApplicationScoped
+public class AdminActivitiesResource {
+
+    static final long MAX_STOCK = 10_000_000;
+    static final int MAX_PER_USER = 1_000;
+    static final int MAX_BUCKETS = 64;
+    static final int MAX_SKUS = 100;
+    static final int DEFAULT_PAYMENT_WINDOW_SECONDS = 900;
+
+    @Inject
+    AdminToken adminToken;
+
+    @Inject
+    LaunchingActivities launching;
+
+    @Inject
+    Clock clock;
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response create(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization, String body) {
+        requireAdmin(adminToken, authorization);
+        NewActivity activity = read(JsonBody.parse(body), clock.instant());
+        Activity launched;
+        try {
+            launched = launching.launch(activity);
+        } catch (ReservationUnavailable e) {
+            throw new Problem(503, "REDIS_UNAVAILABLE", "Redis unavailable",
+                    "The activity could not be preheated into Redis; it is not on sale. Retry once Redis is back.",
+                    Duration.ofSeconds(5));
+        }
+        return Response.created(URI.create("/api/v1/activities/" + launched.id()))
+                .entity(ActivityJson.admin(launched).toString())
+                .build();
+    }
+
+    static void requireAdmin(AdminToken token, String authorization) {
+        if (!token.admits(authorization)) {
+            throw new Problem(401, "UNAUTHENTICATED", "Unauthenticated",
+                    "This endpoint needs 'Authorization: Bearer <seckill.admin.token>'.")
+                    .header("WWW-Authenticate", "Bearer realm=\"seckill-admin\"");
+        }
+    }
+
+    static NewActivity read(JsonBody body, Instant now) {
+        Optional<String> name = body.text("name", true, 200);
+        Optional<Instant> startsAt = body.instant("startsAt", true);
+        Optional<Instant> endsAt = body.instant("endsAt", true);
+        long paymentWindow = body.integer("paymentWindowSeconds", false, 1, 86_400)
+                .orElse((long) DEFAULT_PAYMENT_WINDOW_SECONDS);
+        List<SkuLine> skus = new ArrayList<>();
+        Set<Long> seen = new HashSet<>();
+        List<JsonBody> skuBodies = body.objects("skus", 1, MAX_SKUS);
+        for (JsonBody sku : skuBodies) {
+            Optional<Long> skuId = sku.integer("skuId", true, 1, Long.MAX_VALUE / 2);
+            Optional<Long> stock = sku.integer("stock", true, 1, MAX_STOCK);
+            long perUser = sku.integer("perUserLimit", false, 1, MAX_PER_USER).orElse(1L);
+            long buckets = sku.integer("buckets", false, 1, MAX_BUCKETS).orElse(1L);
+            skuId.ifPresent(id -> {
+                if (!seen.add(id)) {
+                    sku.fail("skuId", "is listed twice");
+                }
+            });
+            if (skuId.isPresent() && stock.isPresent()) {
+                if (buckets > stock.get()) {
+                    sku.fail("buckets", "must not exceed stock");
+                } else {
+                    skus.add(new SkuLine(skuId.get(), stock.get(), (int) perUser, (int) buckets));
+                }
+            }
+        }
+        if (startsAt.isPresent() && endsAt.isPresent()) {
+            if (!endsAt.get().isAfter(startsAt.get())) {
+                body.fail("endsAt", "must be after startsAt");
+            } else if (!endsAt.get().isAfter(now)) {
+                body.fail("endsAt", "must be in the future");
+            }
+        }
+        body.check();
+        return new NewActivity(name.orElseThrow(), startsAt.orElseThrow(), endsAt.orElseThrow(),
+                Duration.ofSeconds(paymentWindow), skus);
+    }
+}

@@ -1,0 +1,83 @@
+package seckill.app.http;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.ws.rs.core.Response;
+
+/**
+ * An RFC 9457 problem: HTTP status, a stable machine-readable {@code code}, a human title and
+ * detail, and optionally how long the client should wait before retrying. Throw it from a resource;
+ * {@link ProblemMapper} writes it as {@code application/problem+json}.
+ */
+public final class Problem extends RuntimeException {
+
+    public static final String MEDIA_TYPE = "application/problem+json";
+
+    private final int status;
+    private final String code;
+    private final String title;
+    private final Duration retryAfter;
+    private final Map<String, Object> extensions = new LinkedHashMap<>();
+    private final Map<String, String> headers = new LinkedHashMap<>();
+
+    public Problem(int status, String code, String title, String detail) {
+        this(status, code, title, detail, null);
+    }
+
+    public Problem(int status, String code, String title, String detail, Duration retryAfter) {
+        super(detail, null, false, false);
+        this.status = status;
+        this.code = code;
+        this.title = title;
+        this.retryAfter = retryAfter;
+    }
+
+    public Problem with(String name, Object value) {
+        extensions.put(name, value);
+        return this;
+    }
+
+    public Problem header(String name, String value) {
+        headers.put(name, value);
+        return this;
+    }
+
+    public int status() {
+        return status;
+    }
+
+    public String code() {
+        return code;
+    }
+
+    Response toResponse(String instance) {
+        JsonObjectBuilder body = Json.createObjectBuilder()
+                .add("type", "urn:seckill:problem:" + code)
+                .add("title", title)
+                .add("status", status)
+                .add("code", code);
+        if (getMessage() != null) {
+            body.add("detail", getMessage());
+        }
+        if (instance != null) {
+            body.add("instance", instance);
+        }
+        extensions.forEach((k, v) -> {
+            if (v instanceof Number n) {
+                body.add(k, n.longValue());
+            } else {
+                body.add(k, String.valueOf(v));
+            }
+        });
+        Response.ResponseBuilder response = Response.status(status).type(MEDIA_TYPE).entity(body.build().toString());
+        if (retryAfter != null) {
+            response.header("Retry-After", Math.max(1, (retryAfter.toMillis() + 999) / 1000));
+        }
+        headers.forEach(response::header);
+        return response.build();
+    }
+}

@@ -1,0 +1,52 @@
+package seckill.app.http;
+
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+import jakarta.json.JsonException;
+import jakarta.ws.rs.NotAllowedException;
+import jakarta.ws.rs.NotFoundException;
+import jakarta.ws.rs.NotSupportedException;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import jakarta.ws.rs.ext.ExceptionMapper;
+import jakarta.ws.rs.ext.Provider;
+
+/**
+ * Writes every failure of the HTTP edge as {@code application/problem+json}: our own
+ * {@link Problem}s as they are, JAX-RS errors with their status, anything unexpected as a 500
+ * whose details go to the log, not to the client.
+ */
+@Provider
+public class ProblemMapper implements ExceptionMapper<Throwable> {
+
+    private static final Logger LOG = Logger.getLogger(ProblemMapper.class.getName());
+
+    @Context
+    UriInfo uriInfo;
+
+    @Override
+    public Response toResponse(Throwable failure) {
+        if (failure instanceof NotFoundException notFound) {
+            // an empty 404 lets Helidon route on to /health, /metrics and /openapi, which live outside Jersey
+            return notFound.getResponse();
+        }
+        Problem problem = switch (failure) {
+            case Problem p -> p;
+            case NotAllowedException e -> new Problem(405, "METHOD_NOT_ALLOWED", "Method not allowed",
+                    "This resource does not support that method.");
+            case NotSupportedException e -> new Problem(415, "UNSUPPORTED_MEDIA_TYPE", "Unsupported media type",
+                    "Send the body as application/json.");
+            case JsonException e -> new Problem(400, "INVALID_REQUEST", "Invalid request", "The body is not valid JSON.");
+            case WebApplicationException e -> new Problem(e.getResponse().getStatus(), "HTTP_" + e.getResponse().getStatus(),
+                    e.getResponse().getStatusInfo().getReasonPhrase(), e.getMessage());
+            default -> {
+                LOG.log(Level.SEVERE, "unexpected failure", failure);
+                yield new Problem(500, "INTERNAL", "Internal error", "Something went wrong on our side.");
+            }
+        };
+        return problem.toResponse(uriInfo == null ? null : uriInfo.getRequestUri().getPath());
+    }
+}

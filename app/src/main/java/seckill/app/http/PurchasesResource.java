@@ -1,0 +1,168 @@
+package seckill.app.http;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import java.util.regex.Pattern;
+
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.metrics.Counter;
+import org.eclipse.microprofile.metrics.MetricRegistry;
+import org.eclipse.microprofile.metrics.Tag;
+import seckill.admission.api.Admission;
+import seckill.admission.api.AdmissionDecision;
+import seckill.admission.api.PurchaseAttempt;
+import seckill.ordering.api.Activity;
+import seckill.ordering.api.ActivityCatalog;
+import seckill.ordering.api.SkuLine;
+import seckill.reservation.api.ReservationOutcome;
+import seckill.reservation.api.ReservationUnavailable;
+import seckill.reservation.api.ReserveStock;
+import seckill.reservation.api.StockReservations;
+
+/**
+ * The purchase path. Bad input and doomed attempts are answered before Redis is touched; an
+ * admitted attempt costs exactly one atomic script call. The answer says only what is known: a
+ * Redis failure is a 503 with Retry-After, never a guess.
+ */
+@Path("/api/v1/activities/{activityId}/purchases")
+@ApplicationScoped
+public class PurchasesResource {
+
+    private static final Logger LOG = Logger.getLogger(PurchasesResource.class.getName());
+    private static final Pattern REQUEST_ID = Pattern.compile("[A-Za-z0-9._:-]{1,64}");
+
+    @Inject
+    ActivityCatalog catalog;
+
+    @Inject
+    Admission admission;
+
+    @Inject
+    StockReservations reservations;
+
+    @Inject
+    MetricRegistry metrics;
+
+    private final Map<String, Counter> outcomes = new ConcurrentHashMap<>();
+    private Counter reservationsMade;
+
+    @PostConstruct
+    void init() {
+        reservationsMade = metrics.counter("seckill.reservations");
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response purchase(@PathParam("activityId") String activityIdText,
+                             @HeaderParam(Buyer.HEADER) String userHeader,
+                             String body) {
+        try {
+            Response response = decide(activityIdText, userHeader, body);
+            count(response.getStatus() == 202 ? "reserved" : "duplicate");
+            return response;
+        } catch (Problem problem) {
+            count(problem.code().toLowerCase());
+            throw problem;
+        }
+    }
+
+    private Response decide(String activityIdText, String userHeader, String body) {
+        long userId = Buyer.from(userHeader);
+        long activityId = Buyer.pathId(activityIdText, "activity");
+        JsonBody json = JsonBody.parse(body);
+        long skuId = json.integer("skuId", true, 1, Long.MAX_VALUE).orElse(0L);
+        long quantity = json.integer("quantity", false, 1, Integer.MAX_VALUE).orElse(1L);
+        String requestId = json.text("requestId", true, 64).orElse(null);
+        if (requestId != null && !REQUEST_ID.matcher(requestId).matches()) {
+            json.fail("requestId", "may only hold letters, digits and . _ : -");
+        }
+        json.check();
+
+        Activity activity = catalog.find(activityId)
+                .orElseThrow(() -> new Problem(404, "ACTIVITY_NOT_FOUND", "Not found", "No activity " + activityId + "."));
+        SkuLine sku = activity.sku(skuId)
+                .orElseThrow(() -> new Problem(404, "SKU_NOT_FOUND", "Not found",
+                        "Activity " + activityId + " does not sell SKU " + skuId + "."));
+        if (quantity > sku.perUserLimit()) {
+            throw new Problem(400, "INVALID_QUANTITY", "Invalid quantity",
+                    "quantity must be between 1 and " + sku.perUserLimit() + " for this SKU.")
+                    .with("perUserLimit", sku.perUserLimit());
+        }
+
+        AdmissionDecision decision = admission.admit(
+                new PurchaseAttempt(activityId, skuId, userId, activity.startsAt(), activity.endsAt()));
+        switch (decision) {
+            case AdmissionDecision.NotStarted notStarted -> throw new Problem(409, "NOT_STARTED", "Not started",
+                    "The sale starts at " + activity.startsAt() + ".", Duration.ofSeconds(notStarted.secondsUntilStart()))
+                    .with("startsAt", activity.startsAt().toString());
+            case AdmissionDecision.Ended ended -> throw new Problem(409, "ENDED", "Ended",
+                    "The sale ended at " + activity.endsAt() + ".");
+            case AdmissionDecision.SoldOut soldOut -> throw soldOut(skuId);
+            case AdmissionDecision.Admitted admitted -> {
+                // go on to reservation
+            }
+        }
+
+        ReservationOutcome outcome;
+        try {
+            outcome = reservations.reserve(new ReserveStock(activityId, skuId, sku.buckets(), userId, (int) quantity,
+                    requestId));
+        } catch (ReservationUnavailable e) {
+            LOG.log(Level.WARNING, "reservation store unavailable", e);
+            throw new Problem(503, "HALTED", "Sales halted",
+                    "Sales are paused while the reservation store is unavailable. Nothing was reserved.",
+                    Duration.ofSeconds(2));
+        }
+        return switch (outcome) {
+            case ReservationOutcome.Reserved reserved -> {
+                reservationsMade.inc();
+                if (reserved.remaining() == 0) {
+                    admission.soldOut(activityId, skuId);
+                }
+                yield accepted(202, reserved.id().toString(), "QUEUED");
+            }
+            case ReservationOutcome.AlreadyReserved already -> accepted(200, already.id().toString(), "ALREADY_RESERVED");
+            case ReservationOutcome.SoldOut soldOut -> {
+                admission.soldOut(activityId, skuId);
+                throw soldOut(skuId);
+            }
+            case ReservationOutcome.InsufficientStock insufficient -> throw new Problem(409, "INSUFFICIENT_STOCK",
+                    "Insufficient stock", "Only " + insufficient.remaining() + " unit(s) left; ask for fewer.")
+                    .with("remaining", insufficient.remaining());
+            case ReservationOutcome.NotPreheated notPreheated -> throw new Problem(503, "NOT_READY", "Not ready",
+                    "This SKU's stock is not loaded yet.", Duration.ofSeconds(5));
+        };
+    }
+
+    private static Problem soldOut(long skuId) {
+        return new Problem(410, "SOLD_OUT", "Sold out", "SKU " + skuId + " is sold out.");
+    }
+
+    private static Response accepted(int status, String reservationId, String state) {
+        return Response.status(status)
+                .location(URI.create("/api/v1/reservations/" + reservationId))
+                .entity(Json.createObjectBuilder().add("reservationId", reservationId).add("status", state).build()
+                        .toString())
+                .build();
+    }
+
+    private void count(String outcome) {
+        outcomes.computeIfAbsent(outcome, o -> metrics.counter("seckill.purchases", new Tag("outcome", o))).inc();
+    }
+}

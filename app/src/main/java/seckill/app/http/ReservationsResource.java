@@ -1,0 +1,49 @@
+package seckill.app.http;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import seckill.reservation.api.ReservationUnavailable;
+import seckill.settlement.api.ReservationStatus;
+import seckill.settlement.api.ReservationTracking;
+
+import java.time.Duration;
+
+/** A buyer polls here for their reservation; another buyer gets 404, exactly like a bad id. */
+@Path("/api/v1/reservations/{reservationId}")
+@ApplicationScoped
+public class ReservationsResource {
+
+    @Inject
+    ReservationTracking tracking;
+
+    @GET
+    @Produces(MediaType.APPLICATION_JSON)
+    public String status(@PathParam("reservationId") String reservationId,
+                         @HeaderParam(Buyer.HEADER) String userHeader) {
+        long userId = Buyer.from(userHeader);
+        ReservationStatus status;
+        try {
+            status = tracking.track(reservationId, userId).orElseThrow(() -> new Problem(404,
+                    "RESERVATION_NOT_FOUND", "Not found", "No reservation " + reservationId + " for this buyer."));
+        } catch (ReservationUnavailable e) {
+            throw new Problem(503, "REDIS_UNAVAILABLE", "Temporarily unavailable",
+                    "The reservation store cannot answer right now.", Duration.ofSeconds(2));
+        }
+        JsonObjectBuilder json = Json.createObjectBuilder()
+                .add("reservationId", status.reservationId())
+                .add("status", status.state().name());
+        status.orderNo().ifPresent(n -> json.add("orderNo", n));
+        status.expiresAt().ifPresent(e -> json.add("expiresAt", e.toString()));
+        status.orderStatus().ifPresent(s -> json.add("orderStatus", s));
+        status.reason().ifPresent(r -> json.add("reason", r));
+        return json.build().toString();
+    }
+}

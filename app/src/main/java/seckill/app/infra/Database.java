@@ -1,0 +1,107 @@
+package seckill.app.infra;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.logging.Logger;
+
+import io.helidon.config.Config;
+import io.helidon.config.ConfigSources;
+import io.helidon.dbclient.DbClient;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Disposes;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+import liquibase.Liquibase;
+import liquibase.database.DatabaseFactory;
+import liquibase.database.jvm.JdbcConnection;
+import liquibase.resource.ClassLoaderResourceAccessor;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import seckill.ordering.api.OrderingSchema;
+import seckill.settlement.api.SettlementSchema;
+
+/**
+ * Produces the Helidon {@link DbClient} from {@code seckill.db.*}, or from the embedded dev MariaDB
+ * when no URL is set. Every module's Liquibase changelog is applied first, so whoever gets the
+ * client gets the schema with it.
+ */
+@ApplicationScoped
+class Database {
+
+    private static final Logger LOG = Logger.getLogger(Database.class.getName());
+    private static final List<String> CHANGELOGS = List.of(OrderingSchema.CHANGELOG, SettlementSchema.CHANGELOG);
+
+    @Inject
+    @ConfigProperty(name = "seckill.db.url")
+    Optional<String> url;
+
+    @Inject
+    @ConfigProperty(name = "seckill.db.user")
+    Optional<String> user;
+
+    // optional because MP Config reads an empty value as missing, and a dev database may have none
+    @Inject
+    @ConfigProperty(name = "seckill.db.password")
+    Optional<String> password;
+
+    @Inject
+    @ConfigProperty(name = "seckill.db.pool-size", defaultValue = "10")
+    int poolSize;
+
+    @Inject
+    DevServers devServers;
+
+    @Produces
+    @Singleton
+    DbClient dbClient() {
+        String jdbcUrl = url.filter(u -> !u.isBlank()).orElseGet(devServers::jdbcUrl);
+        String username = user.orElse("root");
+        String secret = password.orElse("");
+        migrate(jdbcUrl, username, secret);
+        Map<String, String> settings = new HashMap<>();
+        settings.put("source", "jdbc");
+        settings.put("connection.url", jdbcUrl);
+        settings.put("connection.username", username);
+        settings.put("connection.password", secret);
+        settings.put("connection.poolName", "seckill");
+        settings.put("connection.maximumPoolSize", Integer.toString(poolSize));
+        settings.put("connection.minimumIdle", Integer.toString(Math.min(2, poolSize)));
+        settings.put("connection.connectionTimeout", "3000");
+        LOG.info(() -> "database at " + jdbcUrl + ", pool " + poolSize);
+        return DbClient.create(Config.just(ConfigSources.create(settings)));
+    }
+
+    void close(@Disposes DbClient db) {
+        db.close();
+    }
+
+    /** Builds the client, and so migrates the schema, at start-up: a broken database fails the start. */
+    void migrateAtStartup(@Observes @Initialized(ApplicationScoped.class) Object ignored, DbClient db) {
+        LOG.fine(() -> "database client ready: " + db.dbType());
+    }
+
+    private static void migrate(String jdbcUrl, String username, String secret) {
+        // Liquibase closes its connection when done, so every changelog gets its own
+        for (String changelog : CHANGELOGS) {
+            try (Connection connection = DriverManager.getConnection(jdbcUrl, username, secret)) {
+                var database = DatabaseFactory.getInstance()
+                        .findCorrectDatabaseImplementation(new JdbcConnection(connection));
+                try (Liquibase liquibase = new Liquibase(changelog,
+                        new ClassLoaderResourceAccessor(Database.class.getClassLoader()), database)) {
+                    liquibase.update("");
+                }
+            } catch (SQLException e) {
+                throw new IllegalStateException("cannot reach the database at " + jdbcUrl + ": " + e.getMessage(), e);
+            } catch (Exception e) {
+                throw new IllegalStateException("schema migration " + changelog + " failed: " + e.getMessage(), e);
+            }
+        }
+    }
+}

@@ -1,0 +1,83 @@
+package seckill.app.infra;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.logging.Logger;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Disposes;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisClientConfig;
+import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.UnifiedJedis;
+
+/**
+ * Produces the one Redis client of the application from {@code seckill.redis.uri}
+ * ({@code redis://[user:password@]host:port[/db]}, {@code rediss://} for TLS), or from the embedded
+ * dev server when the URI is not set.
+ */
+@ApplicationScoped
+class RedisConnection {
+
+    private static final Logger LOG = Logger.getLogger(RedisConnection.class.getName());
+
+    @Inject
+    @ConfigProperty(name = "seckill.redis.uri")
+    Optional<String> uri;
+
+    @Inject
+    @ConfigProperty(name = "seckill.redis.pool-size", defaultValue = "64")
+    int poolSize;
+
+    @Inject
+    @ConfigProperty(name = "seckill.redis.timeout-millis", defaultValue = "2000")
+    int timeoutMillis;
+
+    @Inject
+    DevServers devServers;
+
+    @Produces
+    @Singleton
+    UnifiedJedis redis() {
+        URI target = URI.create(uri.filter(u -> !u.isBlank()).orElseGet(devServers::redisUri));
+        DefaultJedisClientConfig.Builder client = DefaultJedisClientConfig.builder()
+                .timeoutMillis(timeoutMillis)
+                .ssl("rediss".equals(target.getScheme()));
+        if (target.getUserInfo() != null) {
+            String[] parts = target.getUserInfo().split(":", 2);
+            if (parts.length == 2) {
+                if (!parts[0].isEmpty()) {
+                    client.user(parts[0]);
+                }
+                client.password(parts[1]);
+            } else {
+                client.password(parts[0]);
+            }
+        }
+        if (target.getPath() != null && target.getPath().length() > 1) {
+            client.database(Integer.parseInt(target.getPath().substring(1)));
+        }
+        JedisClientConfig config = client.build();
+        GenericObjectPoolConfig<Connection> pool = new GenericObjectPoolConfig<>();
+        pool.setMaxTotal(poolSize);
+        pool.setMaxIdle(poolSize);
+        pool.setMinIdle(Math.min(8, poolSize));
+        pool.setMaxWait(Duration.ofMillis(timeoutMillis));
+        pool.setJmxEnabled(false);
+        int port = target.getPort() > 0 ? target.getPort() : 6379;
+        LOG.info(() -> "Redis at " + target.getHost() + ":" + port + ", pool " + poolSize);
+        return new JedisPooled(new HostAndPort(target.getHost(), port), config, pool);
+    }
+
+    void close(@Disposes UnifiedJedis redis) {
+        redis.close();
+    }
+}

@@ -1,0 +1,15 @@
+/**
+ * Admission: turns away purchase attempts that cannot succeed before they reach stock (window,
+ * sold-out flags; later limits, tokens, blocklists and hot switches). Only
+ * {@code seckill.admission.api} is visible to other modules.
+ */
+module seckill.admission {
+    requires redis.clients.jedis;
+    requires jakarta.cdi;
+    requires jakarta.inject;
+    requires jakarta.annotation;
+    requires microprofile.config.api;
+    requires java.logging;
+
+    exports seckill.admission.api;
+}

@@ -1,0 +1,19 @@
+/**
+ * Ordering: turns reservation events into orders in MySQL, the final ledger. Owns the tables
+ * seckill_activity, seckill_stock, seckill_order, seckill_stock_log and seckill_reservation_failure.
+ * Only {@code seckill.ordering.api} is visible to other modules.
+ */
+module seckill.ordering {
+    requires transitive seckill.reservation;
+    requires io.helidon.dbclient;
+    requires io.helidon.common;
+    requires jakarta.cdi;
+    requires jakarta.inject;
+    requires jakarta.annotation;
+    requires microprofile.config.api;
+    requires microprofile.metrics.api;
+    requires java.logging;
+    requires java.sql;
+
+    exports seckill.ordering.api;
+}

@@ -1,0 +1,37 @@
+package seckill.ordering;
+
+import java.util.Optional;
+
+import io.helidon.dbclient.DbClient;
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import seckill.ordering.api.OrderLookup;
+import seckill.ordering.api.OrderView;
+import seckill.ordering.sql.OrderRows;
+import seckill.reservation.api.ReservationId;
+
+/** Answers what became of a reservation from the ledger. */
+@ApplicationScoped
+class LookingUpOrders implements OrderLookup {
+
+    @Inject
+    DbClient db;
+
+    private OrderRows rows;
+
+    @PostConstruct
+    void init() {
+        rows = new OrderRows(db);
+    }
+
+    @Override
+    public Optional<OrderView> byReservation(ReservationId id) {
+        return rows.byReservation(id.toString());
+    }
+
+    @Override
+    public Optional<String> failureOf(ReservationId id) {
+        return rows.failureOf(id.toString());
+    }
+}

@@ -1,0 +1,178 @@
+package seckill.ordering;
+
+
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.metrics.MetricRegistry;
+import seckill.reservation.api.ReservationEvent;
+import seckill.reservation.api.ReservationEvents;
+
+/**
+ * The consumer-group workers of this instance. Each worker polls every live stream for new events,
+ * settles them through {@link PlacingOrders}, and now and then takes over events that another
+ * consumer left pending too long (a crashed or stuck instance).
+ */
+@ApplicationScoped
+class OrderingWorkers {
+
+    private static final Logger LOG = Logger.getLogger(OrderingWorkers.class.getName());
+
+    @Inject
+    ReservationEvents events;
+
+    @Inject
+    PlacingOrders placingOrders;
+
+    @Inject
+    MetricRegistry metrics;
+
+    @Inject
+    @ConfigProperty(name = "seckill.ordering.enabled", defaultValue = "true")
+    boolean enabled;
+
+    @Inject
+    @ConfigProperty(name = "seckill.ordering.workers", defaultValue = "2")
+    int workerCount;
+
+    @Inject
+    @ConfigProperty(name = "seckill.ordering.batch-size", defaultValue = "100")
+    int batchSize;
+
+    @Inject
+    @ConfigProperty(name = "seckill.ordering.idle-poll-millis", defaultValue = "20")
+    long idlePollMillis;
+
+    @Inject
+    @ConfigProperty(name = "seckill.ordering.reclaim-idle-seconds", defaultValue = "30")
+    long reclaimIdleSeconds;
+
+    @Inject
+    @ConfigProperty(name = "seckill.ordering.consumer-name")
+    java.util.Optional<String> consumerName;
+
+    private final List<Thread> threads = new ArrayList<>();
+    private final AtomicLong pendingSeen = new AtomicLong();
+    private volatile boolean running;
+    private volatile List<String> streams = List.of();
+    private volatile long streamsReadAt;
+
+    void start(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
+        metrics.gauge("seckill.stream.pending", this::pendingTotal);
+        if (!enabled) {
+            LOG.info("ordering workers disabled (seckill.ordering.enabled=false)");
+            return;
+        }
+        running = true;
+        String base = consumerName.orElseGet(OrderingWorkers::defaultConsumerName);
+        for (int i = 0; i < workerCount; i++) {
+            String consumer = base + "-w" + i;
+            Thread thread = Thread.ofPlatform().name("ordering-" + consumer).daemon(true)
+                    .start(() -> work(consumer));
+            threads.add(thread);
+        }
+        LOG.info(() -> "started " + workerCount + " ordering workers as " + base + "-w*, batch size " + batchSize);
+    }
+
+    /** Stops the workers; an event being settled is finished or left pending, never half-done. */
+    @PreDestroy
+    void stop() {
+        running = false;
+        for (Thread thread : threads) {
+            try {
+                thread.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        threads.clear();
+    }
+
+    private void work(String consumer) {
+        long backoff = 0;
+        long nextReclaim = System.nanoTime();
+        while (running) {
+            try {
+                int settled = 0;
+                for (String stream : liveStreams()) {
+                    List<ReservationEvent> batch = events.readNew(stream, consumer, batchSize);
+                    if (!batch.isEmpty()) {
+                        placingOrders.settle(batch);
+                        settled += batch.size();
+                    }
+                }
+                if (System.nanoTime() >= nextReclaim) {
+                    nextReclaim = System.nanoTime() + Duration.ofSeconds(Math.max(1, reclaimIdleSeconds / 3)).toNanos();
+                    for (String stream : liveStreams()) {
+                        List<ReservationEvent> stale = events.reclaimIdle(stream, consumer,
+                                Duration.ofSeconds(reclaimIdleSeconds), batchSize);
+                        if (!stale.isEmpty()) {
+                            placingOrders.settle(stale);
+                            settled += stale.size();
+                        }
+                    }
+                }
+                backoff = 0;
+                if (settled == 0) {
+                    Thread.sleep(idlePollMillis);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (RuntimeException e) {
+                backoff = Math.min(5_000, Math.max(100, backoff * 2));
+                LOG.log(Level.WARNING, "ordering worker " + consumer + " failed; retrying in " + backoff + " ms", e);
+                try {
+                    Thread.sleep(backoff);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+
+    private List<String> liveStreams() {
+        long now = System.nanoTime();
+        if (now - streamsReadAt > Duration.ofSeconds(1).toNanos()) {
+            streams = events.activeStreams();
+            streamsReadAt = now;
+        }
+        return streams;
+    }
+
+    private long pendingTotal() {
+        try {
+            long total = 0;
+            for (String stream : events.activeStreams()) {
+                total += events.pending(stream) + events.undelivered(stream);
+            }
+            pendingSeen.set(total);
+            return total;
+        } catch (RuntimeException e) {
+            return pendingSeen.get();
+        }
+    }
+
+    private static String defaultConsumerName() {
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (Exception e) {
+            host = "host";
+        }
+        return host + "-" + ProcessHandle.current().pid();
+    }
+}

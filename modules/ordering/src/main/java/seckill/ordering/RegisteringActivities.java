@@ -1,0 +1,70 @@
+package seckill.ordering;
+
+import java.time.Clock;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.helidon.dbclient.DbClient;
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import seckill.ordering.api.Activity;
+import seckill.ordering.api.ActivityCatalog;
+import seckill.ordering.api.NewActivity;
+import seckill.ordering.sql.ActivityRows;
+
+/**
+ * Registers activities in the ledger and serves lookups from memory. Activities never change after
+ * registration, so a found one is cached for good; an unknown id is remembered for a second so a
+ * flood of requests for a bad id cannot reach the database.
+ */
+@ApplicationScoped
+class RegisteringActivities implements ActivityCatalog {
+
+    private static final long MISS_TTL_MILLIS = 1_000;
+
+    @Inject
+    DbClient db;
+
+    @Inject
+    Clock clock;
+
+    private ActivityRows rows;
+    private final Map<Long, Activity> known = new ConcurrentHashMap<>();
+    private final Map<Long, Long> missesUntil = new ConcurrentHashMap<>();
+
+    @PostConstruct
+    void init() {
+        rows = new ActivityRows(db);
+    }
+
+    @Override
+    public Activity register(NewActivity activity) {
+        Activity stored = rows.insert(activity, clock.instant());
+        known.put(stored.id(), stored);
+        missesUntil.remove(stored.id());
+        return stored;
+    }
+
+    @Override
+    public Optional<Activity> find(long activityId) {
+        Activity cached = known.get(activityId);
+        if (cached != null) {
+            return Optional.of(cached);
+        }
+        Long missUntil = missesUntil.get(activityId);
+        long now = clock.millis();
+        if (missUntil != null && missUntil > now) {
+            return Optional.empty();
+        }
+        Optional<Activity> found = rows.find(activityId);
+        found.ifPresentOrElse(a -> known.put(activityId, a), () -> {
+            if (missesUntil.size() > 10_000) {
+                missesUntil.clear();
+            }
+            missesUntil.put(activityId, now + MISS_TTL_MILLIS);
+        });
+        return found;
+    }
+}

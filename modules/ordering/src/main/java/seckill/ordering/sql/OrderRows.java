@@ -1,0 +1,35 @@
+package seckill.ordering.sql;
+
+import java.util.Optional;
+
+import io.helidon.dbclient.DbClient;
+import io.helidon.dbclient.DbRow;
+import seckill.ordering.api.OrderStatus;
+import seckill.ordering.api.OrderView;
+
+/** Reads orders and recorded failures by reservation id. */
+public final class OrderRows {
+
+    private final DbClient db;
+
+    public OrderRows(DbClient db) {
+        this.db = db;
+    }
+
+    public Optional<OrderView> byReservation(String reservationId) {
+        return db.execute().get(OrderingSql.SELECT_ORDER_BY_RESERVATION, reservationId).map(OrderRows::view);
+    }
+
+    public Optional<String> failureOf(String reservationId) {
+        return db.execute().get(OrderingSql.SELECT_FAILURE, reservationId)
+                .map(row -> Columns.textOf(row, "reason"));
+    }
+
+    private static OrderView view(DbRow row) {
+        return new OrderView(Columns.textOf(row, "order_no"), Columns.textOf(row, "reservation_id"),
+                Columns.longOf(row, "activity_id"), Columns.longOf(row, "sku_id"),
+                Columns.longOf(row, "user_id"), Columns.intOf(row, "quantity"),
+                OrderStatus.ofCode(Columns.intOf(row, "status")),
+                UtcTime.instant(row.column("expire_at").get()), UtcTime.instant(row.column("created_at").get()));
+    }
+}

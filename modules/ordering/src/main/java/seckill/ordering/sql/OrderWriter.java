@@ -1,0 +1,203 @@
+package seckill.ordering.sql;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.LongFunction;
+import java.util.stream.Stream;
+
+import io.helidon.dbclient.DbClient;
+import io.helidon.dbclient.DbRow;
+import io.helidon.dbclient.DbTransaction;
+import seckill.reservation.api.ReservationEvent;
+
+/**
+ * Writes reservation events into the ledger. A batch is one short transaction: orders and deduct
+ * log rows as multi-row inserts, then one conditional stock update per SKU, placed last so the
+ * hot stock row is locked for the shortest time. No network call other than these statements
+ * happens inside a transaction.
+ */
+public final class OrderWriter {
+
+    private final DbClient db;
+
+    public OrderWriter(DbClient db) {
+        this.db = db;
+    }
+
+    /** Thrown when the ledger refuses a whole batch; the caller falls back to one by one. */
+    public static final class BatchRefused extends RuntimeException {
+        BatchRefused(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /**
+     * Writes all events in one transaction, skipping those already ordered.
+     *
+     * @return how many new orders were committed
+     * @throws BatchRefused when anything in the batch fails; nothing was committed then
+     */
+    public int writeBatch(List<ReservationEvent> events, LongFunction<Duration> paymentWindow, Instant now) {
+        DbTransaction tx = db.transaction();
+        try {
+            Set<String> done = alreadyOrdered(tx, events);
+            List<ReservationEvent> fresh = events.stream()
+                    .filter(e -> !done.contains(e.id().toString()))
+                    .toList();
+            // a batch may carry the same event twice after a reclaim; keep the first
+            Map<String, ReservationEvent> unique = new LinkedHashMap<>();
+            fresh.forEach(e -> unique.putIfAbsent(e.id().toString(), e));
+            List<ReservationEvent> toWrite = List.copyOf(unique.values());
+            if (!toWrite.isEmpty()) {
+                insertOrders(tx, toWrite, paymentWindow, now);
+                insertDeductLogs(tx, toWrite, now);
+                deductStock(tx, toWrite);
+            }
+            tx.commit();
+            return toWrite.size();
+        } catch (RuntimeException e) {
+            rollbackQuietly(tx, e);
+            throw new BatchRefused("batch of " + events.size() + " refused: " + e.getMessage(), e);
+        }
+    }
+
+    /** Writes one event in its own transaction and says what came of it. */
+    public SettlementOutcome writeOne(ReservationEvent event, Duration paymentWindow, Instant now) {
+        DbTransaction tx = db.transaction();
+        try {
+            if (!alreadyOrdered(tx, List.of(event)).isEmpty()) {
+                tx.commit();
+                return SettlementOutcome.ALREADY_ORDERED;
+            }
+            try {
+                insertOrders(tx, List.of(event), activity -> paymentWindow, now);
+            } catch (RuntimeException e) {
+                String violated = violatedKey(e);
+                if (violated == null) {
+                    throw e;
+                }
+                tx.rollback();
+                if (violated.equals("uk_order_reservation")) {
+                    return SettlementOutcome.ALREADY_ORDERED;
+                }
+                recordFailure(event, reasonFor(violated), now);
+                return SettlementOutcome.FAILED;
+            }
+            insertDeductLogs(tx, List.of(event), now);
+            if (tx.dml(OrderingSql.DEDUCT_STOCK, event.quantity(), event.id().activityId(), event.id().skuId(),
+                    event.quantity()) != 1) {
+                tx.rollback();
+                return SettlementOutcome.RETRY;
+            }
+            tx.commit();
+            return SettlementOutcome.ORDERED;
+        } catch (RuntimeException e) {
+            rollbackQuietly(tx, e);
+            return SettlementOutcome.RETRY;
+        }
+    }
+
+    /** Commits the reason a reservation can never be ordered. */
+    public void recordFailure(ReservationEvent event, String reason, Instant now) {
+        db.execute().dml(OrderingSql.INSERT_FAILURE, event.id().toString(), event.id().activityId(),
+                event.id().skuId(), event.userId(), event.quantity(), reason, UtcTime.column(now));
+    }
+
+    private static Set<String> alreadyOrdered(DbTransaction tx, List<ReservationEvent> events) {
+        List<Object> ids = new ArrayList<>(events.size());
+        events.forEach(e -> ids.add(e.id().toString()));
+        try (Stream<DbRow> rows = tx.query(OrderingSql.selectOrderedReservations(ids.size()), ids.toArray())) {
+            Set<String> found = new HashSet<>();
+            rows.forEach(row -> found.add(Columns.textOf(row, "reservation_id")));
+            return found;
+        }
+    }
+
+    private static void insertOrders(DbTransaction tx, List<ReservationEvent> events,
+                                     LongFunction<Duration> paymentWindow, Instant now) {
+        List<Object> params = new ArrayList<>(events.size() * OrderingSql.ORDER_PARAMS);
+        for (ReservationEvent e : events) {
+            Instant expireAt = now.plus(paymentWindow.apply(e.id().activityId()));
+            params.add(OrderNumbers.of(e.id(), e.reservedAt()));
+            params.add(e.id().toString());
+            params.add(e.requestId());
+            params.add(e.id().activityId());
+            params.add(e.id().skuId());
+            params.add(e.userId());
+            params.add(e.quantity());
+            params.add(UtcTime.column(expireAt));
+            params.add(UtcTime.column(now));
+            params.add(UtcTime.column(now));
+        }
+        tx.insert(OrderingSql.ORDER_COLUMNS + OrderingSql.rows(OrderingSql.ORDER_ROW, events.size()), params.toArray());
+    }
+
+    private static void insertDeductLogs(DbTransaction tx, List<ReservationEvent> events, Instant now) {
+        List<Object> params = new ArrayList<>(events.size() * OrderingSql.LOG_PARAMS);
+        for (ReservationEvent e : events) {
+            params.add(e.id().activityId());
+            params.add(e.id().skuId());
+            params.add(e.quantity());
+            params.add(e.id().toString());
+            params.add(UtcTime.column(now));
+        }
+        tx.insert(OrderingSql.LOG_COLUMNS + OrderingSql.rows(OrderingSql.DEDUCT_LOG_ROW, events.size()), params.toArray());
+    }
+
+    private static void deductStock(DbTransaction tx, List<ReservationEvent> events) {
+        Map<List<Long>, Long> perSku = new LinkedHashMap<>();
+        for (ReservationEvent e : events) {
+            perSku.merge(List.of(e.id().activityId(), e.id().skuId()), (long) e.quantity(), Long::sum);
+        }
+        perSku.forEach((sku, quantity) -> {
+            long updated = tx.dml(OrderingSql.DEDUCT_STOCK, quantity, sku.get(0), sku.get(1), quantity);
+            if (updated != 1) {
+                throw new IllegalStateException("ledger has less than " + quantity + " units of " + sku);
+            }
+        });
+    }
+
+    /** Name of the unique key a statement violated, or null when the failure was something else. */
+    static String violatedKey(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof java.sql.SQLIntegrityConstraintViolationException || isDuplicateKey(t)) {
+                String message = String.valueOf(t.getMessage());
+                for (String key : List.of("uk_order_reservation", "uk_order_buyer", "uk_order_request", "uk_order_no",
+                        "uk_stock_log_biz")) {
+                    if (message.contains(key)) {
+                        return key;
+                    }
+                }
+                return "unknown";
+            }
+        }
+        return null;
+    }
+
+    private static boolean isDuplicateKey(Throwable t) {
+        return t instanceof java.sql.SQLException sql && sql.getErrorCode() == 1062;
+    }
+
+    private static String reasonFor(String violatedKey) {
+        return switch (violatedKey) {
+            case "uk_order_buyer" -> "BUYER_ALREADY_ORDERED: the buyer already has an order for this SKU";
+            case "uk_order_request" -> "REQUEST_ID_REUSED: the requestId belongs to another order";
+            case "uk_order_no" -> "ORDER_NUMBER_TAKEN: the order number is already used";
+            default -> "LEDGER_CONFLICT: " + violatedKey;
+        };
+    }
+
+    private static void rollbackQuietly(DbTransaction tx, RuntimeException cause) {
+        try {
+            tx.rollback();
+        } catch (RuntimeException e) {
+            cause.addSuppressed(e);
+        }
+    }
+}

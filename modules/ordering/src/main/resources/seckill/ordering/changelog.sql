@@ -1,0 +1,72 @@
+--liquibase formatted sql
+
+--changeset ordering:1-activity
+CREATE TABLE seckill_activity (
+    id                     BIGINT       NOT NULL AUTO_INCREMENT,
+    name                   VARCHAR(200) NOT NULL,
+    starts_at              DATETIME(3)  NOT NULL,
+    ends_at                DATETIME(3)  NOT NULL,
+    payment_window_seconds INT          NOT NULL,
+    created_at             DATETIME(3)  NOT NULL,
+    PRIMARY KEY (id)
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
+
+--changeset ordering:1-stock
+CREATE TABLE seckill_stock (
+    activity_id    BIGINT NOT NULL,
+    sku_id         BIGINT NOT NULL,
+    total          BIGINT NOT NULL,
+    available      BIGINT NOT NULL,
+    per_user_limit INT    NOT NULL,
+    buckets        INT    NOT NULL DEFAULT 1,
+    PRIMARY KEY (activity_id, sku_id)
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
+
+--changeset ordering:1-order
+CREATE TABLE seckill_order (
+    id             BIGINT      NOT NULL AUTO_INCREMENT,
+    order_no       CHAR(24)    NOT NULL,
+    reservation_id VARCHAR(64) NOT NULL,
+    request_id     VARCHAR(64) NOT NULL,
+    activity_id    BIGINT      NOT NULL,
+    sku_id         BIGINT      NOT NULL,
+    user_id        BIGINT      NOT NULL,
+    quantity       INT         NOT NULL,
+    status         TINYINT     NOT NULL DEFAULT 0 COMMENT '0 pending, 1 paid, 2 timeout',
+    expire_at      DATETIME(3) NOT NULL COMMENT 'UTC',
+    created_at     DATETIME(3) NOT NULL COMMENT 'UTC',
+    updated_at     DATETIME(3) NOT NULL COMMENT 'UTC',
+    PRIMARY KEY (id),
+    UNIQUE KEY uk_order_buyer (activity_id, user_id, sku_id),
+    UNIQUE KEY uk_order_no (order_no),
+    UNIQUE KEY uk_order_reservation (reservation_id),
+    UNIQUE KEY uk_order_request (request_id),
+    KEY idx_order_status_expire (status, expire_at)
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
+
+--changeset ordering:1-stock-log
+CREATE TABLE seckill_stock_log (
+    id          BIGINT      NOT NULL AUTO_INCREMENT,
+    activity_id BIGINT      NOT NULL,
+    sku_id      BIGINT      NOT NULL,
+    change_type TINYINT     NOT NULL COMMENT '1 deduct, 2 refill',
+    quantity    INT         NOT NULL,
+    biz_id      VARCHAR(64) NOT NULL COMMENT 'reservation id',
+    created_at  DATETIME(3) NOT NULL COMMENT 'UTC',
+    PRIMARY KEY (id),
+    UNIQUE KEY uk_stock_log_biz (biz_id, change_type),
+    KEY idx_stock_log_sku (activity_id, sku_id)
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
+
+--changeset ordering:1-failure
+CREATE TABLE seckill_reservation_failure (
+    reservation_id VARCHAR(64)  NOT NULL,
+    activity_id    BIGINT       NOT NULL,
+    sku_id         BIGINT       NOT NULL,
+    user_id        BIGINT       NOT NULL,
+    quantity       INT          NOT NULL,
+    reason         VARCHAR(200) NOT NULL,
+    failed_at      DATETIME(3)  NOT NULL COMMENT 'UTC',
+    PRIMARY KEY (reservation_id),
+    KEY idx_failure_sku (activity_id, sku_id)
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;

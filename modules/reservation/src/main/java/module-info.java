@@ -1,0 +1,13 @@
+/**
+ * Reservation: the one atomic Redis action that judges a buyer, pre-deducts stock and records the
+ * reservation event. Only {@code seckill.reservation.api} is visible to other modules.
+ */
+module seckill.reservation {
+    requires transitive redis.clients.jedis;
+    requires jakarta.cdi;
+    requires jakarta.inject;
+    requires microprofile.config.api;
+    requires java.logging;
+
+    exports seckill.reservation.api;
+}

@@ -1,0 +1,110 @@
+package seckill.reservation;
+
+import java.time.Clock;
+import java.util.Optional;
+import java.util.logging.Logger;
+
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisException;
+import seckill.reservation.api.PreheatStock;
+import seckill.reservation.api.ReservationId;
+import seckill.reservation.api.ReservationOutcome;
+import seckill.reservation.api.ReservationUnavailable;
+import seckill.reservation.api.ReserveStock;
+import seckill.reservation.api.StockReservations;
+import seckill.reservation.redis.PreheatScript;
+import seckill.reservation.redis.ReservationScript;
+import seckill.reservation.redis.ReservationSequence;
+import seckill.reservation.redis.StockBuckets;
+
+/**
+ * The purchase path's use case: one buyer, one atomic script call against the buyer's home bucket.
+ * Redis errors become {@link ReservationUnavailable}: the caller must treat the outcome as unknown.
+ */
+@ApplicationScoped
+class ReservingStock implements StockReservations {
+
+    private static final Logger LOG = Logger.getLogger(ReservingStock.class.getName());
+    static final String NODE_LEASE_KEY = "sk:node-seq";
+
+    private final ReservationScript reservationScript = new ReservationScript();
+    private final PreheatScript preheatScript = new PreheatScript();
+
+    @Inject
+    UnifiedJedis redis;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    @ConfigProperty(name = "seckill.reservation.consumer-group", defaultValue = "ordering")
+    String consumerGroup;
+
+    private ReservationSequence sequence;
+
+    @PostConstruct
+    void leaseNodeId() {
+        long node = Math.floorMod(redis.incr(NODE_LEASE_KEY), ReservationSequence.MAX_NODES);
+        sequence = new ReservationSequence(clock, node);
+        LOG.info(() -> "reservation ids use node id " + node);
+    }
+
+    @Override
+    public void preheat(PreheatStock command) {
+        long base = command.stock() / command.buckets();
+        long extra = command.stock() % command.buckets();
+        try {
+            for (int bucket = 0; bucket < command.buckets(); bucket++) {
+                long share = base + (bucket < extra ? 1 : 0);
+                preheatScript.preheat(redis, command.activityId(), command.skuId(), bucket, share, consumerGroup,
+                        command.keysExpireAt());
+            }
+        } catch (JedisException e) {
+            throw new ReservationUnavailable("preheat failed", e);
+        }
+    }
+
+    @Override
+    public ReservationOutcome reserve(ReserveStock command) {
+        int bucket = StockBuckets.homeBucket(command.userId(), command.buckets());
+        ReservationId candidate = new ReservationId(command.activityId(), command.skuId(), bucket, sequence.next());
+        try {
+            return reservationScript.reserve(redis, candidate, command.userId(), command.quantity(),
+                    command.requestId(), clock.instant());
+        } catch (JedisException e) {
+            throw new ReservationUnavailable("reservation script failed", e);
+        }
+    }
+
+    @Override
+    public Optional<Long> remaining(long activityId, long skuId, int buckets) {
+        try {
+            long sum = 0;
+            boolean any = false;
+            for (int bucket = 0; bucket < buckets; bucket++) {
+                String value = redis.get(StockBuckets.stock(activityId, skuId, bucket));
+                if (value != null) {
+                    any = true;
+                    sum += Math.max(0, Long.parseLong(value));
+                }
+            }
+            return any ? Optional.of(sum) : Optional.empty();
+        } catch (JedisException e) {
+            throw new ReservationUnavailable("reading stock failed", e);
+        }
+    }
+
+    @Override
+    public boolean isHeldBy(ReservationId id, long userId) {
+        try {
+            String held = redis.hget(StockBuckets.buyers(id.activityId(), id.skuId(), id.bucket()), Long.toString(userId));
+            return id.toString().equals(held);
+        } catch (JedisException e) {
+            throw new ReservationUnavailable("reading buyer failed", e);
+        }
+    }
+}

@@ -1,0 +1,128 @@
+package seckill.reservation;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import redis.clients.jedis.StreamEntryID;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.params.XAutoClaimParams;
+import redis.clients.jedis.params.XPendingParams;
+import redis.clients.jedis.params.XReadGroupParams;
+import redis.clients.jedis.resps.StreamEntry;
+import redis.clients.jedis.resps.StreamGroupInfo;
+import seckill.reservation.api.EventPosition;
+import seckill.reservation.api.ReservationEvent;
+import seckill.reservation.api.ReservationEvents;
+import seckill.reservation.api.ReservationId;
+import seckill.reservation.redis.StockBuckets;
+
+/**
+ * Reads reservation events through the consumer group, one stream per bucket. Reading is
+ * per stream (never a multi-key XREADGROUP), so it works unchanged when buckets live on different
+ * cluster shards.
+ */
+@ApplicationScoped
+class StreamedReservations implements ReservationEvents {
+
+    @Inject
+    UnifiedJedis redis;
+
+    @Inject
+    java.time.Clock clock;
+
+    @Inject
+    @ConfigProperty(name = "seckill.reservation.consumer-group", defaultValue = "ordering")
+    String consumerGroup;
+
+    @Override
+    public List<String> activeStreams() {
+        return redis.zrangeByScore(StockBuckets.STREAM_REGISTRY, clock.millis(), Double.POSITIVE_INFINITY);
+    }
+
+    @Override
+    public List<ReservationEvent> readNew(String stream, String consumer, int count) {
+        var reply = redis.xreadGroup(consumerGroup, consumer, XReadGroupParams.xReadGroupParams().count(count),
+                Map.of(stream, StreamEntryID.XREADGROUP_UNDELIVERED_ENTRY));
+        List<ReservationEvent> events = new ArrayList<>();
+        if (reply == null) {
+            return events;
+        }
+        for (var perStream : reply) {
+            for (StreamEntry entry : perStream.getValue()) {
+                toEvent(perStream.getKey(), entry, 1).ifPresent(events::add);
+            }
+        }
+        return events;
+    }
+
+    @Override
+    public List<ReservationEvent> reclaimIdle(String stream, String consumer, Duration minIdle, int count) {
+        var pending = redis.xpending(stream, consumerGroup,
+                XPendingParams.xPendingParams().idle(minIdle.toMillis()).count(count));
+        if (pending.isEmpty()) {
+            return List.of();
+        }
+        Map<String, Long> deliveries = new HashMap<>();
+        pending.forEach(p -> deliveries.put(p.getID().toString(), p.getDeliveredTimes()));
+        var claimed = redis.xautoclaim(stream, consumerGroup, consumer, minIdle.toMillis(), new StreamEntryID(),
+                XAutoClaimParams.xAutoClaimParams().count(count));
+        List<ReservationEvent> events = new ArrayList<>();
+        for (StreamEntry entry : claimed.getValue()) {
+            // the claim itself is one more delivery
+            long times = deliveries.getOrDefault(entry.getID().toString(), 1L) + 1;
+            toEvent(stream, entry, times).ifPresent(events::add);
+        }
+        return events;
+    }
+
+    @Override
+    public void acknowledge(List<EventPosition> positions) {
+        Map<String, List<StreamEntryID>> byStream = new HashMap<>();
+        for (EventPosition position : positions) {
+            byStream.computeIfAbsent(position.stream(), s -> new ArrayList<>()).add(new StreamEntryID(position.entryId()));
+        }
+        byStream.forEach((stream, ids) -> redis.xack(stream, consumerGroup, ids.toArray(StreamEntryID[]::new)));
+    }
+
+    @Override
+    public long pending(String stream) {
+        return redis.xpending(stream, consumerGroup).getTotal();
+    }
+
+    @Override
+    public long undelivered(String stream) {
+        for (StreamGroupInfo group : redis.xinfoGroups(stream)) {
+            if (consumerGroup.equals(group.getName())) {
+                // "lag" exists from Redis 7.0; older servers (the embedded 6.2) do not report it
+                Object lag = group.getGroupInfo().get("lag");
+                return lag instanceof Long value ? value : 0;
+            }
+        }
+        return 0;
+    }
+
+    private Optional<ReservationEvent> toEvent(String stream, StreamEntry entry, long deliveries) {
+        Map<String, String> fields = entry.getFields();
+        EventPosition position = new EventPosition(stream, entry.getID().toString());
+        Optional<ReservationId> id = ReservationId.parse(fields.get("reservationId"));
+        if (id.isEmpty()) {
+            // not ours to interpret; surfaced to the consumer as an unreadable event
+            return Optional.of(new ReservationEvent(null, 0, 0, null, null, position, deliveries));
+        }
+        try {
+            return Optional.of(new ReservationEvent(id.get(), Long.parseLong(fields.get("userId")),
+                    Integer.parseInt(fields.get("quantity")), fields.get("requestId"),
+                    Instant.ofEpochMilli(Long.parseLong(fields.get("reservedAt"))), position, deliveries));
+        } catch (RuntimeException malformed) {
+            return Optional.of(new ReservationEvent(null, 0, 0, null, null, position, deliveries));
+        }
+    }
+}

@@ -1,0 +1,30 @@
+package seckill.reservation.api;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The reservation module's door for consumers of reservation events. Every preheated bucket has
+ * one stream and one consumer group; an event stays pending until {@link #acknowledge} is called,
+ * so a consumer that dies before committing loses nothing.
+ */
+public interface ReservationEvents {
+
+    /** Streams of SKUs whose keys have not expired. */
+    List<String> activeStreams();
+
+    /** New events for this consumer, at most {@code count}. */
+    List<ReservationEvent> readNew(String stream, String consumer, int count);
+
+    /** Events pending longer than {@code minIdle} (their consumer died or is stuck), now owned by {@code consumer}. */
+    List<ReservationEvent> reclaimIdle(String stream, String consumer, Duration minIdle, int count);
+
+    /** Marks events as settled; call only after their outcome is committed. */
+    void acknowledge(List<EventPosition> positions);
+
+    /** Events delivered but not yet acknowledged on a stream. */
+    long pending(String stream);
+
+    /** Events recorded but never delivered to the group on a stream. */
+    long undelivered(String stream);
+}

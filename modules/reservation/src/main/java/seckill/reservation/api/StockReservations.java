@@ -1,0 +1,23 @@
+package seckill.reservation.api;
+
+import java.util.Optional;
+
+/**
+ * The reservation module's door for the purchase path: preheat a SKU, reserve for a buyer in one
+ * atomic Redis step, and read back what Redis holds (remaining stock, a buyer's reservation).
+ * Redis failures surface as {@link ReservationUnavailable}, never as a guess.
+ */
+public interface StockReservations {
+
+    /** Loads a new SKU's stock into Redis. Meant for a SKU that has never been sold. */
+    void preheat(PreheatStock command);
+
+    /** Judges, pre-deducts and records one buyer's reservation atomically. */
+    ReservationOutcome reserve(ReserveStock command);
+
+    /** Units still unreserved over all buckets; empty when the SKU is not preheated. */
+    Optional<Long> remaining(long activityId, long skuId, int buckets);
+
+    /** Whether the reservation is the one Redis holds for that buyer. */
+    boolean isHeldBy(ReservationId id, long userId);
+}

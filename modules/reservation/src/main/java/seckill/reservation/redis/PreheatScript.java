@@ -1,0 +1,23 @@
+package seckill.reservation.redis;
+
+import java.time.Instant;
+import java.util.List;
+
+import redis.clients.jedis.UnifiedJedis;
+
+/**
+ * Runs {@code preheat.lua} for one bucket, then registers the bucket's stream so that consumers on
+ * every instance find it. The registry is a separate key (its own slot on a cluster), written after
+ * the bucket exists, so a consumer never sees a stream without its group.
+ */
+public final class PreheatScript {
+
+    private final RedisScript script = RedisScript.fromResource(PreheatScript.class, "preheat.lua");
+
+    public void preheat(UnifiedJedis redis, long activityId, long skuId, int bucket, long stock, String group,
+                        Instant expireAt) {
+        List<String> keys = StockBuckets.bucketKeys(activityId, skuId, bucket);
+        script.run(redis, keys, List.of(Long.toString(stock), group, Long.toString(expireAt.toEpochMilli())));
+        redis.zadd(StockBuckets.STREAM_REGISTRY, expireAt.toEpochMilli(), StockBuckets.events(activityId, skuId, bucket));
+    }
+}

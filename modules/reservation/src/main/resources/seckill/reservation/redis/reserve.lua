@@ -1,0 +1,26 @@
+-- Judges, pre-deducts and records one reservation atomically.
+-- KEYS[1] stock counter of the bucket, KEYS[2] buyers hash of the bucket, KEYS[3] event stream of the bucket
+-- (all share one hash tag, so the script runs on one cluster slot).
+-- ARGV: userId, quantity, reservationId, requestId, reservedAtMillis, activityId, skuId
+local stock = redis.call('GET', KEYS[1])
+if not stock then
+  return {'NOT_PREHEATED', ''}
+end
+local prior = redis.call('HGET', KEYS[2], ARGV[1])
+if prior then
+  return {'ALREADY_RESERVED', prior}
+end
+local quantity = tonumber(ARGV[2])
+stock = tonumber(stock)
+if stock <= 0 then
+  return {'SOLD_OUT', '0'}
+end
+if stock < quantity then
+  return {'INSUFFICIENT', tostring(stock)}
+end
+local left = redis.call('DECRBY', KEYS[1], quantity)
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
+redis.call('XADD', KEYS[3], '*',
+  'reservationId', ARGV[3], 'userId', ARGV[1], 'activityId', ARGV[6], 'skuId', ARGV[7],
+  'quantity', ARGV[2], 'requestId', ARGV[4], 'reservedAt', ARGV[5])
+return {'RESERVED', ARGV[3], tostring(left)}

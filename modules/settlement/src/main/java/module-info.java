@@ -1,0 +1,17 @@
+/**
+ * Settlement: everything after a reservation is recorded (tracking its status for the buyer; later
+ * payment, timeout, refill through the outbox, reconciliation). Owns the table stock_sync_outbox.
+ * Only {@code seckill.settlement.api} is visible to other modules.
+ */
+module seckill.settlement {
+    requires seckill.ordering;
+    requires seckill.reservation;
+    requires io.helidon.dbclient;
+    requires jakarta.cdi;
+    requires jakarta.inject;
+    requires jakarta.annotation;
+    requires microprofile.config.api;
+    requires java.logging;
+
+    exports seckill.settlement.api;
+}

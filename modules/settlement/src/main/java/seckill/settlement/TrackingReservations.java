@@ -1,0 +1,49 @@
+package seckill.settlement;
+
+import java.util.Optional;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import seckill.ordering.api.OrderLookup;
+import seckill.ordering.api.OrderView;
+import seckill.reservation.api.ReservationId;
+import seckill.reservation.api.StockReservations;
+import seckill.settlement.api.ReservationStatus;
+import seckill.settlement.api.ReservationTracking;
+
+/**
+ * Finds a reservation's status: the ledger first (an order or a recorded failure is final), then
+ * Redis (the reservation is recorded but not yet ordered).
+ */
+@ApplicationScoped
+class TrackingReservations implements ReservationTracking {
+
+    @Inject
+    OrderLookup orders;
+
+    @Inject
+    StockReservations reservations;
+
+    @Override
+    public Optional<ReservationStatus> track(String reservationId, long userId) {
+        Optional<ReservationId> parsed = ReservationId.parse(reservationId);
+        if (parsed.isEmpty()) {
+            return Optional.empty();
+        }
+        ReservationId id = parsed.get();
+        Optional<OrderView> order = orders.byReservation(id);
+        if (order.isPresent()) {
+            OrderView view = order.get();
+            return view.userId() == userId
+                    ? Optional.of(ReservationStatus.ordered(reservationId, view.orderNo(), view.expiresAt(),
+                    view.status().name()))
+                    : Optional.empty();
+        }
+        if (!reservations.isHeldBy(id, userId)) {
+            return Optional.empty();
+        }
+        return Optional.of(orders.failureOf(id)
+                .map(reason -> ReservationStatus.failed(reservationId, reason))
+                .orElseGet(() -> ReservationStatus.queued(reservationId)));
+    }
+}
