@@ -1,0 +1,135 @@
+package seckill.app;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+import io.helidon.dbclient.DbClient;
+import io.helidon.dbclient.DbRow;
+
+/**
+ * What the integration tests share: an HTTP client for the running service and helpers that read
+ * the ledger directly, so outcomes are checked in the database rather than from HTTP answers.
+ */
+final class SaleFixture {
+
+    static final String ADMIN_TOKEN = "test-admin-token";
+
+    final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10)).build();
+    final URI base;
+    final DbClient db;
+
+    SaleFixture(URI base, DbClient db) {
+        this.base = base;
+        this.db = db;
+    }
+
+    HttpResponse<String> send(HttpRequest.Builder request) {
+        try {
+            return http.send(request.timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    HttpResponse<String> createActivity(String json, String token) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve("/api/v1/admin/activities"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json));
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        return send(request);
+    }
+
+    long createOpenActivity(long skuId, long stock, int perUserLimit) {
+        return createActivity(Instant.now().minusSeconds(5), Instant.now().plusSeconds(3600), skuId, stock, perUserLimit);
+    }
+
+    long createActivity(Instant startsAt, Instant endsAt, long skuId, long stock, int perUserLimit) {
+        String json = """
+                {"name":"test sale","startsAt":"%s","endsAt":"%s","paymentWindowSeconds":600,
+                 "skus":[{"skuId":%d,"stock":%d,"perUserLimit":%d}]}""".formatted(startsAt, endsAt, skuId, stock,
+                perUserLimit);
+        HttpResponse<String> response = createActivity(json, ADMIN_TOKEN);
+        if (response.statusCode() != 201) {
+            throw new IllegalStateException("activity not created: " + response.statusCode() + " " + response.body());
+        }
+        return Long.parseLong(response.body().replaceAll(".*\"activityId\":(\\d+).*", "$1"));
+    }
+
+    HttpResponse<String> purchase(long activityId, String userId, String body) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve("/api/v1/activities/" + activityId + "/purchases"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (userId != null) {
+            request.header("X-User-Id", userId);
+        }
+        return send(request);
+    }
+
+    HttpResponse<String> purchase(long activityId, long userId, long skuId, int quantity, String requestId) {
+        return purchase(activityId, Long.toString(userId),
+                "{\"skuId\":%d,\"quantity\":%d,\"requestId\":\"%s\"}".formatted(skuId, quantity, requestId));
+    }
+
+    HttpResponse<String> get(String path, String userId) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path)).GET();
+        if (userId != null) {
+            request.header("X-User-Id", userId);
+        }
+        return send(request);
+    }
+
+    long count(String sql, Object... params) {
+        Optional<DbRow> row = db.execute().get(sql, params);
+        Object value = row.orElseThrow().column(1).get();
+        return value == null ? 0 : ((Number) value).longValue();
+    }
+
+    long orders(long activityId) {
+        return count("SELECT COUNT(*) FROM seckill_order WHERE activity_id = ?", activityId);
+    }
+
+    long available(long activityId, long skuId) {
+        return count("SELECT available FROM seckill_stock WHERE activity_id = ? AND sku_id = ?", activityId, skuId);
+    }
+
+    List<String> column(String sql, Object... params) {
+        try (var rows = db.execute().query(sql, params)) {
+            return rows.map(r -> String.valueOf(r.column(1).get())).toList();
+        }
+    }
+
+    /** Waits until the condition holds, failing the test after the timeout. */
+    static void await(String what, Duration timeout, Supplier<Boolean> condition) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.get()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for " + what);
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
+    }
+
+    static String field(String json, String name) {
+        var matcher = java.util.regex.Pattern.compile("\"" + name + "\":\"([^\"]*)\"").matcher(json);
+        return matcher.find() ? matcher.group(1) : null;
+    }
+}
