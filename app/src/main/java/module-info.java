@@ -9,6 +9,8 @@ module seckill.app {
     requires seckill.settlement;
 
     requires io.helidon.microprofile.cdi;
+    requires io.helidon.microprofile.server;
+    requires HdrHistogram;
     requires io.helidon.dbclient;
     requires io.helidon.config;
     requires io.helidon.common.config;
@@ -34,6 +36,7 @@ module seckill.app {
     opens seckill.app.health;
     opens seckill.app.infra;
     opens seckill.app.sale;
+    opens seckill.app.drill;
 
     provides org.eclipse.microprofile.config.spi.ConfigSource with seckill.app.infra.ConfigDirectorySource;
 }

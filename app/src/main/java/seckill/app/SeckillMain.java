@@ -1,8 +1,11 @@
 package seckill.app;
 
+import seckill.app.drill.DrillCommand;
+
 /**
- * Entry point of {@code seckill.jar}. The jar plugin refuses Helidon's own main class for a modular
- * jar, so this one delegates to it.
+ * Entry point of {@code seckill.jar}: with no arguments it serves; {@code drill ...} rehearses a
+ * flash sale (see {@code drill --help}). The jar plugin refuses Helidon's own main class for a
+ * modular jar, so serving delegates to it.
  */
 public final class SeckillMain {
 
@@ -10,6 +13,14 @@ public final class SeckillMain {
     }
 
     public static void main(String[] args) {
+        if (args.length > 0 && args[0].equals("drill")) {
+            String[] rest = java.util.Arrays.copyOfRange(args, 1, args.length);
+            if (rest.length == 1 && (rest[0].equals("--help") || rest[0].equals("-h"))) {
+                System.out.println(seckill.app.drill.DrillOptions.USAGE);
+                System.exit(0);
+            }
+            System.exit(DrillCommand.run(rest));
+        }
         io.helidon.microprofile.cdi.Main.main(args);
     }
 }

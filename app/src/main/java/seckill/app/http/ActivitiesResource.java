@@ -6,7 +6,6 @@ import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.ws.rs.GET;
@@ -48,10 +47,10 @@ public class ActivitiesResource {
         Activity activity = catalog.find(activityId)
                 .orElseThrow(() -> new Problem(404, "ACTIVITY_NOT_FOUND", "Not found", "No activity " + activityId + "."));
         Instant now = clock.instant();
-        JsonArrayBuilder skus = Json.createArrayBuilder();
+        JsonArrayBuilder skus = Jsons.PROVIDER.createArrayBuilder();
         boolean allSoldOut = true;
         for (SkuLine sku : activity.skus()) {
-            JsonObjectBuilder line = Json.createObjectBuilder()
+            JsonObjectBuilder line = Jsons.PROVIDER.createObjectBuilder()
                     .add("skuId", sku.skuId())
                     .add("stock", sku.total())
                     .add("perUserLimit", sku.perUserLimit());

@@ -1,6 +1,5 @@
 package seckill.app.http;
 
-import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -14,7 +13,7 @@ final class ActivityJson {
     }
 
     static JsonObjectBuilder base(Activity activity) {
-        return Json.createObjectBuilder()
+        return Jsons.PROVIDER.createObjectBuilder()
                 .add("activityId", activity.id())
                 .add("name", activity.name())
                 .add("startsAt", activity.startsAt().toString())
@@ -23,9 +22,9 @@ final class ActivityJson {
     }
 
     static JsonObject admin(Activity activity) {
-        JsonArrayBuilder skus = Json.createArrayBuilder();
+        JsonArrayBuilder skus = Jsons.PROVIDER.createArrayBuilder();
         for (SkuLine sku : activity.skus()) {
-            skus.add(Json.createObjectBuilder()
+            skus.add(Jsons.PROVIDER.createObjectBuilder()
                     .add("skuId", sku.skuId())
                     .add("stock", sku.total())
                     .add("perUserLimit", sku.perUserLimit())

@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
@@ -40,7 +39,7 @@ final class JsonBody {
         if (text.length() > MAX_BODY_CHARS) {
             throw new Problem(413, "BODY_TOO_LARGE", "Body too large", "The request body exceeds 64 KiB.");
         }
-        try (JsonReader reader = Json.createReader(new StringReader(text))) {
+        try (JsonReader reader = Jsons.PROVIDER.createReader(new StringReader(text))) {
             JsonValue value = reader.readValue();
             if (value.getValueType() != JsonValue.ValueType.OBJECT) {
                 throw invalid("The request body must be a JSON object.");

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import jakarta.json.Json;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.ws.rs.core.Response;
 
@@ -55,7 +54,7 @@ public final class Problem extends RuntimeException {
     }
 
     Response toResponse(String instance) {
-        JsonObjectBuilder body = Json.createObjectBuilder()
+        JsonObjectBuilder body = Jsons.PROVIDER.createObjectBuilder()
                 .add("type", "urn:seckill:problem:" + code)
                 .add("title", title)
                 .add("status", status)

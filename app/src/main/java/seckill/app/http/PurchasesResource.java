@@ -11,7 +11,6 @@ import java.util.regex.Pattern;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
@@ -157,7 +156,7 @@ public class PurchasesResource {
     private static Response accepted(int status, String reservationId, String state) {
         return Response.status(status)
                 .location(URI.create("/api/v1/reservations/" + reservationId))
-                .entity(Json.createObjectBuilder().add("reservationId", reservationId).add("status", state).build()
+                .entity(Jsons.PROVIDER.createObjectBuilder().add("reservationId", reservationId).add("status", state).build()
                         .toString())
                 .build();
     }

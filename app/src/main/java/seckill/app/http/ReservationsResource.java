@@ -2,7 +2,6 @@ package seckill.app.http;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -37,7 +36,7 @@ public class ReservationsResource {
             throw new Problem(503, "REDIS_UNAVAILABLE", "Temporarily unavailable",
                     "The reservation store cannot answer right now.", Duration.ofSeconds(2));
         }
-        JsonObjectBuilder json = Json.createObjectBuilder()
+        JsonObjectBuilder json = Jsons.PROVIDER.createObjectBuilder()
                 .add("reservationId", status.reservationId())
                 .add("status", status.state().name());
         status.orderNo().ifPresent(n -> json.add("orderNo", n));

@@ -16,6 +16,7 @@ import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.metrics.MetricRegistry;
+import seckill.ordering.api.OrderingSwitch;
 import seckill.reservation.api.ReservationEvent;
 import seckill.reservation.api.ReservationEvents;
 
@@ -25,7 +26,7 @@ import seckill.reservation.api.ReservationEvents;
  * consumer left pending too long (a crashed or stuck instance).
  */
 @ApplicationScoped
-class OrderingWorkers {
+class OrderingWorkers implements OrderingSwitch {
 
     private static final Logger LOG = Logger.getLogger(OrderingWorkers.class.getName());
 
@@ -74,6 +75,14 @@ class OrderingWorkers {
             LOG.info("ordering workers disabled (seckill.ordering.enabled=false)");
             return;
         }
+        resume();
+    }
+
+    @Override
+    public synchronized void resume() {
+        if (running) {
+            return;
+        }
         running = true;
         String base = consumerName.orElseGet(OrderingWorkers::defaultConsumerName);
         for (int i = 0; i < workerCount; i++) {
@@ -85,9 +94,14 @@ class OrderingWorkers {
         LOG.info(() -> "started " + workerCount + " ordering workers as " + base + "-w*, batch size " + batchSize);
     }
 
-    /** Stops the workers; an event being settled is finished or left pending, never half-done. */
     @PreDestroy
     void stop() {
+        pause();
+    }
+
+    /** Stops the workers; an event being settled is finished or left pending, never half-done. */
+    @Override
+    public synchronized void pause() {
         running = false;
         for (Thread thread : threads) {
             try {
@@ -100,9 +114,15 @@ class OrderingWorkers {
         threads.clear();
     }
 
+    @Override
+    public boolean running() {
+        return running;
+    }
+
     private void work(String consumer) {
         long backoff = 0;
         long nextReclaim = System.nanoTime();
+        settleOwnPending(consumer);
         while (running) {
             try {
                 int settled = 0;
@@ -141,6 +161,26 @@ class OrderingWorkers {
                     return;
                 }
             }
+        }
+    }
+
+    /** A restarted consumer first finishes what it had been handed before it stopped. */
+    private void settleOwnPending(String consumer) {
+        try {
+            for (String stream : liveStreams()) {
+                List<ReservationEvent> mine = events.readOwnPending(stream, consumer, batchSize);
+                while (running && !mine.isEmpty()) {
+                    placingOrders.settle(mine);
+                    List<ReservationEvent> next = events.readOwnPending(stream, consumer, batchSize);
+                    // events that stay pending (left for a retry) come back first; stop rather than spin on them
+                    if (next.equals(mine)) {
+                        break;
+                    }
+                    mine = next;
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "consumer " + consumer + " could not settle its own pending events", e);
         }
     }
 

@@ -49,8 +49,17 @@ class StreamedReservations implements ReservationEvents {
 
     @Override
     public List<ReservationEvent> readNew(String stream, String consumer, int count) {
+        return read(stream, consumer, count, StreamEntryID.XREADGROUP_UNDELIVERED_ENTRY);
+    }
+
+    @Override
+    public List<ReservationEvent> readOwnPending(String stream, String consumer, int count) {
+        return read(stream, consumer, count, new StreamEntryID());
+    }
+
+    private List<ReservationEvent> read(String stream, String consumer, int count, StreamEntryID from) {
         var reply = redis.xreadGroup(consumerGroup, consumer, XReadGroupParams.xReadGroupParams().count(count),
-                Map.of(stream, StreamEntryID.XREADGROUP_UNDELIVERED_ENTRY));
+                Map.of(stream, from));
         List<ReservationEvent> events = new ArrayList<>();
         if (reply == null) {
             return events;

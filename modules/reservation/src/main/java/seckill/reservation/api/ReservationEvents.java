@@ -16,6 +16,9 @@ public interface ReservationEvents {
     /** New events for this consumer, at most {@code count}. */
     List<ReservationEvent> readNew(String stream, String consumer, int count);
 
+    /** Events already delivered to this consumer and not yet acknowledged (for a restarted consumer). */
+    List<ReservationEvent> readOwnPending(String stream, String consumer, int count);
+
     /** Events pending longer than {@code minIdle} (their consumer died or is stuck), now owned by {@code consumer}. */
     List<ReservationEvent> reclaimIdle(String stream, String consumer, Duration minIdle, int count);
 

@@ -1,0 +1,267 @@
+package seckill.app.drill;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.helidon.dbclient.DbClient;
+import seckill.app.http.Jsons;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObjectBuilder;
+import org.HdrHistogram.Histogram;
+import redis.clients.jedis.UnifiedJedis;
+import seckill.ordering.api.OrderingSwitch;
+
+/**
+ * A rehearsal of a flash sale: creates an activity through the admin API, lets simulated buyers
+ * (virtual threads, each with its own user id and request ids) click through HTTP, waits until
+ * every reservation is an order, and then audits MySQL and Redis with {@link InvariantCheck}.
+ */
+public final class Drill {
+
+    private final DrillOptions options;
+    private final URI base;
+    private final String adminToken;
+    private final DbClient db;
+    private final UnifiedJedis redis;
+    private final OrderingSwitch ordering;
+    private final PrintStream out;
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+
+    public Drill(DrillOptions options, URI base, String adminToken, DbClient db, UnifiedJedis redis,
+                 OrderingSwitch ordering, PrintStream out) {
+        this.options = options;
+        this.base = base;
+        this.adminToken = adminToken;
+        this.db = db;
+        this.redis = redis;
+        this.ordering = ordering;
+        this.out = out;
+    }
+
+    /** Runs the drill; returns the report's violations (empty when the sale was sound). */
+    public List<String> run() throws Exception {
+        long activity = createActivity();
+        out.printf("drill: activity %d, %d SKU(s) x %d units, %d buyers x %d click(s), concurrency %d%n", activity,
+                options.skus(), options.stock(), options.buyers(), options.clicks(), options.concurrency());
+        OutcomeTally tally = new OutcomeTally();
+        Instant start = Instant.now();
+        AtomicBoolean buying = new AtomicBoolean(true);
+        Thread progress = Thread.ofPlatform().daemon(true).start(() -> progress(tally, start, buying));
+        buy(activity, tally, start);
+        buying.set(false);
+        progress.join();
+        Duration buyingTook = Duration.between(start, Instant.now());
+
+        long reserved = tally.count("202");
+        Instant settleStart = Instant.now();
+        long ordersNow = orders(activity);
+        while (ordersNow + failures(activity) < reserved
+                && Duration.between(settleStart, Instant.now()).compareTo(options.settleTimeout()) < 0) {
+            Thread.sleep(100);
+            ordersNow = orders(activity);
+        }
+        Duration settleTook = Duration.between(start, Instant.now());
+
+        List<InvariantCheck.SkuAudit> audits = new InvariantCheck(db, redis).audit(activity);
+        List<String> violations = new ArrayList<>(InvariantCheck.violations(audits));
+        if (ordersNow + failures(activity) < reserved) {
+            violations.add("NOT_SETTLED: " + reserved + " reservation(s) answered 202, only " + ordersNow
+                    + " order(s) after " + options.settleTimeout().toSeconds() + " s");
+        }
+        report(activity, tally, buyingTook, settleTook, reserved, ordersNow, audits, violations);
+        return violations;
+    }
+
+    private long createActivity() throws IOException, InterruptedException {
+        StringBuilder skus = new StringBuilder();
+        for (int i = 1; i <= options.skus(); i++) {
+            if (i > 1) {
+                skus.append(',');
+            }
+            skus.append("{\"skuId\":").append(i).append(",\"stock\":").append(options.stock())
+                    .append(",\"perUserLimit\":").append(options.perUserLimit()).append('}');
+        }
+        String body = "{\"name\":\"drill %s\",\"startsAt\":\"%s\",\"endsAt\":\"%s\",\"paymentWindowSeconds\":%d,\"skus\":[%s]}"
+                .formatted(Instant.now(), Instant.now().minusSeconds(1), Instant.now().plus(Duration.ofHours(2)),
+                        options.paymentWindowSeconds(), skus);
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(base.resolve("/api/v1/admin/activities"))
+                .header("Authorization", "Bearer " + adminToken).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() != 201) {
+            throw new IllegalStateException("could not create the drill's activity: " + response.statusCode() + " "
+                    + response.body());
+        }
+        return Long.parseLong(response.body().replaceAll(".*\"activityId\":(\\d+).*", "$1"));
+    }
+
+    private void buy(long activity, OutcomeTally tally, Instant start) throws InterruptedException {
+        long firstUser = activity * 10_000_000L;
+        Instant deadline = start.plus(options.duration());
+        Semaphore inFlight = new Semaphore(options.concurrency());
+        boolean faultDone = options.fault().isEmpty();
+        long total = (long) options.buyers() * options.clicks();
+        long issued = 0;
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int click = 0; click < options.clicks(); click++) {
+                for (int b = 0; b < options.buyers(); b++) {
+                    if (Instant.now().isAfter(deadline)) {
+                        break;
+                    }
+                    if (!faultDone && issued >= total / 3) {
+                        faultDone = true;
+                        pool.submit(this::restartWorkers);
+                    }
+                    inFlight.acquire();
+                    long user = firstUser + b;
+                    int sku = 1 + ThreadLocalRandom.current().nextInt(options.skus());
+                    String requestId = "d" + user + "-" + click;
+                    issued++;
+                    pool.submit(() -> {
+                        try {
+                            click(activity, user, sku, requestId, tally);
+                        } finally {
+                            inFlight.release();
+                        }
+                    });
+                }
+            }
+        }
+    }
+
+    private void click(long activity, long user, int sku, String requestId, OutcomeTally tally) {
+        long begin = System.nanoTime();
+        String outcome;
+        try {
+            HttpResponse<Void> response = http.send(HttpRequest.newBuilder(
+                            base.resolve("/api/v1/activities/" + activity + "/purchases"))
+                    .header("X-User-Id", Long.toString(user)).header("Content-Type", "application/json")
+                    .timeout(Duration.ofSeconds(30))
+                    .POST(HttpRequest.BodyPublishers.ofString(
+                            "{\"skuId\":" + sku + ",\"quantity\":1,\"requestId\":\"" + requestId + "\"}"))
+                    .build(), HttpResponse.BodyHandlers.discarding());
+            outcome = Integer.toString(response.statusCode());
+        } catch (IOException e) {
+            outcome = "error";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            outcome = "error";
+        }
+        tally.record(outcome, (System.nanoTime() - begin) / 1_000);
+    }
+
+    private void restartWorkers() {
+        if (ordering == null) {
+            out.println("drill: fault restart-workers needs the in-process service; skipped");
+            return;
+        }
+        out.println("\ndrill: FAULT stopping the ordering workers");
+        ordering.pause();
+        try {
+            Thread.sleep(2_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        ordering.resume();
+        out.println("\ndrill: FAULT ordering workers restarted");
+    }
+
+    private void progress(OutcomeTally tally, Instant start, AtomicBoolean buying) {
+        long last = 0;
+        while (buying.get()) {
+            try {
+                Thread.sleep(1_000);
+            } catch (InterruptedException e) {
+                return;
+            }
+            long now = tally.requests();
+            out.printf("\r[%5.1fs] %7d req/s  %s   ", Duration.between(start, Instant.now()).toMillis() / 1000.0,
+                    now - last, tally.counts());
+            last = now;
+        }
+        out.println();
+    }
+
+    private void report(long activity, OutcomeTally tally, Duration buyingTook, Duration settleTook, long reserved,
+                        long orders, List<InvariantCheck.SkuAudit> audits, List<String> violations) throws IOException {
+        Histogram all = tally.overall();
+        double seconds = Math.max(0.001, buyingTook.toMillis() / 1000.0);
+        out.println("==== drill report ====");
+        out.printf("requests      %d in %.2f s = %.0f req/s%n", tally.requests(), seconds, tally.requests() / seconds);
+        out.printf("latency ms    p50 %.2f  p95 %.2f  p99 %.2f  max %.2f%n", all.getValueAtPercentile(50) / 1000.0,
+                all.getValueAtPercentile(95) / 1000.0, all.getValueAtPercentile(99) / 1000.0, all.getMaxValue() / 1000.0);
+        out.println("outcomes      " + describe(tally.counts()));
+        out.printf("reservations  %d (HTTP 202)%n", reserved);
+        out.printf("orders        %d in MySQL%n", orders);
+        out.printf("settled after %.2f s from the first click%n", settleTook.toMillis() / 1000.0);
+        for (InvariantCheck.SkuAudit audit : audits) {
+            out.println("sku " + audit.skuId() + "        " + audit.figures());
+        }
+        out.println(violations.isEmpty() ? "invariants    OK (nothing oversold, duplicated or lost)"
+                : "invariants    FAILED");
+        violations.forEach(v -> out.println("  - " + v));
+        if (options.json().isPresent()) {
+            JsonObjectBuilder json = Jsons.PROVIDER.createObjectBuilder()
+                    .add("activityId", activity)
+                    .add("requests", tally.requests())
+                    .add("seconds", seconds)
+                    .add("requestsPerSecond", tally.requests() / seconds)
+                    .add("reservations", reserved)
+                    .add("orders", orders)
+                    .add("settledSeconds", settleTook.toMillis() / 1000.0)
+                    .add("latencyMillis", Jsons.PROVIDER.createObjectBuilder()
+                            .add("p50", all.getValueAtPercentile(50) / 1000.0)
+                            .add("p95", all.getValueAtPercentile(95) / 1000.0)
+                            .add("p99", all.getValueAtPercentile(99) / 1000.0)
+                            .add("max", all.getMaxValue() / 1000.0));
+            JsonObjectBuilder outcomes = Jsons.PROVIDER.createObjectBuilder();
+            tally.counts().forEach(outcomes::add);
+            json.add("outcomes", outcomes);
+            JsonArrayBuilder v = Jsons.PROVIDER.createArrayBuilder();
+            violations.forEach(v::add);
+            json.add("violations", v);
+            Files.writeString(options.json().get(), json.build().toString());
+        }
+    }
+
+    private static String describe(Map<String, Long> counts) {
+        StringBuilder s = new StringBuilder();
+        counts.forEach((status, n) -> s.append(switch (status) {
+            case "202" -> "202 reserved=";
+            case "200" -> "200 duplicate=";
+            case "410" -> "410 sold-out=";
+            case "429" -> "429 throttled=";
+            case "503" -> "503 halted=";
+            case "error" -> "no-answer=";
+            default -> status + "=";
+        }).append(n).append("  "));
+        return s.toString().trim();
+    }
+
+    private long orders(long activity) {
+        return scalar("SELECT COUNT(*) FROM seckill_order WHERE activity_id = ?", activity);
+    }
+
+    private long failures(long activity) {
+        return scalar("SELECT COUNT(*) FROM seckill_reservation_failure WHERE activity_id = ?", activity);
+    }
+
+    private long scalar(String sql, Object... params) {
+        return db.execute().get(sql, params).map(r -> ((Number) r.column(1).get()).longValue()).orElse(0L);
+    }
+}

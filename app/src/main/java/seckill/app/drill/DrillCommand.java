@@ -1,0 +1,66 @@
+package seckill.app.drill;
+
+import java.net.URI;
+import java.util.List;
+
+import io.helidon.dbclient.DbClient;
+import io.helidon.microprofile.server.Server;
+import jakarta.enterprise.inject.spi.CDI;
+import org.eclipse.microprofile.config.ConfigProvider;
+import redis.clients.jedis.UnifiedJedis;
+import seckill.app.infra.AdminToken;
+import seckill.ordering.api.OrderingSwitch;
+
+/**
+ * {@code java -jar seckill.jar drill ...}: starts the service in-process (or, with {@code --url},
+ * only its stores' clients, workers off) and runs a {@link Drill}. Exit code 0 when every invariant
+ * held, 1 when one failed, 2 on bad options.
+ */
+public final class DrillCommand {
+
+    private DrillCommand() {
+    }
+
+    public static int run(String[] args) {
+        DrillOptions options;
+        try {
+            options = DrillOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("drill: " + e.getMessage());
+            System.err.println(DrillOptions.USAGE);
+            return 2;
+        }
+        if (options.url().isPresent()) {
+            var config = ConfigProvider.getConfig();
+            if (config.getOptionalValue("seckill.redis.uri", String.class).isEmpty()
+                    || config.getOptionalValue("seckill.db.url", String.class).isEmpty()) {
+                System.err.println("drill: with --url, set seckill.redis.uri and seckill.db.url (SECKILL_REDIS_URI, "
+                        + "SECKILL_DB_URL, ...) to the target's stores so the drill can verify them");
+                return 2;
+            }
+            // this process only verifies; the target's own workers settle the sale
+            System.setProperty("seckill.ordering.enabled", "false");
+        }
+        System.setProperty("server.port", "0");
+        options.adminToken().ifPresent(t -> System.setProperty("seckill.admin.token", t));
+        Server server = Server.builder().build().start();
+        try {
+            var cdi = CDI.current();
+            URI base = URI.create(options.url().orElse("http://127.0.0.1:" + server.port()));
+            String token = options.adminToken()
+                    .or(() -> ConfigProvider.getConfig().getOptionalValue("seckill.admin.token", String.class))
+                    .orElse(AdminToken.DEV_TOKEN);
+            OrderingSwitch ordering = options.url().isPresent() ? null : cdi.select(OrderingSwitch.class).get();
+            Drill drill = new Drill(options, base, token, cdi.select(DbClient.class).get(),
+                    cdi.select(UnifiedJedis.class).get(), ordering, System.out);
+            List<String> violations = drill.run();
+            return violations.isEmpty() ? 0 : 1;
+        } catch (Exception e) {
+            System.err.println("drill: failed: " + e);
+            e.printStackTrace();
+            return 1;
+        } finally {
+            server.stop();
+        }
+    }
+}
