@@ -31,6 +31,9 @@ class PurchaseApiTest {
     @Inject
     DbClient db;
 
+    @Inject
+    redis.clients.jedis.UnifiedJedis redis;
+
     private SaleFixture sale;
 
     @BeforeEach
@@ -136,6 +139,35 @@ class PurchaseApiTest {
         // once the flag is up the instance answers 410 without asking Redis, whoever asks
         HttpResponse<String> again = sale.purchase(activity, 11, SKU, 1, "buyer-11-again");
         assertThat(again.statusCode(), is(410));
+    }
+
+    @Test
+    void aReservationThatCanNeverBeOrderedIsReportedFailedWithItsReason() {
+        String json = """
+                {"name":"two skus","startsAt":"%s","endsAt":"%s",
+                 "skus":[{"skuId":1,"stock":5},{"skuId":2,"stock":5}]}""".formatted(Instant.now().minusSeconds(5),
+                Instant.now().plusSeconds(600));
+        HttpResponse<String> created = sale.createActivity(json, SaleFixture.ADMIN_TOKEN);
+        long activity = Long.parseLong(created.body().replaceAll(".*\"activityId\":(\\d+).*", "$1"));
+        // the same buyer sends the same requestId for two different SKUs: only the first can become an order
+        String first = SaleFixture.field(sale.purchase(activity, 31, 1, 1, "same-request").body(), "reservationId");
+        SaleFixture.await("first order", Duration.ofSeconds(30), () -> sale.orders(activity) == 1);
+        String second = SaleFixture.field(sale.purchase(activity, 31, 2, 1, "same-request").body(), "reservationId");
+        SaleFixture.await("second settled", Duration.ofSeconds(30),
+                () -> sale.get("/api/v1/reservations/" + second, "31").body().contains("FAILED"));
+        assertThat(sale.get("/api/v1/reservations/" + second, "31").body(), containsString("REQUEST_ID_REUSED"));
+        assertThat(sale.get("/api/v1/reservations/" + first, "31").body(), containsString("ORDERED"));
+        assertThat(sale.orders(activity), is(1L));
+        assertThat(sale.available(activity, 2), is(5L));
+    }
+
+    @Test
+    void theScriptIsReloadedAfterRedisForgetsIt() {
+        long activity = sale.createOpenActivity(SKU, 5, 1);
+        assertThat(sale.purchase(activity, 21, SKU, 1, "noscript-21").statusCode(), is(202));
+        redis.scriptFlush();
+        assertThat(sale.purchase(activity, 22, SKU, 1, "noscript-22").statusCode(), is(202));
+        assertThat(redis.get("sk:{a" + activity + ":s" + SKU + ":b0}:stock"), is("3"));
     }
 
     private static void assertProblem(HttpResponse<String> response, int status, String code) {

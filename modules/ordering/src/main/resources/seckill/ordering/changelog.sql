@@ -70,3 +70,7 @@ CREATE TABLE seckill_reservation_failure (
     PRIMARY KEY (reservation_id),
     KEY idx_failure_sku (activity_id, sku_id)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
+
+--changeset ordering:2-request-id-scope
+--comment: request_id holds "<activityId>:<userId>:<client requestId>" so one client's id can never collide with another buyer's
+ALTER TABLE seckill_order MODIFY request_id VARCHAR(128) NOT NULL;

@@ -126,7 +126,7 @@ public final class OrderWriter {
             Instant expireAt = now.plus(paymentWindow.apply(e.id().activityId()));
             params.add(OrderNumbers.of(e.id(), e.reservedAt()));
             params.add(e.id().toString());
-            params.add(e.requestId());
+            params.add(scopedRequestId(e));
             params.add(e.id().activityId());
             params.add(e.id().skuId());
             params.add(e.userId());
@@ -136,6 +136,14 @@ public final class OrderWriter {
             params.add(UtcTime.column(now));
         }
         tx.insert(OrderingSql.ORDER_COLUMNS + OrderingSql.rows(OrderingSql.ORDER_ROW, events.size()), params.toArray());
+    }
+
+    /**
+     * The client's requestId is an idempotency key of one buyer in one activity; scoping it keeps
+     * another buyer's (or another sale's) identical id from colliding on the unique key.
+     */
+    static String scopedRequestId(ReservationEvent e) {
+        return e.id().activityId() + ":" + e.userId() + ":" + e.requestId();
     }
 
     private static void insertDeductLogs(DbTransaction tx, List<ReservationEvent> events, Instant now) {
