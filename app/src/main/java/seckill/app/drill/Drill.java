@@ -19,10 +19,12 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.helidon.dbclient.DbClient;
+import io.helidon.dbclient.DbTransaction;
 import seckill.app.http.Jsons;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObjectBuilder;
 import org.HdrHistogram.Histogram;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.UnifiedJedis;
 import seckill.ordering.api.OrderingSwitch;
 
@@ -32,6 +34,8 @@ import seckill.ordering.api.OrderingSwitch;
  * every reservation is an order, and then audits MySQL and Redis with {@link InvariantCheck}.
  */
 public final class Drill {
+
+    private static final Duration FAULT_LENGTH = Duration.ofSeconds(3);
 
     private final DrillOptions options;
     private final URI base;
@@ -125,7 +129,7 @@ public final class Drill {
                     }
                     if (!faultDone && issued >= total / 3) {
                         faultDone = true;
-                        pool.submit(this::restartWorkers);
+                        pool.submit(this::injectFault);
                     }
                     inFlight.acquire();
                     long user = firstUser + b;
@@ -165,20 +169,62 @@ public final class Drill {
         tally.record(outcome, (System.nanoTime() - begin) / 1_000);
     }
 
+    private void injectFault() {
+        try {
+            switch (options.fault().orElseThrow()) {
+                case "restart-workers" -> restartWorkers();
+                case "redis-pause" -> pauseRedis();
+                case "db-stall" -> stallDatabase();
+                default -> throw new IllegalStateException("unknown fault");
+            }
+        } catch (RuntimeException e) {
+            out.println("\ndrill: FAULT could not be injected: " + e.getMessage());
+        }
+    }
+
     private void restartWorkers() {
         if (ordering == null) {
-            out.println("drill: fault restart-workers needs the in-process service; skipped");
+            out.println("\ndrill: FAULT restart-workers needs the in-process service; skipped");
             return;
         }
         out.println("\ndrill: FAULT stopping the ordering workers");
         ordering.pause();
+        sleep(FAULT_LENGTH);
+        ordering.resume();
+        out.println("\ndrill: FAULT ordering workers restarted");
+    }
+
+    /** Redis stops answering every client for a while (CLIENT PAUSE): purchases time out, workers back off. */
+    private void pauseRedis() {
+        out.println("\ndrill: FAULT Redis paused for " + FAULT_LENGTH.toSeconds() + " s");
+        redis.sendCommand(Protocol.Command.CLIENT, "PAUSE", Long.toString(FAULT_LENGTH.toMillis()));
+        sleep(FAULT_LENGTH);
+        out.println("\ndrill: FAULT Redis answers again");
+    }
+
+    /**
+     * The database stops taking writes for a while: one connection holds FLUSH TABLES WITH READ LOCK
+     * (needs the RELOAD privilege), so every ordering transaction waits or fails and is retried.
+     */
+    private void stallDatabase() {
+        DbTransaction tx = db.transaction();
         try {
-            Thread.sleep(2_000);
+            tx.dml("FLUSH TABLES WITH READ LOCK");
+            out.println("\ndrill: FAULT database writes blocked for " + FAULT_LENGTH.toSeconds() + " s");
+            sleep(FAULT_LENGTH);
+            tx.dml("UNLOCK TABLES");
+            out.println("\ndrill: FAULT database writes allowed again");
+        } finally {
+            tx.rollback();
+        }
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        ordering.resume();
-        out.println("\ndrill: FAULT ordering workers restarted");
     }
 
     private void progress(OutcomeTally tally, Instant start, AtomicBoolean buying) {

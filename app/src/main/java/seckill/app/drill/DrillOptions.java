@@ -2,6 +2,7 @@ package seckill.app.drill;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -26,7 +27,9 @@ public record DrillOptions(Optional<String> url, int buyers, long stock, int sku
               --settle-timeout SECONDS how long to wait for every reservation to be ordered (default 120)
               --admin-token TOKEN     admin token of the service (default: seckill.admin.token, or the dev token)
               --json FILE             also write the report as JSON
-              --fault NAME            inject a fault mid-sale: restart-workers (in-process only)
+              --fault NAME            inject a 3 s fault a third into the sale: restart-workers (in-process
+                                      only), redis-pause (CLIENT PAUSE), db-stall (FLUSH TABLES WITH READ
+                                      LOCK; the database user needs RELOAD)
               --payment-window SECONDS payment window of the drill's activity (default 900)
             Verification reads MySQL and Redis directly; with --url, seckill.redis.uri and seckill.db.url must
             name the target's stores.""";
@@ -64,7 +67,7 @@ public record DrillOptions(Optional<String> url, int buyers, long stock, int sku
                 case "--admin-token" -> token = Optional.of(value);
                 case "--json" -> json = Optional.of(Path.of(value));
                 case "--fault" -> {
-                    if (!value.equals("restart-workers")) {
+                    if (!List.of("restart-workers", "redis-pause", "db-stall").contains(value)) {
                         throw new IllegalArgumentException("unknown fault " + value);
                     }
                     fault = Optional.of(value);

@@ -125,7 +125,8 @@ public class PurchasesResource {
         } catch (ReservationUnavailable e) {
             LOG.log(Level.WARNING, "reservation store unavailable", e);
             throw new Problem(503, "HALTED", "Sales halted",
-                    "Sales are paused while the reservation store is unavailable. Nothing was reserved.",
+                    "Sales are paused while the reservation store does not answer. If this attempt reached it before it"
+                            + " stopped answering, your reservation exists: retrying returns it, never a second one.",
                     Duration.ofSeconds(2));
         }
         return switch (outcome) {
