@@ -37,6 +37,7 @@ module seckill.app {
     opens seckill.app.infra;
     opens seckill.app.sale;
     opens seckill.app.drill;
+    opens seckill.app.bench;
 
     provides org.eclipse.microprofile.config.spi.ConfigSource with seckill.app.infra.ConfigDirectorySource;
 }

@@ -21,6 +21,9 @@ public final class SeckillMain {
             }
             System.exit(DrillCommand.run(rest));
         }
+        if (args.length > 0 && args[0].equals("bench-settle")) {
+            System.exit(seckill.app.bench.SettlementBench.run(java.util.Arrays.copyOfRange(args, 1, args.length)));
+        }
         io.helidon.microprofile.cdi.Main.main(args);
     }
 }

@@ -49,7 +49,7 @@ class OrderingWorkers implements OrderingSwitch {
 
     @Inject
     @ConfigProperty(name = "seckill.ordering.batch-size", defaultValue = "100")
-    int batchSize;
+    volatile int batchSize;
 
     @Inject
     @ConfigProperty(name = "seckill.ordering.idle-poll-millis", defaultValue = "20")
@@ -119,6 +119,14 @@ class OrderingWorkers implements OrderingSwitch {
         return running;
     }
 
+    @Override
+    public void batchSize(int events) {
+        if (events < 1) {
+            throw new IllegalArgumentException("batch size must be >= 1");
+        }
+        batchSize = events;
+    }
+
     private void work(String consumer) {
         long backoff = 0;
         long nextReclaim = System.nanoTime();
@@ -126,11 +134,17 @@ class OrderingWorkers implements OrderingSwitch {
         while (running) {
             try {
                 int settled = 0;
+                RuntimeException failure = null;
                 for (String stream : liveStreams()) {
-                    List<ReservationEvent> batch = events.readNew(stream, consumer, batchSize);
-                    if (!batch.isEmpty()) {
-                        placingOrders.settle(batch);
-                        settled += batch.size();
+                    // one stream's trouble must not starve the others
+                    try {
+                        List<ReservationEvent> batch = events.readNew(stream, consumer, batchSize);
+                        if (!batch.isEmpty()) {
+                            placingOrders.settle(batch);
+                            settled += batch.size();
+                        }
+                    } catch (RuntimeException e) {
+                        failure = e;
                     }
                 }
                 if (System.nanoTime() >= nextReclaim) {
@@ -143,6 +157,9 @@ class OrderingWorkers implements OrderingSwitch {
                             settled += stale.size();
                         }
                     }
+                }
+                if (failure != null) {
+                    throw failure;
                 }
                 backoff = 0;
                 if (settled == 0) {

@@ -64,18 +64,27 @@ class PlacingOrders {
     /** Settles the events and acknowledges those whose outcome is committed. */
     void settle(List<ReservationEvent> batch) {
         List<ReservationEvent> readable = new ArrayList<>(batch.size());
+        List<EventPosition> orphans = new ArrayList<>();
+        Instant now = clock.instant();
         for (ReservationEvent event : batch) {
             if (event.id() == null) {
                 // no reservation id means no ledger row can ever represent it; it stays pending for an operator
                 LOG.warning(() -> "unreadable reservation event left pending at " + event.position());
+            } else if (catalog.find(event.id().activityId()).isEmpty()) {
+                // the ledger answered and has no such activity: this event can never become an order
+                writer.recordFailure(event, "UNKNOWN_ACTIVITY: the ledger has no activity " + event.id().activityId(), now);
+                failures.inc();
+                orphans.add(event.position());
             } else {
                 readable.add(event);
             }
         }
+        if (!orphans.isEmpty()) {
+            events.acknowledge(orphans);
+        }
         if (readable.isEmpty()) {
             return;
         }
-        Instant now = clock.instant();
         try {
             int created = writer.writeBatch(readable, this::paymentWindowOf, now);
             ordersCreated.inc(created);

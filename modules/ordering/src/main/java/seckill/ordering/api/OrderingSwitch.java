@@ -12,4 +12,7 @@ public interface OrderingSwitch {
     void resume();
 
     boolean running();
+
+    /** Events per read and per transaction from now on (1 settles one by one). */
+    void batchSize(int events);
 }
