@@ -1,6 +1,7 @@
 /**
  * Ordering: turns reservation events into orders in MySQL, the final ledger. Owns the tables
- * seckill_activity, seckill_stock, seckill_order, seckill_stock_log and seckill_reservation_failure.
+ * seckill_activity, seckill_stock, seckill_order, seckill_stock_log, seckill_reservation_failure and
+ * stock_sync_outbox (refills are written in the ledger transaction they mirror).
  * Only {@code seckill.ordering.api} is visible to other modules.
  */
 module seckill.ordering {

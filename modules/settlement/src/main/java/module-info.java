@@ -6,12 +6,16 @@
 module seckill.settlement {
     requires seckill.ordering;
     requires seckill.reservation;
+    requires seckill.admission;
+    requires jakarta.json;
+    requires microprofile.metrics.api;
     requires io.helidon.dbclient;
     requires jakarta.cdi;
     requires jakarta.inject;
     requires jakarta.annotation;
     requires microprofile.config.api;
     requires java.logging;
+    requires java.sql;
 
     exports seckill.settlement.api;
 }

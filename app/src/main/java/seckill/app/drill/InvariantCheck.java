@@ -121,7 +121,12 @@ public final class InvariantCheck {
             long redisTaken = total - remaining.get();
             f.put("redisRemaining", remaining.get());
             f.put("redisTaken", redisTaken);
-            long ledgerTaken = deducted - refilled + failedUnits;
+            long released = scalar("""
+                    SELECT COALESCE(SUM(quantity), 0) FROM stock_sync_outbox
+                    WHERE activity_id = ? AND sku_id = ? AND status = 1""", activityId, skuId);
+            f.put("released", released);
+            // every unit out of Redis is an order (any status), a failure, or was given back already
+            long ledgerTaken = orderedUnits + failedUnits - released;
             if (redisTaken > ledgerTaken) {
                 violations.add("LOST_RESERVATION: Redis handed out " + redisTaken + " unit(s), the ledger accounts for "
                         + ledgerTaken);
@@ -129,9 +134,12 @@ public final class InvariantCheck {
                 violations.add("PHANTOM_ORDER: the ledger holds " + ledgerTaken + " unit(s), Redis only handed out "
                         + redisTaken);
             }
+            long releasedBuyers = scalar("""
+                    SELECT COUNT(*) FROM stock_sync_outbox
+                    WHERE activity_id = ? AND sku_id = ? AND status = 1 AND release_buyer = 1""", activityId, skuId);
             if (reservations != orders + scalar("""
                     SELECT COUNT(*) FROM seckill_reservation_failure WHERE activity_id = ? AND sku_id = ?""",
-                    activityId, skuId)) {
+                    activityId, skuId) - releasedBuyers) {
                 violations.add("RESERVATION_COUNT: Redis recorded " + reservations + " reservation(s), the ledger has "
                         + orders + " order(s) plus failures");
             }

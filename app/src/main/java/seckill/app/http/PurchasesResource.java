@@ -113,6 +113,9 @@ public class PurchasesResource {
             case AdmissionDecision.Ended ended -> throw new Problem(409, "ENDED", "Ended",
                     "The sale ended at " + activity.endsAt() + ".");
             case AdmissionDecision.SoldOut soldOut -> throw soldOut(skuId);
+            case AdmissionDecision.Halted halted -> throw new Problem(503, "HALTED", "Sales halted",
+                    "Sales are paused (" + halted.reason() + "); nothing was reserved. Retry later.",
+                    Duration.ofSeconds(halted.retryAfterSeconds()));
             case AdmissionDecision.Admitted admitted -> {
                 // go on to reservation
             }
@@ -123,7 +126,9 @@ public class PurchasesResource {
             outcome = reservations.reserve(new ReserveStock(activityId, skuId, sku.buckets(), userId, (int) quantity,
                     requestId));
         } catch (ReservationUnavailable e) {
-            LOG.log(Level.WARNING, "reservation store unavailable", e);
+            LOG.log(Level.WARNING, "reservation store unavailable; halting sales on this instance", e);
+            // the arbiter is in doubt: stop issuing until what is unsettled is counted (settlement resumes)
+            admission.halt("redis: " + e.getMessage());
             throw new Problem(503, "HALTED", "Sales halted",
                     "Sales are paused while the reservation store does not answer. If this attempt reached it before it"
                             + " stopped answering, your reservation exists: retrying returns it, never a second one.",

@@ -12,6 +12,7 @@ import io.helidon.dbclient.DbClient;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.metrics.Counter;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.Tag;
@@ -48,7 +49,12 @@ class PlacingOrders {
     @Inject
     MetricRegistry metrics;
 
+    @Inject
+    @ConfigProperty(name = "seckill.ordering.max-deliveries", defaultValue = "5")
+    int maxDeliveries;
+
     private OrderWriter writer;
+    private Counter deadLetters;
     private Counter ordersCreated;
     private Counter batchesRefused;
     private Counter failures;
@@ -59,6 +65,7 @@ class PlacingOrders {
         ordersCreated = metrics.counter("seckill.orders.created");
         batchesRefused = metrics.counter("seckill.ordering.batches", new Tag("outcome", "refused"));
         failures = metrics.counter("seckill.ordering.failed");
+        deadLetters = metrics.counter("seckill.ordering.dead.letters");
     }
 
     /** Settles the events and acknowledges those whose outcome is committed. */
@@ -70,9 +77,13 @@ class PlacingOrders {
             if (event.id() == null) {
                 // no reservation id means no ledger row can ever represent it; it stays pending for an operator
                 LOG.warning(() -> "unreadable reservation event left pending at " + event.position());
+            } else if (event.deliveries() > maxDeliveries) {
+                deadLetter(event, now);
+                orphans.add(event.position());
             } else if (catalog.find(event.id().activityId()).isEmpty()) {
                 // the ledger answered and has no such activity: this event can never become an order
-                writer.recordFailure(event, "UNKNOWN_ACTIVITY: the ledger has no activity " + event.id().activityId(), now);
+                writer.recordFailure(event, "UNKNOWN_ACTIVITY: the ledger has no activity " + event.id().activityId(), now,
+                        false);
                 failures.inc();
                 orphans.add(event.position());
             } else {
@@ -94,6 +105,19 @@ class PlacingOrders {
             LOG.log(Level.FINE, "batch refused, settling one by one", refused);
             settleOneByOne(readable, now);
         }
+    }
+
+    /**
+     * An event that failed {@code max-deliveries} times: its failure and the refill of its units are
+     * committed first, then it is copied to the dead-letter stream; the caller acknowledges it after.
+     */
+    private void deadLetter(ReservationEvent event, Instant now) {
+        String reason = "DEAD_LETTER: not settled after " + (event.deliveries() - 1) + " deliveries";
+        writer.recordFailure(event, reason, now, true);
+        events.deadLetter(event, reason);
+        deadLetters.inc();
+        LOG.warning(() -> "reservation " + event.id() + " dead-lettered after " + (event.deliveries() - 1)
+                + " deliveries; its stock goes back through the outbox");
     }
 
     private void settleOneByOne(List<ReservationEvent> batch, Instant now) {

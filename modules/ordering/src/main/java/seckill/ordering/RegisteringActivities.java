@@ -48,6 +48,11 @@ class RegisteringActivities implements ActivityCatalog {
     }
 
     @Override
+    public java.util.List<Long> endingAfter(java.time.Instant endedAfter) {
+        return new seckill.ordering.sql.LedgerRows(db).activitiesEndingAfter(endedAfter);
+    }
+
+    @Override
     public Optional<Activity> find(long activityId) {
         Activity cached = known.get(activityId);
         if (cached != null) {

@@ -74,3 +74,28 @@ CREATE TABLE seckill_reservation_failure (
 --changeset ordering:2-request-id-scope
 --comment: request_id holds "<activityId>:<userId>:<client requestId>" so one client's id can never collide with another buyer's
 ALTER TABLE seckill_order MODIFY request_id VARCHAR(128) NOT NULL;
+
+--changeset ordering:3-outbox
+--comment: refills to apply to Redis, written in the same transaction as the ledger change they mirror
+CREATE TABLE stock_sync_outbox (
+    id             BIGINT      NOT NULL AUTO_INCREMENT,
+    activity_id    BIGINT      NOT NULL,
+    sku_id         BIGINT      NOT NULL,
+    bucket         INT         NOT NULL,
+    reservation_id VARCHAR(64) NOT NULL,
+    user_id        BIGINT      NOT NULL,
+    quantity       INT         NOT NULL,
+    change_type    TINYINT     NOT NULL COMMENT '2 refill',
+    release_buyer  TINYINT     NOT NULL COMMENT '1 the buyer may reserve again',
+    status         TINYINT     NOT NULL DEFAULT 0 COMMENT '0 new, 1 applied to Redis',
+    attempts       INT         NOT NULL DEFAULT 0,
+    created_at     DATETIME(3) NOT NULL COMMENT 'UTC',
+    applied_at     DATETIME(3) NULL COMMENT 'UTC',
+    PRIMARY KEY (id),
+    UNIQUE KEY uk_outbox_biz (reservation_id, change_type),
+    KEY idx_outbox_status (status, id),
+    KEY idx_outbox_sku (activity_id, sku_id)
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
+
+--changeset ordering:4-order-payment
+ALTER TABLE seckill_order ADD COLUMN payment_id VARCHAR(64) NULL, ADD COLUMN paid_at DATETIME(3) NULL COMMENT 'UTC';

@@ -16,7 +16,10 @@ import seckill.reservation.api.ReservationOutcome;
 import seckill.reservation.api.ReservationUnavailable;
 import seckill.reservation.api.ReserveStock;
 import seckill.reservation.api.StockReservations;
+import seckill.reservation.api.Restock;
+import seckill.reservation.api.RestockOutcome;
 import seckill.reservation.redis.PreheatScript;
+import seckill.reservation.redis.RefillScript;
 import seckill.reservation.redis.ReservationScript;
 import seckill.reservation.redis.ReservationSequence;
 import seckill.reservation.redis.StockBuckets;
@@ -33,6 +36,7 @@ class ReservingStock implements StockReservations {
 
     private final ReservationScript reservationScript = new ReservationScript();
     private final PreheatScript preheatScript = new PreheatScript();
+    private final RefillScript refillScript = new RefillScript();
 
     @Inject
     UnifiedJedis redis;
@@ -95,6 +99,16 @@ class ReservingStock implements StockReservations {
             return any ? Optional.of(sum) : Optional.empty();
         } catch (JedisException e) {
             throw new ReservationUnavailable("reading stock failed", e);
+        }
+    }
+
+    @Override
+    public RestockOutcome restock(Restock command) {
+        try {
+            return refillScript.refill(redis, command.reservation(), command.userId(), command.quantity(),
+                    command.releaseBuyer());
+        } catch (JedisException e) {
+            throw new ReservationUnavailable("restock failed", e);
         }
     }
 

@@ -14,7 +14,9 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import redis.clients.jedis.StreamEntryID;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.params.XAutoClaimParams;
+import redis.clients.jedis.params.XAddParams;
 import redis.clients.jedis.params.XPendingParams;
+import redis.clients.jedis.params.XTrimParams;
 import redis.clients.jedis.params.XReadGroupParams;
 import redis.clients.jedis.resps.StreamEntry;
 import redis.clients.jedis.resps.StreamGroupInfo;
@@ -54,10 +56,19 @@ class StreamedReservations implements ReservationEvents {
 
     @Override
     public List<ReservationEvent> readOwnPending(String stream, String consumer, int count) {
-        return read(stream, consumer, count, new StreamEntryID());
+        // re-reading one's own pending entries is another delivery; the count drives dead-lettering
+        Map<String, Long> deliveries = new HashMap<>();
+        redis.xpending(stream, consumerGroup, XPendingParams.xPendingParams().count(count).consumer(consumer))
+                .forEach(p -> deliveries.put(p.getID().toString(), p.getDeliveredTimes() + 1));
+        return read(stream, consumer, count, new StreamEntryID(), deliveries);
     }
 
     private List<ReservationEvent> read(String stream, String consumer, int count, StreamEntryID from) {
+        return read(stream, consumer, count, from, Map.of());
+    }
+
+    private List<ReservationEvent> read(String stream, String consumer, int count, StreamEntryID from,
+                                        Map<String, Long> deliveries) {
         var reply = redis.xreadGroup(consumerGroup, consumer, XReadGroupParams.xReadGroupParams().count(count),
                 Map.of(stream, from));
         List<ReservationEvent> events = new ArrayList<>();
@@ -66,10 +77,96 @@ class StreamedReservations implements ReservationEvents {
         }
         for (var perStream : reply) {
             for (StreamEntry entry : perStream.getValue()) {
-                toEvent(perStream.getKey(), entry, 1).ifPresent(events::add);
+                long times = deliveries.getOrDefault(entry.getID().toString(), 1L);
+                toEvent(perStream.getKey(), entry, times).ifPresent(events::add);
             }
         }
         return events;
+    }
+
+    @Override
+    public void deadLetter(ReservationEvent event, String reason) {
+        Map<String, String> fields = new java.util.LinkedHashMap<>();
+        fields.put("reservationId", String.valueOf(event.id()));
+        fields.put("userId", Long.toString(event.userId()));
+        fields.put("quantity", Integer.toString(event.quantity()));
+        fields.put("requestId", String.valueOf(event.requestId()));
+        fields.put("entryId", event.position().entryId());
+        fields.put("deliveries", Long.toString(event.deliveries()));
+        fields.put("reason", reason);
+        String target = StockBuckets.deadLettersOf(event.position().stream());
+        redis.xadd(target, XAddParams.xAddParams(), fields);
+        Long ttl = redis.pttl(event.position().stream());
+        if (ttl != null && ttl > 0) {
+            redis.pexpire(target, ttl);
+        }
+    }
+
+    @Override
+    public long deadLetters(String stream) {
+        return redis.xlen(StockBuckets.deadLettersOf(stream));
+    }
+
+    @Override
+    public long trimSettled(String stream) {
+        if (redis.xpending(stream, consumerGroup).getTotal() > 0) {
+            return 0;
+        }
+        for (StreamGroupInfo group : redis.xinfoGroups(stream)) {
+            if (consumerGroup.equals(group.getName())) {
+                return redis.xtrim(stream, XTrimParams.xTrimParams().minId(group.getLastDeliveredId().toString()));
+            }
+        }
+        return 0;
+    }
+
+    @Override
+    public long pendingUnits(String stream, int limit) {
+        long units = 0;
+        int seen = 0;
+        var pending = redis.xpending(stream, consumerGroup, XPendingParams.xPendingParams().count(limit + 1));
+        if (pending.size() > limit) {
+            return -1;
+        }
+        for (var p : pending) {
+            for (StreamEntry entry : redis.xrange(stream, p.getID(), p.getID(), 1)) {
+                units += quantityOf(entry);
+            }
+            seen++;
+        }
+        StreamEntryID lastDelivered = null;
+        for (StreamGroupInfo group : redis.xinfoGroups(stream)) {
+            if (consumerGroup.equals(group.getName())) {
+                lastDelivered = group.getLastDeliveredId();
+            }
+        }
+        String from = lastDelivered == null ? "-" : "(" + lastDelivered;
+        List<StreamEntry> undelivered = redis.xrange(stream, from, "+", limit - seen + 1);
+        if (seen + undelivered.size() > limit) {
+            return -1;
+        }
+        for (StreamEntry entry : undelivered) {
+            units += quantityOf(entry);
+        }
+        return units;
+    }
+
+    private static long quantityOf(StreamEntry entry) {
+        try {
+            return Long.parseLong(entry.getFields().getOrDefault("quantity", "0"));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    @Override
+    public String streamOf(long activityId, long skuId, int bucket) {
+        return StockBuckets.events(activityId, skuId, bucket);
+    }
+
+    @Override
+    public long[] owner(String stream) {
+        return StockBuckets.owner(stream);
     }
 
     @Override

@@ -1,20 +1,27 @@
 --liquibase formatted sql
 
---changeset settlement:1-outbox
-CREATE TABLE stock_sync_outbox (
-    id             BIGINT      NOT NULL AUTO_INCREMENT,
-    activity_id    BIGINT      NOT NULL,
-    sku_id         BIGINT      NOT NULL,
-    bucket         INT         NOT NULL,
-    reservation_id VARCHAR(64) NOT NULL,
-    user_id        BIGINT      NOT NULL,
-    quantity       INT         NOT NULL,
-    change_type    TINYINT     NOT NULL COMMENT '2 refill',
-    status         TINYINT     NOT NULL DEFAULT 0 COMMENT '0 new, 1 applied to Redis',
-    attempts       INT         NOT NULL DEFAULT 0,
-    created_at     DATETIME(3) NOT NULL COMMENT 'UTC',
-    applied_at     DATETIME(3) NULL COMMENT 'UTC',
+--changeset settlement:2-payment
+--comment: every payment callback that was accepted, keyed by the payment side's id
+CREATE TABLE seckill_payment (
+    payment_id  VARCHAR(64)    NOT NULL,
+    order_no    CHAR(24)       NOT NULL,
+    amount      DECIMAL(14, 2) NOT NULL,
+    paid_at     DATETIME(3)    NOT NULL COMMENT 'UTC, as the payment side reports it',
+    outcome     VARCHAR(16)    NOT NULL COMMENT 'PAID, ORDER_EXPIRED, DUPLICATE',
+    received_at DATETIME(3)    NOT NULL COMMENT 'UTC',
+    PRIMARY KEY (payment_id),
+    KEY idx_payment_order (order_no)
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
+
+--changeset settlement:2-reconciliation
+CREATE TABLE seckill_reconciliation (
+    id           BIGINT        NOT NULL AUTO_INCREMENT,
+    activity_id  BIGINT        NOT NULL,
+    sku_id       BIGINT        NOT NULL,
+    checked_at   DATETIME(3)   NOT NULL COMMENT 'UTC',
+    state        VARCHAR(16)   NOT NULL COMMENT 'CLEAN, MISMATCH, OVERSOLD, IN_FLIGHT',
+    figures      VARCHAR(1000) NOT NULL,
+    detail       VARCHAR(1000) NULL,
     PRIMARY KEY (id),
-    UNIQUE KEY uk_outbox_biz (reservation_id, change_type),
-    KEY idx_outbox_status (status, id)
+    KEY idx_reconciliation_sku (activity_id, sku_id, id)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;

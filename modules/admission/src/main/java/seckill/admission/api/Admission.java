@@ -14,6 +14,17 @@ public interface Admission {
     /** Withdraws a sold-out flag (stock came back). */
     void restocked(long activityId, long skuId);
 
+    /**
+     * Stops issuing reservations on this instance: every attempt is answered HALTED until
+     * {@link #resume()}. Called when Redis is in doubt, or by an operator.
+     */
+    void halt(String reason);
+
+    void resume();
+
+    /** Why sales are halted, or empty when they are not. */
+    java.util.Optional<String> haltedBecause();
+
     /** Whether this instance currently answers the SKU as sold out without asking Redis. */
     boolean isFlaggedSoldOut(long activityId, long skuId);
 }

@@ -15,6 +15,10 @@ public sealed interface AdmissionDecision {
     record Ended() implements AdmissionDecision {
     }
 
+    /** Sales are halted on this instance (the reservation store is in doubt, or an operator said so). */
+    record Halted(String reason, long retryAfterSeconds) implements AdmissionDecision {
+    }
+
     /** This instance already knows the SKU is sold out; no Redis call is needed. */
     record SoldOut() implements AdmissionDecision {
     }

@@ -11,4 +11,7 @@ public interface ActivityCatalog {
     Activity register(NewActivity activity);
 
     Optional<Activity> find(long activityId);
+
+    /** Ids of activities that end after {@code endedAfter} (live ones and those in their grace period). */
+    java.util.List<Long> endingAfter(java.time.Instant endedAfter);
 }

@@ -86,7 +86,7 @@ public final class OrderWriter {
                 if (violated.equals("uk_order_reservation")) {
                     return SettlementOutcome.ALREADY_ORDERED;
                 }
-                recordFailure(event, reasonFor(violated), now);
+                recordFailure(event, reasonFor(violated), now, true);
                 return SettlementOutcome.FAILED;
             }
             insertDeductLogs(tx, List.of(event), now);
@@ -103,10 +103,25 @@ public final class OrderWriter {
         }
     }
 
-    /** Commits the reason a reservation can never be ordered. */
-    public void recordFailure(ReservationEvent event, String reason, Instant now) {
-        db.execute().dml(OrderingSql.INSERT_FAILURE, event.id().toString(), event.id().activityId(),
-                event.id().skuId(), event.userId(), event.quantity(), reason, UtcTime.column(now));
+    /**
+     * Commits the reason a reservation can never be ordered and, when {@code refill}, the outbox row
+     * that gives its units back to Redis and frees the buyer; both in one transaction, so a failure
+     * is never recorded without its stock coming back.
+     */
+    public void recordFailure(ReservationEvent event, String reason, Instant now, boolean refill) {
+        DbTransaction tx = db.transaction();
+        try {
+            tx.dml(OrderingSql.INSERT_FAILURE, event.id().toString(), event.id().activityId(),
+                    event.id().skuId(), event.userId(), event.quantity(), reason, UtcTime.column(now));
+            if (refill) {
+                tx.dml(OrderingSql.INSERT_REFILL, event.id().activityId(), event.id().skuId(), event.id().bucket(),
+                        event.id().toString(), event.userId(), event.quantity(), 1, UtcTime.column(now));
+            }
+            tx.commit();
+        } catch (RuntimeException e) {
+            rollbackQuietly(tx, e);
+            throw e;
+        }
     }
 
     private static Set<String> alreadyOrdered(DbTransaction tx, List<ReservationEvent> events) {

@@ -57,6 +57,66 @@ final class OrderingSql {
 
     static final String SELECT_FAILURE = "SELECT reason FROM seckill_reservation_failure WHERE reservation_id = ?";
 
+    static final String SELECT_ACTIVITIES_ENDING_AFTER = "SELECT id FROM seckill_activity WHERE ends_at > ? ORDER BY id";
+
+    static final String INSERT_REFILL = """
+            INSERT INTO stock_sync_outbox (activity_id, sku_id, bucket, reservation_id, user_id, quantity, change_type,
+                                           release_buyer, status, attempts, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, 2, ?, 0, 0, ?)
+            ON DUPLICATE KEY UPDATE attempts = attempts""";
+
+    // ---- payment and timeout: the status compare-and-set decides
+
+    static final String PAY_ORDER = """
+            UPDATE seckill_order SET status = 1, payment_id = ?, paid_at = ?, updated_at = ?
+            WHERE order_no = ? AND status = 0""";
+
+    static final String SELECT_ORDER_STATUS = "SELECT status, payment_id FROM seckill_order WHERE order_no = ?";
+
+    static final String SELECT_OVERDUE = """
+            SELECT order_no, reservation_id, activity_id, sku_id, user_id, quantity FROM seckill_order
+            WHERE status = 0 AND expire_at < ? ORDER BY expire_at LIMIT ?""";
+
+    static final String EXPIRE_ORDER = """
+            UPDATE seckill_order SET status = 2, updated_at = ? WHERE order_no = ? AND status = 0 AND expire_at < ?""";
+
+    static final String REFILL_STOCK = """
+            UPDATE seckill_stock SET available = available + ? WHERE activity_id = ? AND sku_id = ?""";
+
+    static final String REFILL_LOG = """
+            INSERT INTO seckill_stock_log (activity_id, sku_id, change_type, quantity, biz_id, created_at)
+            VALUES (?, ?, 2, ?, ?, ?)""";
+
+    // ---- outbox
+
+    static final String SELECT_PENDING_REFILLS = """
+            SELECT id, activity_id, sku_id, bucket, reservation_id, user_id, quantity, release_buyer
+            FROM stock_sync_outbox WHERE status = 0 ORDER BY id LIMIT ?""";
+
+    static final String MARK_REFILL_APPLIED = "UPDATE stock_sync_outbox SET status = 1, applied_at = ? WHERE id = ? AND status = 0";
+
+    static final String COUNT_REFILL_ATTEMPT = "UPDATE stock_sync_outbox SET attempts = attempts + 1 WHERE id = ?";
+
+    static final String COUNT_REFILL_BACKLOG = "SELECT COUNT(*) AS n FROM stock_sync_outbox WHERE status = 0";
+
+    // ---- reconciliation figures of one SKU, one statement so they describe one moment
+
+    static final String SKU_FIGURES = """
+            SELECT s.total, s.available, s.buckets,
+              (SELECT COALESCE(SUM(quantity), 0) FROM seckill_stock_log
+                 WHERE activity_id = s.activity_id AND sku_id = s.sku_id AND change_type = 1) AS deducted,
+              (SELECT COALESCE(SUM(quantity), 0) FROM seckill_stock_log
+                 WHERE activity_id = s.activity_id AND sku_id = s.sku_id AND change_type = 2) AS refilled,
+              (SELECT COALESCE(SUM(quantity), 0) FROM seckill_order
+                 WHERE activity_id = s.activity_id AND sku_id = s.sku_id) AS ordered_units,
+              (SELECT COALESCE(SUM(quantity), 0) FROM seckill_reservation_failure
+                 WHERE activity_id = s.activity_id AND sku_id = s.sku_id) AS failed_units,
+              (SELECT COALESCE(SUM(quantity), 0) FROM stock_sync_outbox
+                 WHERE activity_id = s.activity_id AND sku_id = s.sku_id AND status = 1) AS applied_refill_units,
+              (SELECT COALESCE(SUM(quantity), 0) FROM stock_sync_outbox
+                 WHERE activity_id = s.activity_id AND sku_id = s.sku_id AND status = 0) AS pending_refill_units
+            FROM seckill_stock s WHERE s.activity_id = ? AND s.sku_id = ?""";
+
     static String rows(String row, int count) {
         return String.join(", ", Collections.nCopies(count, row));
     }

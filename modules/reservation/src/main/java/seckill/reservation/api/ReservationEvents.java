@@ -25,6 +25,30 @@ public interface ReservationEvents {
     /** Marks events as settled; call only after their outcome is committed. */
     void acknowledge(List<EventPosition> positions);
 
+    /** Copies an event that can never be settled to its bucket's dead-letter stream. */
+    void deadLetter(ReservationEvent event, String reason);
+
+    /** Entries in a stream's dead-letter stream. */
+    long deadLetters(String stream);
+
+    /**
+     * Removes entries that are delivered and acknowledged (everything before the group's last
+     * delivered id) when nothing is pending. Returns how many were removed.
+     */
+    long trimSettled(String stream);
+
+    /** The event stream of one bucket of a SKU. */
+    String streamOf(long activityId, long skuId, int bucket);
+
+    /** The activity, SKU and bucket a stream belongs to: {@code [activityId, skuId, bucket]}. */
+    long[] owner(String stream);
+
+    /**
+     * Units in events recorded but not yet acknowledged (pending or never delivered), counting at
+     * most {@code limit} events; -1 when there are more.
+     */
+    long pendingUnits(String stream, int limit);
+
     /** Events delivered but not yet acknowledged on a stream. */
     long pending(String stream);
 

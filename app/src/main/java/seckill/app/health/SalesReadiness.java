@@ -1,0 +1,52 @@
+package seckill.app.health;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.health.HealthCheck;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
+import org.eclipse.microprofile.health.Readiness;
+import seckill.admission.api.Admission;
+import seckill.ordering.api.OrderLedger;
+import seckill.reservation.api.ReservationEvents;
+import seckill.settlement.api.Reconciliation;
+
+/**
+ * Not ready while this instance has halted sales or the latest reconciliation of a live SKU is
+ * alarming; reports the stream backlog and the outbox backlog beside.
+ */
+@Readiness
+@ApplicationScoped
+public class SalesReadiness implements HealthCheck {
+
+    @Inject
+    Admission admission;
+
+    @Inject
+    Reconciliation reconciliation;
+
+    @Inject
+    ReservationEvents events;
+
+    @Inject
+    OrderLedger ledger;
+
+    @Override
+    public HealthCheckResponse call() {
+        HealthCheckResponseBuilder response = HealthCheckResponse.named("sales").up();
+        admission.haltedBecause().ifPresent(reason -> response.down().withData("halted", reason));
+        try {
+            reconciliation.alarm().ifPresent(alarm -> response.down()
+                    .withData("reconciliation", alarm.state() + " activity " + alarm.activityId() + " sku "
+                            + alarm.skuId() + ": " + alarm.detail()));
+            long unsettled = 0;
+            for (String stream : events.activeStreams()) {
+                unsettled += events.pending(stream) + events.undelivered(stream);
+            }
+            response.withData("unsettledEvents", unsettled).withData("outboxBacklog", ledger.refillBacklog());
+        } catch (RuntimeException e) {
+            response.down().withData("error", String.valueOf(e.getMessage()));
+        }
+        return response.build();
+    }
+}

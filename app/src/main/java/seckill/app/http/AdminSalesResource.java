@@ -1,0 +1,140 @@
+package seckill.app.http;
+
+import java.time.Duration;
+import java.util.List;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import seckill.admission.api.Admission;
+import seckill.app.infra.AdminToken;
+import seckill.reservation.api.ReservationUnavailable;
+import seckill.settlement.api.Reconciliation;
+import seckill.settlement.api.SettlementSweeps;
+import seckill.settlement.api.SkuReconciliation;
+
+/**
+ * Operators' controls of this instance: halt and resume sales, run the settlement sweeps now, and
+ * read or run reconciliation. All need the admin token.
+ */
+@Path("/api/v1/admin")
+@ApplicationScoped
+public class AdminSalesResource {
+
+    @Inject
+    AdminToken adminToken;
+
+    @Inject
+    Admission admission;
+
+    @Inject
+    SettlementSweeps sweeps;
+
+    @Inject
+    Reconciliation reconciliation;
+
+    @GET
+    @Path("sales")
+    @Produces(MediaType.APPLICATION_JSON)
+    public String sales(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
+        AdminActivitiesResource.requireAdmin(adminToken, authorization);
+        return salesState();
+    }
+
+    @POST
+    @Path("sales/halt")
+    @Produces(MediaType.APPLICATION_JSON)
+    public String halt(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
+        AdminActivitiesResource.requireAdmin(adminToken, authorization);
+        admission.halt("operator");
+        return salesState();
+    }
+
+    /** Resumes only when nothing is unsettled and reconciliation is clean; otherwise 409 says why not. */
+    @POST
+    @Path("sales/resume")
+    @Produces(MediaType.APPLICATION_JSON)
+    public String resume(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
+                         @jakarta.ws.rs.QueryParam("force") boolean force) {
+        AdminActivitiesResource.requireAdmin(adminToken, authorization);
+        if (force) {
+            // the operator takes responsibility for whatever is unsettled or unreconciled
+            admission.resume();
+        } else if (!sweeps.tryResumeSales()) {
+            throw new Problem(409, "NOT_RECONCILED", "Cannot resume yet",
+                    "Events are still unsettled, Redis does not answer, or reconciliation is not clean; see the log"
+                            + " and /api/v1/admin/activities/{id}/reconciliation. ?force=true resumes anyway.",
+                    Duration.ofSeconds(5));
+        }
+        return salesState();
+    }
+
+    @POST
+    @Path("settlement/sweep")
+    @Produces(MediaType.APPLICATION_JSON)
+    public String sweep(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
+        AdminActivitiesResource.requireAdmin(adminToken, authorization);
+        int expired = sweeps.expireOverdue();
+        int refilled = sweeps.relayRefills();
+        return Jsons.PROVIDER.createObjectBuilder().add("expired", expired).add("refilled", refilled).build().toString();
+    }
+
+    @GET
+    @Path("activities/{activityId}/reconciliation")
+    @Produces(MediaType.APPLICATION_JSON)
+    public String latest(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
+                         @PathParam("activityId") String activityIdText) {
+        AdminActivitiesResource.requireAdmin(adminToken, authorization);
+        long activityId = Buyer.pathId(activityIdText, "activity");
+        return json(activityId, reconciliation.latest(activityId));
+    }
+
+    @POST
+    @Path("activities/{activityId}/reconciliation")
+    @Produces(MediaType.APPLICATION_JSON)
+    public String reconcile(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
+                            @PathParam("activityId") String activityIdText) {
+        AdminActivitiesResource.requireAdmin(adminToken, authorization);
+        long activityId = Buyer.pathId(activityIdText, "activity");
+        try {
+            return json(activityId, reconciliation.reconcile(activityId));
+        } catch (ReservationUnavailable e) {
+            throw new Problem(503, "REDIS_UNAVAILABLE", "Redis unavailable", "Reconciliation needs Redis.",
+                    Duration.ofSeconds(5));
+        }
+    }
+
+    private String salesState() {
+        JsonObjectBuilder json = Jsons.PROVIDER.createObjectBuilder();
+        admission.haltedBecause().ifPresentOrElse(reason -> json.add("state", "HALTED").add("reason", reason),
+                () -> json.add("state", "OPEN"));
+        return json.build().toString();
+    }
+
+    private static String json(long activityId, List<SkuReconciliation> results) {
+        JsonArrayBuilder skus = Jsons.PROVIDER.createArrayBuilder();
+        for (SkuReconciliation r : results) {
+            JsonObjectBuilder figures = Jsons.PROVIDER.createObjectBuilder();
+            r.figures().forEach(figures::add);
+            JsonObjectBuilder sku = Jsons.PROVIDER.createObjectBuilder()
+                    .add("skuId", r.skuId())
+                    .add("checkedAt", r.checkedAt().toString())
+                    .add("state", r.state())
+                    .add("figures", figures);
+            if (r.detail() != null) {
+                sku.add("detail", r.detail());
+            }
+            skus.add(sku);
+        }
+        return Jsons.PROVIDER.createObjectBuilder().add("activityId", activityId).add("skus", skus).build().toString();
+    }
+}

@@ -1,0 +1,65 @@
+package seckill.ordering;
+
+import java.time.Instant;
+import java.util.List;
+
+import io.helidon.dbclient.DbClient;
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import seckill.ordering.api.ExpiredOrder;
+import seckill.ordering.api.LedgerFigures;
+import seckill.ordering.api.OrderLedger;
+import seckill.ordering.api.PaymentResult;
+import seckill.ordering.api.StockRefill;
+import seckill.ordering.sql.LedgerRows;
+
+/** The ledger's door for settlement: payments, timeouts, the refill outbox and reconciliation figures. */
+@ApplicationScoped
+class KeepingTheLedger implements OrderLedger {
+
+    @Inject
+    DbClient db;
+
+    private LedgerRows rows;
+
+    @PostConstruct
+    void init() {
+        rows = new LedgerRows(db);
+    }
+
+    @Override
+    public PaymentResult pay(String orderNo, String paymentId, Instant paidAt, Instant now) {
+        return rows.pay(orderNo, paymentId, paidAt, now);
+    }
+
+    @Override
+    public List<ExpiredOrder> expireOverdue(Instant now, int limit) {
+        return rows.expireOverdue(now, limit);
+    }
+
+    @Override
+    public List<StockRefill> pendingRefills(int limit) {
+        return rows.pendingRefills(limit);
+    }
+
+    @Override
+    public void refillApplied(long refillId, Instant at) {
+        rows.refillApplied(refillId, at);
+    }
+
+    @Override
+    public void refillAttemptFailed(long refillId) {
+        rows.refillAttemptFailed(refillId);
+    }
+
+    @Override
+    public long refillBacklog() {
+        return rows.refillBacklog();
+    }
+
+    @Override
+    public LedgerFigures figures(long activityId, long skuId) {
+        return rows.figures(activityId, skuId);
+    }
+}

@@ -1,0 +1,29 @@
+package seckill.ordering.api;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The ordering module's door for everything that changes an order after it exists: payment and
+ * timeout (each a compare-and-set on the status; the timeout's winner returns the stock in the same
+ * transaction and queues a Redis refill in the outbox), the outbox itself, and the figures
+ * reconciliation compares.
+ */
+public interface OrderLedger {
+
+    PaymentResult pay(String orderNo, String paymentId, Instant paidAt, Instant now);
+
+    /** Expires up to {@code limit} overdue pending orders, each in its own short transaction. */
+    List<ExpiredOrder> expireOverdue(Instant now, int limit);
+
+    /** Refills not yet applied to Redis, oldest first. */
+    List<StockRefill> pendingRefills(int limit);
+
+    void refillApplied(long refillId, Instant at);
+
+    void refillAttemptFailed(long refillId);
+
+    long refillBacklog();
+
+    LedgerFigures figures(long activityId, long skuId);
+}

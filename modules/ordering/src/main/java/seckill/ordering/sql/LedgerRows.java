@@ -1,0 +1,130 @@
+package seckill.ordering.sql;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+import io.helidon.dbclient.DbClient;
+import io.helidon.dbclient.DbRow;
+import io.helidon.dbclient.DbTransaction;
+import seckill.ordering.api.ExpiredOrder;
+import seckill.ordering.api.LedgerFigures;
+import seckill.ordering.api.PaymentResult;
+import seckill.ordering.api.StockRefill;
+import seckill.reservation.api.ReservationId;
+
+/**
+ * The ledger's changes after an order exists. Payment and timeout race on the same row and only the
+ * status compare-and-set decides; the timeout's winner returns the stock, logs the refill (the unique
+ * {@code (biz_id, change_type)} makes a second refill impossible) and queues the Redis refill in the
+ * outbox, all in one short transaction.
+ */
+public final class LedgerRows {
+
+    private final DbClient db;
+
+    public LedgerRows(DbClient db) {
+        this.db = db;
+    }
+
+    public PaymentResult pay(String orderNo, String paymentId, Instant paidAt, Instant now) {
+        long updated = db.execute().dml(OrderingSql.PAY_ORDER, paymentId, UtcTime.column(paidAt), UtcTime.column(now),
+                orderNo);
+        if (updated == 1) {
+            return new PaymentResult.Paid(orderNo);
+        }
+        Optional<DbRow> row = db.execute().get(OrderingSql.SELECT_ORDER_STATUS, orderNo);
+        if (row.isEmpty()) {
+            return new PaymentResult.UnknownOrder(orderNo);
+        }
+        int status = Columns.intOf(row.get(), "status");
+        return switch (status) {
+            case 1 -> new PaymentResult.AlreadyPaid(orderNo, Columns.textOf(row.get(), "payment_id"));
+            case 2 -> new PaymentResult.Expired(orderNo);
+            // still pending: the CAS lost to nothing; let the caller retry
+            default -> throw new IllegalStateException("order " + orderNo + " is pending but was not updated");
+        };
+    }
+
+    public List<ExpiredOrder> expireOverdue(Instant now, int limit) {
+        List<DbRow> overdue;
+        try (Stream<DbRow> rows = db.execute().query(OrderingSql.SELECT_OVERDUE, UtcTime.column(now), limit)) {
+            overdue = rows.toList();
+        }
+        List<ExpiredOrder> expired = new ArrayList<>();
+        for (DbRow row : overdue) {
+            expireOne(row, now).ifPresent(expired::add);
+        }
+        return expired;
+    }
+
+    private Optional<ExpiredOrder> expireOne(DbRow row, Instant now) {
+        String orderNo = Columns.textOf(row, "order_no");
+        String reservationId = Columns.textOf(row, "reservation_id");
+        long activityId = Columns.longOf(row, "activity_id");
+        long skuId = Columns.longOf(row, "sku_id");
+        long userId = Columns.longOf(row, "user_id");
+        int quantity = Columns.intOf(row, "quantity");
+        int bucket = ReservationId.parse(reservationId).map(ReservationId::bucket).orElse(0);
+        DbTransaction tx = db.transaction();
+        try {
+            if (tx.dml(OrderingSql.EXPIRE_ORDER, UtcTime.column(now), orderNo, UtcTime.column(now)) != 1) {
+                // paid meanwhile, or another instance's sweep won
+                tx.rollback();
+                return Optional.empty();
+            }
+            tx.insert(OrderingSql.REFILL_LOG, activityId, skuId, quantity, reservationId, UtcTime.column(now));
+            tx.dml(OrderingSql.INSERT_REFILL, activityId, skuId, bucket, reservationId, userId, quantity, 0,
+                    UtcTime.column(now));
+            tx.dml(OrderingSql.REFILL_STOCK, quantity, activityId, skuId);
+            tx.commit();
+            return Optional.of(new ExpiredOrder(orderNo, reservationId, activityId, skuId, quantity));
+        } catch (RuntimeException e) {
+            try {
+                tx.rollback();
+            } catch (RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+    }
+
+    public List<StockRefill> pendingRefills(int limit) {
+        try (Stream<DbRow> rows = db.execute().query(OrderingSql.SELECT_PENDING_REFILLS, limit)) {
+            return rows.map(r -> new StockRefill(Columns.longOf(r, "id"), Columns.longOf(r, "activity_id"),
+                    Columns.longOf(r, "sku_id"), Columns.intOf(r, "bucket"), Columns.textOf(r, "reservation_id"),
+                    Columns.longOf(r, "user_id"), Columns.intOf(r, "quantity"), Columns.intOf(r, "release_buyer") == 1))
+                    .toList();
+        }
+    }
+
+    public void refillApplied(long refillId, Instant at) {
+        db.execute().dml(OrderingSql.MARK_REFILL_APPLIED, UtcTime.column(at), refillId);
+    }
+
+    public void refillAttemptFailed(long refillId) {
+        db.execute().dml(OrderingSql.COUNT_REFILL_ATTEMPT, refillId);
+    }
+
+    public long refillBacklog() {
+        return db.execute().get(OrderingSql.COUNT_REFILL_BACKLOG).map(r -> Columns.longOf(r, "n")).orElse(0L);
+    }
+
+    public LedgerFigures figures(long activityId, long skuId) {
+        DbRow r = db.execute().get(OrderingSql.SKU_FIGURES, activityId, skuId)
+                .orElseThrow(() -> new IllegalArgumentException("no stock row for " + activityId + "/" + skuId));
+        return new LedgerFigures(Columns.longOf(r, "total"), Columns.longOf(r, "available"), Columns.longOf(r, "deducted"),
+                Columns.longOf(r, "refilled"), Columns.longOf(r, "ordered_units"), Columns.longOf(r, "failed_units"),
+                Columns.longOf(r, "applied_refill_units"), Columns.longOf(r, "pending_refill_units"),
+                Columns.intOf(r, "buckets"));
+    }
+
+    public List<Long> activitiesEndingAfter(Instant endedAfter) {
+        try (Stream<DbRow> rows = db.execute().query(OrderingSql.SELECT_ACTIVITIES_ENDING_AFTER,
+                UtcTime.column(endedAfter))) {
+            return rows.map(r -> Columns.longOf(r, "id")).toList();
+        }
+    }
+}

@@ -1,0 +1,22 @@
+package seckill.reservation.redis;
+
+import java.util.List;
+
+import redis.clients.jedis.UnifiedJedis;
+import seckill.reservation.api.ReservationId;
+import seckill.reservation.api.RestockOutcome;
+
+/** Runs {@code refill.lua}: units back to the bucket once per reservation, optionally freeing the buyer. */
+public final class RefillScript {
+
+    private final RedisScript script = RedisScript.fromResource(RefillScript.class, "refill.lua");
+
+    public RestockOutcome refill(UnifiedJedis redis, ReservationId id, long userId, int quantity, boolean releaseBuyer) {
+        List<String> keys = List.of(StockBuckets.stock(id.activityId(), id.skuId(), id.bucket()),
+                StockBuckets.buyers(id.activityId(), id.skuId(), id.bucket()),
+                StockBuckets.refilled(id.activityId(), id.skuId(), id.bucket()));
+        Object reply = script.run(redis, keys, List.of(id.toString(), Long.toString(userId), Integer.toString(quantity),
+                releaseBuyer ? "1" : "0"));
+        return RestockOutcome.valueOf(RedisScript.text(reply));
+    }
+}

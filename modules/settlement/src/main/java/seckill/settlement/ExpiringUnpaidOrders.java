@@ -1,0 +1,54 @@
+package seckill.settlement;
+
+import java.time.Clock;
+import java.util.List;
+
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.metrics.Counter;
+import org.eclipse.microprofile.metrics.MetricRegistry;
+import seckill.ordering.api.ExpiredOrder;
+import seckill.ordering.api.OrderLedger;
+
+/**
+ * The timeout sweep: overdue pending orders are expired in small pages, each by its own
+ * compare-and-set transaction, so a payment arriving at the same moment either wins or loses
+ * cleanly and several instances can sweep at once.
+ */
+@ApplicationScoped
+class ExpiringUnpaidOrders {
+
+    @Inject
+    OrderLedger ledger;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    MetricRegistry metrics;
+
+    @Inject
+    @ConfigProperty(name = "seckill.settlement.timeout-page-size", defaultValue = "100")
+    int pageSize;
+
+    private Counter timeouts;
+
+    @PostConstruct
+    void init() {
+        timeouts = metrics.counter("seckill.orders.timeouts");
+    }
+
+    int sweep() {
+        int expired = 0;
+        while (true) {
+            List<ExpiredOrder> page = ledger.expireOverdue(clock.instant(), pageSize);
+            expired += page.size();
+            timeouts.inc(page.size());
+            if (page.size() < pageSize) {
+                return expired;
+            }
+        }
+    }
+}

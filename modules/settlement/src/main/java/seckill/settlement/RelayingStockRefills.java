@@ -1,0 +1,97 @@
+package seckill.settlement;
+
+import java.time.Clock;
+import java.util.List;
+import java.util.logging.Logger;
+
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.metrics.Counter;
+import org.eclipse.microprofile.metrics.MetricRegistry;
+import seckill.admission.api.Admission;
+import seckill.ordering.api.OrderLedger;
+import seckill.ordering.api.StockRefill;
+import seckill.reservation.api.ReservationId;
+import seckill.reservation.api.ReservationUnavailable;
+import seckill.reservation.api.Restock;
+import seckill.reservation.api.RestockOutcome;
+import seckill.reservation.api.StockReservations;
+
+/**
+ * The outbox relay: applies each waiting refill to Redis, then marks it applied. Redis remembers
+ * which reservations it refilled, so a relay that crashes between the two steps repeats the first
+ * harmlessly. Applied stock clears the sold-out flag on every instance.
+ */
+@ApplicationScoped
+class RelayingStockRefills {
+
+    private static final Logger LOG = Logger.getLogger(RelayingStockRefills.class.getName());
+    private static final int PAGE = 100;
+
+    @Inject
+    OrderLedger ledger;
+
+    @Inject
+    StockReservations reservations;
+
+    @Inject
+    Admission admission;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    MetricRegistry metrics;
+
+    private Counter refills;
+
+    @PostConstruct
+    void init() {
+        refills = metrics.counter("seckill.refills.applied");
+        metrics.gauge("seckill.outbox.backlog", this::backlog);
+    }
+
+    synchronized int relay() {
+        int applied = 0;
+        while (true) {
+            List<StockRefill> page = ledger.pendingRefills(PAGE);
+            for (StockRefill refill : page) {
+                ReservationId id = ReservationId.parse(refill.reservationId()).orElse(null);
+                if (id == null) {
+                    LOG.severe(() -> "outbox row " + refill.id() + " names no valid reservation; left for an operator");
+                    ledger.refillAttemptFailed(refill.id());
+                    continue;
+                }
+                RestockOutcome outcome;
+                try {
+                    outcome = reservations.restock(new Restock(id, refill.userId(), refill.quantity(),
+                            refill.releaseBuyer()));
+                } catch (ReservationUnavailable e) {
+                    ledger.refillAttemptFailed(refill.id());
+                    return applied;
+                }
+                ledger.refillApplied(refill.id(), clock.instant());
+                if (outcome == RestockOutcome.APPLIED) {
+                    applied++;
+                    refills.inc();
+                }
+                if (outcome != RestockOutcome.KEYS_GONE) {
+                    // also after ALREADY_APPLIED: the crash that made us repeat may have skipped this
+                    admission.restocked(refill.activityId(), refill.skuId());
+                }
+            }
+            if (page.size() < PAGE) {
+                return applied;
+            }
+        }
+    }
+
+    private long backlog() {
+        try {
+            return ledger.refillBacklog();
+        } catch (RuntimeException e) {
+            return -1;
+        }
+    }
+}

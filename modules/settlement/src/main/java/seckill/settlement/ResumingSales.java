@@ -1,0 +1,70 @@
+package seckill.settlement;
+
+import java.util.List;
+import java.util.logging.Logger;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import seckill.admission.api.Admission;
+import seckill.reservation.api.ReservationEvents;
+import seckill.settlement.api.SkuReconciliation;
+
+/**
+ * "When the arbiter is in doubt, stop issuing, count what is unsettled, then resume." Sales halted
+ * because Redis was in doubt resume only when Redis answers again, no reservation event is left
+ * unsettled, and every live SKU reconciles clean. Never by falling back to another path.
+ */
+@ApplicationScoped
+class ResumingSales {
+
+    private static final Logger LOG = Logger.getLogger(ResumingSales.class.getName());
+    static final String REDIS_DOUBT = "redis";
+
+    @Inject
+    Admission admission;
+
+    @Inject
+    ReservationEvents events;
+
+    @Inject
+    Reconciling reconciling;
+
+    @Inject
+    @ConfigProperty(name = "seckill.settlement.auto-resume", defaultValue = "true")
+    boolean autoResume;
+
+    /** Returns whether sales are open afterwards. */
+    boolean tryResume(boolean operatorAsked) {
+        var reason = admission.haltedBecause();
+        if (reason.isEmpty()) {
+            return true;
+        }
+        if (!operatorAsked && (!autoResume || !reason.get().startsWith(REDIS_DOUBT))) {
+            // an operator's halt is lifted by an operator
+            return false;
+        }
+        try {
+            List<String> streams = events.activeStreams();
+            for (String stream : streams) {
+                if (events.pending(stream) + events.undelivered(stream) > 0) {
+                    LOG.info(() -> "sales stay halted: events still unsettled on " + stream);
+                    return false;
+                }
+            }
+            List<SkuReconciliation> results = reconciling.reconcileLive();
+            for (SkuReconciliation result : results) {
+                if (!result.clean()) {
+                    LOG.warning(() -> "sales stay halted: activity " + result.activityId() + " sku " + result.skuId()
+                            + " reconciles " + result.state() + " " + result.detail());
+                    return false;
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.fine(() -> "sales stay halted: " + e.getMessage());
+            return false;
+        }
+        admission.resume();
+        return true;
+    }
+}

@@ -1,0 +1,105 @@
+package seckill.settlement;
+
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import seckill.settlement.api.SettlementSweeps;
+
+/**
+ * Runs the settlement sweeps on their schedules: timeouts every few seconds, the outbox relay
+ * continuously, reconciliation every minute, and the resume check while sales are halted. Every
+ * sweep is safe to run on several instances at once.
+ */
+@ApplicationScoped
+class SettlementSchedule implements SettlementSweeps {
+
+    private static final Logger LOG = Logger.getLogger(SettlementSchedule.class.getName());
+
+    @Inject
+    ExpiringUnpaidOrders expiring;
+
+    @Inject
+    RelayingStockRefills relaying;
+
+    @Inject
+    Reconciling reconciling;
+
+    @Inject
+    ResumingSales resuming;
+
+    @Inject
+    @ConfigProperty(name = "seckill.settlement.enabled", defaultValue = "true")
+    boolean enabled;
+
+    @Inject
+    @ConfigProperty(name = "seckill.settlement.timeout-scan-seconds", defaultValue = "2")
+    long timeoutScanSeconds;
+
+    @Inject
+    @ConfigProperty(name = "seckill.settlement.relay-millis", defaultValue = "500")
+    long relayMillis;
+
+    @Inject
+    @ConfigProperty(name = "seckill.settlement.reconcile-seconds", defaultValue = "60")
+    long reconcileSeconds;
+
+    private ScheduledExecutorService scheduler;
+
+    void start(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
+        if (!enabled) {
+            LOG.info("settlement sweeps disabled (seckill.settlement.enabled=false)");
+            return;
+        }
+        scheduler = Executors.newScheduledThreadPool(2, r -> Thread.ofPlatform().daemon(true)
+                .name("settlement").unstarted(r));
+        every(timeoutScanSeconds * 1000, "timeout sweep", () -> {
+            if (expiring.sweep() > 0) {
+                relaying.relay();
+            }
+        });
+        every(relayMillis, "outbox relay", relaying::relay);
+        every(reconcileSeconds * 1000, "reconciliation", reconciling::reconcileLive);
+        every(2_000, "resume check", () -> resuming.tryResume(false));
+    }
+
+    private void every(long millis, String what, Runnable task) {
+        scheduler.scheduleWithFixedDelay(() -> {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, what + " failed; next run as scheduled", e);
+            }
+        }, millis, millis, TimeUnit.MILLISECONDS);
+    }
+
+    @PreDestroy
+    void stop() {
+        if (scheduler != null) {
+            scheduler.shutdownNow();
+        }
+    }
+
+    @Override
+    public int expireOverdue() {
+        return expiring.sweep();
+    }
+
+    @Override
+    public int relayRefills() {
+        return relaying.relay();
+    }
+
+    @Override
+    public boolean tryResumeSales() {
+        return resuming.tryResume(true);
+    }
+}

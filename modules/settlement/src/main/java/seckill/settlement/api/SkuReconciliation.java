@@ -1,0 +1,22 @@
+package seckill.settlement.api;
+
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * One reconciliation of one SKU: MySQL against itself ({@code total = available + deducted -
+ * refilled}) and Redis against the ledger and the stream ({@code reserved in Redis = settled +
+ * pending + dead-lettered - released}). {@code state} is CLEAN, MISMATCH, OVERSOLD or IN_FLIGHT (too
+ * many events in flight to count; judged again next time).
+ */
+public record SkuReconciliation(long activityId, long skuId, Instant checkedAt, String state,
+                                Map<String, Long> figures, String detail) {
+
+    public boolean clean() {
+        return "CLEAN".equals(state);
+    }
+
+    public boolean alarming() {
+        return "MISMATCH".equals(state) || "OVERSOLD".equals(state);
+    }
+}
