@@ -58,10 +58,14 @@ final class SaleFixture {
     }
 
     long createActivity(Instant startsAt, Instant endsAt, long skuId, long stock, int perUserLimit) {
+        return createActivity(startsAt, endsAt, skuId, stock, perUserLimit, 600);
+    }
+
+    long createActivity(Instant startsAt, Instant endsAt, long skuId, long stock, int perUserLimit, int paymentWindow) {
         String json = """
-                {"name":"test sale","startsAt":"%s","endsAt":"%s","paymentWindowSeconds":600,
-                 "skus":[{"skuId":%d,"stock":%d,"perUserLimit":%d}]}""".formatted(startsAt, endsAt, skuId, stock,
-                perUserLimit);
+                {"name":"test sale","startsAt":"%s","endsAt":"%s","paymentWindowSeconds":%d,
+                 "skus":[{"skuId":%d,"stock":%d,"perUserLimit":%d}]}""".formatted(startsAt, endsAt, paymentWindow, skuId,
+                stock, perUserLimit);
         HttpResponse<String> response = createActivity(json, ADMIN_TOKEN);
         if (response.statusCode() != 201) {
             throw new IllegalStateException("activity not created: " + response.statusCode() + " " + response.body());

@@ -31,7 +31,7 @@ class LookingUpOrders implements OrderLookup {
     }
 
     @Override
-    public Optional<String> failureOf(ReservationId id) {
-        return rows.failureOf(id.toString());
+    public Optional<String> failureOf(ReservationId id, long userId) {
+        return rows.failureOf(id.toString(), userId);
     }
 }

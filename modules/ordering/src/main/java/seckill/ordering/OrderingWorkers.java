@@ -40,6 +40,9 @@ class OrderingWorkers implements OrderingSwitch {
     MetricRegistry metrics;
 
     @Inject
+    CrashInjection crashes;
+
+    @Inject
     @ConfigProperty(name = "seckill.ordering.enabled", defaultValue = "true")
     boolean enabled;
 
@@ -120,6 +123,16 @@ class OrderingWorkers implements OrderingSwitch {
     }
 
     @Override
+    public void injectCrash(CrashPoint point, int times) {
+        crashes.arm(point, times);
+    }
+
+    @Override
+    public int aliveWorkers() {
+        return (int) threads.stream().filter(Thread::isAlive).count();
+    }
+
+    @Override
     public void batchSize(int events) {
         if (events < 1) {
             throw new IllegalArgumentException("batch size must be >= 1");
@@ -130,7 +143,12 @@ class OrderingWorkers implements OrderingSwitch {
     private void work(String consumer) {
         long backoff = 0;
         long nextReclaim = System.nanoTime();
-        settleOwnPending(consumer);
+        try {
+            settleOwnPending(consumer);
+        } catch (CrashInjection.WorkerCrash crash) {
+            LOG.warning(() -> "ordering worker " + consumer + " killed: " + crash.getMessage());
+            return;
+        }
         while (running) {
             try {
                 int settled = 0;
@@ -143,6 +161,8 @@ class OrderingWorkers implements OrderingSwitch {
                             placingOrders.settle(batch);
                             settled += batch.size();
                         }
+                    } catch (CrashInjection.WorkerCrash crash) {
+                        throw crash;
                     } catch (RuntimeException e) {
                         failure = e;
                     }
@@ -167,6 +187,9 @@ class OrderingWorkers implements OrderingSwitch {
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+                return;
+            } catch (CrashInjection.WorkerCrash crash) {
+                LOG.warning(() -> "ordering worker " + consumer + " killed: " + crash.getMessage());
                 return;
             } catch (RuntimeException e) {
                 backoff = Math.min(5_000, Math.max(100, backoff * 2));
@@ -196,6 +219,8 @@ class OrderingWorkers implements OrderingSwitch {
                     mine = next;
                 }
             }
+        } catch (CrashInjection.WorkerCrash crash) {
+            throw crash;
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "consumer " + consumer + " could not settle its own pending events", e);
         }

@@ -18,6 +18,7 @@ import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.Tag;
 import seckill.ordering.api.Activity;
 import seckill.ordering.api.ActivityCatalog;
+import seckill.ordering.api.OrderingSwitch;
 import seckill.ordering.sql.OrderWriter;
 import seckill.ordering.sql.SettlementOutcome;
 import seckill.reservation.api.EventPosition;
@@ -48,6 +49,9 @@ class PlacingOrders {
 
     @Inject
     MetricRegistry metrics;
+
+    @Inject
+    CrashInjection crashes;
 
     @Inject
     @ConfigProperty(name = "seckill.ordering.max-deliveries", defaultValue = "5")
@@ -96,9 +100,11 @@ class PlacingOrders {
         if (readable.isEmpty()) {
             return;
         }
+        crashes.reached(OrderingSwitch.CrashPoint.AFTER_READ);
         try {
             int created = writer.writeBatch(readable, this::paymentWindowOf, now);
             ordersCreated.inc(created);
+            crashes.reached(OrderingSwitch.CrashPoint.AFTER_COMMIT);
             events.acknowledge(readable.stream().map(ReservationEvent::position).toList());
         } catch (OrderWriter.BatchRefused refused) {
             batchesRefused.inc();

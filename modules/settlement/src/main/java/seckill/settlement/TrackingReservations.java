@@ -13,7 +13,7 @@ import seckill.settlement.api.ReservationTracking;
 
 /**
  * Finds a reservation's status: the ledger first (an order or a recorded failure is final), then
- * Redis (the reservation is recorded but not yet ordered).
+ * Redis (the reservation is recorded but not yet ordered). Only the buyer who holds it gets an answer.
  */
 @ApplicationScoped
 class TrackingReservations implements ReservationTracking {
@@ -39,11 +39,11 @@ class TrackingReservations implements ReservationTracking {
                     view.status().name()))
                     : Optional.empty();
         }
-        if (!reservations.isHeldBy(id, userId)) {
-            return Optional.empty();
+        // a failed reservation's buyer may already be released in Redis, so the ledger answers first
+        Optional<String> failure = orders.failureOf(id, userId);
+        if (failure.isPresent()) {
+            return Optional.of(ReservationStatus.failed(reservationId, failure.get()));
         }
-        return Optional.of(orders.failureOf(id)
-                .map(reason -> ReservationStatus.failed(reservationId, reason))
-                .orElseGet(() -> ReservationStatus.queued(reservationId)));
+        return reservations.isHeldBy(id, userId) ? Optional.of(ReservationStatus.queued(reservationId)) : Optional.empty();
     }
 }

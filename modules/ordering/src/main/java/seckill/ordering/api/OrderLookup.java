@@ -12,5 +12,6 @@ public interface OrderLookup {
 
     Optional<OrderView> byReservation(ReservationId id);
 
-    Optional<String> failureOf(ReservationId id);
+    /** Why the buyer's reservation can never be ordered, if it can't. */
+    Optional<String> failureOf(ReservationId id, long userId);
 }

@@ -20,8 +20,8 @@ public final class OrderRows {
         return db.execute().get(OrderingSql.SELECT_ORDER_BY_RESERVATION, reservationId).map(OrderRows::view);
     }
 
-    public Optional<String> failureOf(String reservationId) {
-        return db.execute().get(OrderingSql.SELECT_FAILURE, reservationId)
+    public Optional<String> failureOf(String reservationId, long userId) {
+        return db.execute().get(OrderingSql.SELECT_FAILURE, reservationId, userId)
                 .map(row -> Columns.textOf(row, "reason"));
     }
 

@@ -1,0 +1,287 @@
+package seckill.app;
+
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+import io.helidon.dbclient.DbClient;
+import io.helidon.microprofile.testing.junit5.AddConfig;
+import io.helidon.microprofile.testing.junit5.HelidonTest;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.client.WebTarget;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import redis.clients.jedis.StreamEntryID;
+import redis.clients.jedis.UnifiedJedis;
+import seckill.ordering.api.OrderingSwitch;
+import seckill.reservation.api.ReservationId;
+import seckill.reservation.api.Restock;
+import seckill.reservation.api.RestockOutcome;
+import seckill.reservation.api.StockReservations;
+import seckill.settlement.api.SettlementSweeps;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.is;
+
+/**
+ * Settlement and recovery against real Redis and MariaDB. The sweeps' schedule is off in this
+ * class, so each test runs them exactly when it needs to.
+ */
+@HelidonTest
+@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
+@AddConfig(key = "seckill.payment.hmac-key", value = SettlementRecoveryTest.PAYMENT_KEY)
+@AddConfig(key = "seckill.settlement.enabled", value = "false")
+@AddConfig(key = "seckill.ordering.max-deliveries", value = "2")
+@AddConfig(key = "seckill.ordering.reclaim-idle-seconds", value = "1")
+class SettlementRecoveryTest {
+
+    static final String PAYMENT_KEY = "test-payment-key";
+    private static final long SKU = 5001;
+
+    @Inject
+    WebTarget target;
+
+    @Inject
+    DbClient db;
+
+    @Inject
+    UnifiedJedis redis;
+
+    @Inject
+    OrderingSwitch ordering;
+
+    @Inject
+    SettlementSweeps sweeps;
+
+    @Inject
+    StockReservations reservations;
+
+    private SaleFixture sale;
+
+    @BeforeEach
+    void fixture() {
+        sale = new SaleFixture(target.getUri(), db);
+        if (ordering.aliveWorkers() < 2) {
+            ordering.pause();
+            ordering.resume();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(OrderingSwitch.CrashPoint.class)
+    void aWorkerKilledMidBatchLeavesExactlyOneOrderPerReservation(OrderingSwitch.CrashPoint point) throws Exception {
+        long activity = sale.createOpenActivity(SKU, 30, 1);
+        ordering.injectCrash(point, 1);
+        buyers(activity, 20);
+        // the dead worker's batch is pending under its name; the survivor claims it after the idle time
+        SaleFixture.await("orders", Duration.ofSeconds(30), () -> sale.orders(activity) == 20);
+        SaleFixture.await("stream settled", Duration.ofSeconds(30),
+                () -> redis.xpending(stream(activity, SKU), "ordering").getTotal() == 0);
+        assertThat(ordering.aliveWorkers(), is(1));
+        assertThat(sale.orders(activity), is(20L));
+        assertThat(sale.count("SELECT COUNT(DISTINCT reservation_id) FROM seckill_order WHERE activity_id = ?", activity),
+                is(20L));
+        assertThat(sale.count("SELECT COUNT(*) FROM seckill_stock_log WHERE activity_id = ?", activity), is(20L));
+        assertThat(sale.available(activity, SKU), is(10L));
+    }
+
+    @Test
+    void aPoisonEventIsDeadLetteredAndItsStockComesBack() {
+        long activity = sale.createOpenActivity(SKU, 5, 1);
+        long user = activity * 1000 + 1;
+        // a reservation recorded exactly as reserve.lua records one, but whose requestId no order row can hold
+        String tag = "sk:{a" + activity + ":s" + SKU + ":b0}";
+        String id = new ReservationId(activity, SKU, 0, 777).toString();
+        redis.decr(tag + ":stock");
+        redis.hset(tag + ":buyers", Long.toString(user), id);
+        redis.xadd(tag + ":events", StreamEntryID.NEW_ENTRY, Map.of("reservationId", id, "userId", Long.toString(user),
+                "activityId", Long.toString(activity), "skuId", Long.toString(SKU), "quantity", "1",
+                "requestId", "x".repeat(200), "reservedAt", Long.toString(System.currentTimeMillis())));
+
+        SaleFixture.await("dead letter", Duration.ofSeconds(30), () -> redis.xlen(tag + ":dead") == 1);
+        assertThat(redis.xpending(tag + ":events", "ordering").getTotal(), is(0L));
+        assertThat(sale.get("/api/v1/reservations/" + id, Long.toString(user)).body(), containsString("\"status\":\"FAILED\""));
+        assertThat(sale.get("/api/v1/reservations/" + id, Long.toString(user)).body(), containsString("DEAD_LETTER"));
+
+        assertThat(sweeps.relayRefills(), is(1));
+        assertThat(redis.get(tag + ":stock"), is("5"));
+        assertThat(redis.hexists(tag + ":buyers", Long.toString(user)), is(false));
+        assertThat(sale.available(activity, SKU), is(5L));
+        assertThat(sale.orders(activity), is(0L));
+        // the released buyer can buy for real now
+        assertThat(sale.purchase(activity, user, SKU, 1, "after-dead-letter").statusCode(), is(202));
+    }
+
+    @Test
+    void paymentAndTimeoutRacingOnOneOrderHaveExactlyOneWinner() throws Exception {
+        for (int round = 0; round < 3; round++) {
+            int buyers = 30;
+            long activity = sale.createActivity(Instant.now().minusSeconds(5), Instant.now().plusSeconds(600), SKU, 50, 1,
+                    1);
+            buyers(activity, buyers);
+            SaleFixture.await("orders", Duration.ofSeconds(30), () -> sale.orders(activity) == buyers);
+            List<String> orderNos = sale.column("SELECT order_no FROM seckill_order WHERE activity_id = ?", activity);
+            Thread.sleep(1_100);
+
+            Map<String, Integer> answers = new ConcurrentHashMap<>();
+            AtomicBoolean paying = new AtomicBoolean(true);
+            try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+                List<Future<?>> sweepsRunning = new ArrayList<>();
+                for (int s = 0; s < 3; s++) {
+                    sweepsRunning.add(pool.submit(() -> {
+                        while (paying.get()) {
+                            sweeps.expireOverdue();
+                        }
+                        return null;
+                    }));
+                }
+                List<Future<?>> payments = new ArrayList<>();
+                for (String orderNo : orderNos) {
+                    payments.add(pool.submit(() -> answers.put(orderNo, pay(orderNo, "pay-" + orderNo).statusCode())));
+                }
+                for (Future<?> f : payments) {
+                    f.get();
+                }
+                paying.set(false);
+                for (Future<?> f : sweepsRunning) {
+                    f.get();
+                }
+            }
+            sweeps.expireOverdue();
+            long paid = sale.count("SELECT COUNT(*) FROM seckill_order WHERE activity_id = ? AND status = 1", activity);
+            long timedOut = sale.count("SELECT COUNT(*) FROM seckill_order WHERE activity_id = ? AND status = 2", activity);
+            assertThat(paid + timedOut, is((long) buyers));
+            for (String orderNo : orderNos) {
+                long status = sale.count("SELECT status FROM seckill_order WHERE order_no = ?", orderNo);
+                assertThat("answer to order " + orderNo, answers.get(orderNo), is(status == 1 ? 200 : 409));
+            }
+            assertThat(sale.count("SELECT COUNT(*) FROM seckill_stock_log WHERE activity_id = ? AND change_type = 2",
+                    activity), is(timedOut));
+            assertThat(sale.count("SELECT COUNT(*) FROM stock_sync_outbox WHERE activity_id = ?", activity), is(timedOut));
+            assertThat(sale.available(activity, SKU), is(50L - buyers + timedOut));
+            sweeps.relayRefills();
+            assertThat(redis.get("sk:{a" + activity + ":s" + SKU + ":b0}:stock"), is(Long.toString(50L - buyers + timedOut)));
+        }
+    }
+
+    @Test
+    void aRelayThatCrashedAfterRedisNeverRefillsTwice() throws Exception {
+        long activity = sale.createActivity(Instant.now().minusSeconds(5), Instant.now().plusSeconds(600), SKU, 10, 1, 1);
+        buyers(activity, 3);
+        SaleFixture.await("orders", Duration.ofSeconds(30), () -> sale.orders(activity) == 3);
+        Thread.sleep(1_100);
+        assertThat(sweeps.expireOverdue() >= 3, is(true));
+        String stockKey = "sk:{a" + activity + ":s" + SKU + ":b0}:stock";
+        assertThat(redis.get(stockKey), is("7"));
+        // the relay's first step for one row happened, then it "crashed" before marking the row applied
+        String reservation = sale.column("""
+                SELECT reservation_id FROM stock_sync_outbox WHERE activity_id = ? AND status = 0 ORDER BY id LIMIT 1""",
+                activity).getFirst();
+        long user = sale.count("SELECT user_id FROM stock_sync_outbox WHERE reservation_id = ?", reservation);
+        assertThat(reservations.restock(new Restock(ReservationId.parse(reservation).orElseThrow(), user, 1, false)),
+                is(RestockOutcome.APPLIED));
+        assertThat(redis.get(stockKey), is("8"));
+
+        sweeps.relayRefills();
+        assertThat(redis.get(stockKey), is("10"));
+        assertThat(sale.count("SELECT COUNT(*) FROM stock_sync_outbox WHERE activity_id = ? AND status = 1", activity),
+                is(3L));
+        sweeps.relayRefills();
+        assertThat(redis.get(stockKey), is("10"));
+        assertThat(sale.available(activity, SKU), is(10L));
+    }
+
+    @Test
+    void paymentCallbacksAreVerifiedAndAnsweredStably() throws Exception {
+        long activity = sale.createOpenActivity(SKU, 5, 1);
+        buyers(activity, 2);
+        SaleFixture.await("orders", Duration.ofSeconds(30), () -> sale.orders(activity) == 2);
+        List<String> orderNos = sale.column("SELECT order_no FROM seckill_order WHERE activity_id = ? ORDER BY id",
+                activity);
+        String first = orderNos.get(0);
+
+        String body = callback(first, "p-1");
+        HttpResponse<String> unsigned = send(body, null);
+        assertThat(unsigned.statusCode(), is(401));
+        assertThat(unsigned.body(), containsString("BAD_SIGNATURE"));
+        assertThat(send(body, sign(body + " ")).statusCode(), is(401));
+        assertThat(sale.count("SELECT status FROM seckill_order WHERE order_no = ?", first), is(0L));
+
+        assertThat(pay(first, "p-1").statusCode(), is(200));
+        HttpResponse<String> again = pay(first, "p-1");
+        assertThat(again.statusCode(), is(200));
+        assertThat(again.body(), containsString("\"status\":\"PAID\""));
+        HttpResponse<String> other = pay(first, "p-2");
+        assertThat(other.statusCode(), is(409));
+        assertThat(other.body(), containsString("ALREADY_PAID"));
+        assertThat(pay("999999999999999999999999", "p-3").statusCode(), is(404));
+        String bad = "{\"orderNo\":\"x\"}";
+        assertThat(send(bad, sign(bad)).statusCode(), is(400));
+
+        db.execute().dml("UPDATE seckill_order SET expire_at = ? WHERE order_no = ?",
+                java.time.LocalDateTime.now(java.time.ZoneOffset.UTC).minusMinutes(1), orderNos.get(1));
+        assertThat(sweeps.expireOverdue(), is(1));
+        HttpResponse<String> late = pay(orderNos.get(1), "p-4");
+        assertThat(late.statusCode(), is(409));
+        assertThat(late.body(), containsString("ORDER_EXPIRED"));
+        assertThat(sale.count("SELECT status FROM seckill_order WHERE order_no = ?", orderNos.get(1)), is(2L));
+    }
+
+    private void buyers(long activity, int count) {
+        for (int i = 1; i <= count; i++) {
+            long user = activity * 1000 + 100 + i;
+            assertThat(sale.purchase(activity, user, SKU, 1, "s-" + user).statusCode(), is(202));
+        }
+    }
+
+    private static String stream(long activity, long sku) {
+        return "sk:{a" + activity + ":s" + sku + ":b0}:events";
+    }
+
+    private HttpResponse<String> pay(String orderNo, String paymentId) {
+        String body = callback(orderNo, paymentId);
+        return send(body, sign(body));
+    }
+
+    private static String callback(String orderNo, String paymentId) {
+        return "{\"orderNo\":\"%s\",\"paymentId\":\"%s\",\"amount\":99.5,\"paidAt\":\"%s\"}".formatted(orderNo, paymentId,
+                Instant.now());
+    }
+
+    private HttpResponse<String> send(String body, String signature) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(sale.base.resolve("/api/v1/payments/callback"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (signature != null) {
+            request.header("X-Signature", signature);
+        }
+        return sale.send(request);
+    }
+
+    static String sign(String body) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(PAYMENT_KEY.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+            return HexFormat.of().formatHex(mac.doFinal(body.getBytes(StandardCharsets.UTF_8)));
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
