@@ -29,6 +29,8 @@ import static org.hamcrest.Matchers.not;
 @HelidonTest
 @AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.ordering.reclaim-idle-seconds", value = "3")
+@AddConfig(key = "seckill.settlement.timeout-scan-seconds", value = "1")
+@AddConfig(key = "seckill.payment.hmac-key", value = "drill-test-key")
 class DrillTest {
 
     @Inject
@@ -81,8 +83,25 @@ class DrillTest {
     }
 
     @Test
+    void halfTheBuyersNeverPayAndTheirStockComesBack() throws Exception {
+        DrillOptions options = DrillOptions.parse(new String[] {"--buyers", "400", "--stock", "100", "--concurrency", "50",
+                "--payment-window", "4", "--pay-ratio", "0.5", "--settle-timeout", "60", "--payment-key", "drill-test-key"});
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        Drill drill = new Drill(options, target.getUri(), SaleFixture.ADMIN_TOKEN, db, redis, ordering,
+                new PrintStream(printed, true, StandardCharsets.UTF_8));
+        java.util.List<String> violations = drill.run();
+        String report = printed.toString(StandardCharsets.UTF_8);
+        System.out.println(report);
+        assertThat(violations, empty());
+        assertThat(report, containsString("50 paid"));
+        assertThat(report, containsString("50 order(s) expired; 50 of 100 units back on the shelf, 50 paid"));
+        assertThat(report, containsString("\"state\":\"CLEAN\""));
+    }
+
+    @Test
     void badOptionsAreRefused() {
-        for (String[] args : new String[][] {{"--buyers"}, {"--buyers", "0"}, {"--nope", "1"}, {"--fault", "boom"}}) {
+        for (String[] args : new String[][] {{"--buyers"}, {"--buyers", "0"}, {"--nope", "1"}, {"--fault", "boom"},
+                {"--pay-ratio", "2"}}) {
             org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> DrillOptions.parse(args));
         }
     }

@@ -116,7 +116,9 @@ class SettlementRecoveryTest {
                 "requestId", "x".repeat(200), "reservedAt", Long.toString(System.currentTimeMillis())));
 
         SaleFixture.await("dead letter", Duration.ofSeconds(30), () -> redis.xlen(tag + ":dead") == 1);
-        assertThat(redis.xpending(tag + ":events", "ordering").getTotal(), is(0L));
+        // acknowledged right after it is copied to the dead-letter stream
+        SaleFixture.await("acknowledged", Duration.ofSeconds(10),
+                () -> redis.xpending(tag + ":events", "ordering").getTotal() == 0);
         assertThat(sale.get("/api/v1/reservations/" + id, Long.toString(user)).body(), containsString("\"status\":\"FAILED\""));
         assertThat(sale.get("/api/v1/reservations/" + id, Long.toString(user)).body(), containsString("DEAD_LETTER"));
 
@@ -242,6 +244,31 @@ class SettlementRecoveryTest {
         assertThat(late.statusCode(), is(409));
         assertThat(late.body(), containsString("ORDER_EXPIRED"));
         assertThat(sale.count("SELECT status FROM seckill_order WHERE order_no = ?", orderNos.get(1)), is(2L));
+    }
+
+    @Test
+    void haltedSalesAnswerHaltedAndReadinessIsDownUntilResumed() {
+        long activity = sale.createOpenActivity(SKU, 5, 1);
+        HttpRequest.Builder halt = HttpRequest.newBuilder(sale.base.resolve("/api/v1/admin/sales/halt"))
+                .header("Authorization", "Bearer " + SaleFixture.ADMIN_TOKEN).POST(HttpRequest.BodyPublishers.noBody());
+        assertThat(sale.send(halt).body(), containsString("\"state\":\"HALTED\""));
+        try {
+            HttpResponse<String> refused = sale.purchase(activity, activity * 1000 + 1, SKU, 1, "halted");
+            assertThat(refused.statusCode(), is(503));
+            assertThat(refused.body(), containsString("\"code\":\"HALTED\""));
+            assertThat(refused.headers().firstValue("Retry-After").isPresent(), is(true));
+            HttpResponse<String> ready = sale.get("/health/ready", null);
+            assertThat(ready.statusCode(), is(503));
+            assertThat(ready.body(), containsString("halted"));
+            assertThat(sale.available(activity, SKU), is(5L));
+        } finally {
+            HttpResponse<String> resumed = sale.send(HttpRequest.newBuilder(sale.base.resolve("/api/v1/admin/sales/resume"))
+                    .header("Authorization", "Bearer " + SaleFixture.ADMIN_TOKEN).POST(HttpRequest.BodyPublishers.noBody()));
+            assertThat(resumed.body(), resumed.statusCode(), is(200));
+        }
+        HttpResponse<String> ready = sale.get("/health/ready", null);
+        assertThat(ready.body(), ready.statusCode(), is(200));
+        assertThat(sale.purchase(activity, activity * 1000 + 1, SKU, 1, "open").statusCode(), is(202));
     }
 
     private void buyers(long activity, int count) {

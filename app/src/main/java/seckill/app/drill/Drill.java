@@ -82,14 +82,89 @@ public final class Drill {
         }
         Duration settleTook = Duration.between(start, Instant.now());
 
+        List<String> violations = new ArrayList<>();
+        if (options.payRatio().isPresent()) {
+            violations.addAll(payAndExpire(activity));
+        }
         List<InvariantCheck.SkuAudit> audits = new InvariantCheck(db, redis).audit(activity);
-        List<String> violations = new ArrayList<>(InvariantCheck.violations(audits));
+        violations.addAll(InvariantCheck.violations(audits));
         if (ordersNow + failures(activity) < reserved) {
             violations.add("NOT_SETTLED: " + reserved + " reservation(s) answered 202, only " + ordersNow
                     + " order(s) after " + options.settleTimeout().toSeconds() + " s");
         }
         report(activity, tally, buyingTook, settleTook, reserved, ordersNow, audits, violations);
         return violations;
+    }
+
+    /**
+     * Pays a share of the orders through signed callbacks and lets the rest time out; then every
+     * unpaid unit must be back on the shelf in MySQL and Redis, and reconciliation clean.
+     */
+    private List<String> payAndExpire(long activity) throws Exception {
+        List<String> violations = new ArrayList<>();
+        List<String> orderNos = new ArrayList<>();
+        try (var rows = db.execute().query("SELECT order_no FROM seckill_order WHERE activity_id = ? ORDER BY id",
+                activity)) {
+            rows.forEach(r -> orderNos.add(String.valueOf(r.column(1).get())));
+        }
+        int toPay = (int) Math.round(orderNos.size() * options.payRatio().orElseThrow());
+        String key = options.paymentKey()
+                .or(() -> org.eclipse.microprofile.config.ConfigProvider.getConfig()
+                        .getOptionalValue("seckill.payment.hmac-key", String.class))
+                .orElse("dev-payment-key");
+        int paid = 0;
+        int refused = 0;
+        java.util.Map<Integer, Integer> refusals = new java.util.TreeMap<>();
+        for (int i = 0; i < toPay; i++) {
+            String body = "{\"orderNo\":\"%s\",\"paymentId\":\"drill-%s\",\"amount\":1,\"paidAt\":\"%s\"}"
+                    .formatted(orderNos.get(i), orderNos.get(i), Instant.now());
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(base.resolve("/api/v1/payments/callback"))
+                    .header("Content-Type", "application/json").header("X-Signature", hmac(key, body))
+                    .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() == 200) {
+                paid++;
+            } else {
+                refused++;
+                refusals.merge(response.statusCode(), 1, Integer::sum);
+            }
+        }
+        out.printf("payments      %d paid, %d refused %s, %d left unpaid%n", paid, refused, refusals,
+                orderNos.size() - toPay);
+        Instant deadline = Instant.now().plus(options.settleTimeout());
+        while (scalar("SELECT COUNT(*) FROM seckill_order WHERE activity_id = ? AND status = 0", activity) > 0
+                || scalar("SELECT COUNT(*) FROM stock_sync_outbox WHERE activity_id = ? AND status = 0", activity) > 0) {
+            if (Instant.now().isAfter(deadline)) {
+                violations.add("NOT_EXPIRED: unpaid orders or their refills still pending after "
+                        + options.settleTimeout().toSeconds() + " s");
+                return violations;
+            }
+            Thread.sleep(200);
+        }
+        long paidUnits = scalar("SELECT COALESCE(SUM(quantity), 0) FROM seckill_order WHERE activity_id = ? AND status = 1",
+                activity);
+        long timedOut = scalar("SELECT COUNT(*) FROM seckill_order WHERE activity_id = ? AND status = 2", activity);
+        long shelf = scalar("SELECT COALESCE(SUM(available), 0) FROM seckill_stock WHERE activity_id = ?", activity);
+        long total = scalar("SELECT COALESCE(SUM(total), 0) FROM seckill_stock WHERE activity_id = ?", activity);
+        out.printf("timeouts      %d order(s) expired; %d of %d units back on the shelf, %d paid%n", timedOut, shelf,
+                total, paidUnits);
+        if (shelf != total - paidUnits) {
+            violations.add("NOT_ON_SHELF: " + shelf + " units available, expected total " + total + " - paid " + paidUnits);
+        }
+        HttpResponse<String> reconciliation = http.send(HttpRequest.newBuilder(
+                        base.resolve("/api/v1/admin/activities/" + activity + "/reconciliation"))
+                .header("Authorization", "Bearer " + adminToken).POST(HttpRequest.BodyPublishers.noBody()).build(),
+                HttpResponse.BodyHandlers.ofString());
+        out.println("reconcile     " + reconciliation.body());
+        if (reconciliation.statusCode() != 200 || reconciliation.body().matches(".*\"state\":\"(?!CLEAN)[A-Z_]+\".*")) {
+            violations.add("RECONCILIATION: " + reconciliation.statusCode() + " " + reconciliation.body());
+        }
+        return violations;
+    }
+
+    private static String hmac(String key, String body) throws Exception {
+        javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+        mac.init(new javax.crypto.spec.SecretKeySpec(key.getBytes(java.nio.charset.StandardCharsets.UTF_8), "HmacSHA256"));
+        return java.util.HexFormat.of().formatHex(mac.doFinal(body.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
     }
 
     private long createActivity() throws IOException, InterruptedException {

@@ -11,7 +11,8 @@ import java.util.Optional;
  */
 public record DrillOptions(Optional<String> url, int buyers, long stock, int skus, int concurrency, int clicks,
                            int perUserLimit, Duration duration, Duration settleTimeout, Optional<String> adminToken,
-                           Optional<Path> json, Optional<String> fault, int paymentWindowSeconds) {
+                           Optional<Path> json, Optional<String> fault, int paymentWindowSeconds,
+                           Optional<Double> payRatio, Optional<String> paymentKey) {
 
     public static final String USAGE = """
             usage: java -jar seckill.jar drill [options]
@@ -31,6 +32,11 @@ public record DrillOptions(Optional<String> url, int buyers, long stock, int sku
                                       only), redis-pause (CLIENT PAUSE), db-stall (FLUSH TABLES WITH READ
                                       LOCK; the database user needs RELOAD)
               --payment-window SECONDS payment window of the drill's activity (default 900)
+              --pay-ratio R           after settling, pay this fraction (0..1) of the orders through signed
+                                      callbacks, leave the rest unpaid and wait until their stock is back on
+                                      the shelf; then reconciliation must be clean (use a short window)
+              --payment-key KEY       HMAC key for the callbacks (default: seckill.payment.hmac-key, or the
+                                      dev key)
             Verification reads MySQL and Redis directly; with --url, seckill.redis.uri and seckill.db.url must
             name the target's stores.""";
 
@@ -48,6 +54,8 @@ public record DrillOptions(Optional<String> url, int buyers, long stock, int sku
         Optional<Path> json = Optional.empty();
         Optional<String> fault = Optional.empty();
         int paymentWindow = 900;
+        Optional<Double> payRatio = Optional.empty();
+        Optional<String> paymentKey = Optional.empty();
         for (int i = 0; i < args.length; i++) {
             String name = args[i];
             if (i + 1 >= args.length) {
@@ -73,11 +81,23 @@ public record DrillOptions(Optional<String> url, int buyers, long stock, int sku
                     fault = Optional.of(value);
                 }
                 case "--payment-window" -> paymentWindow = positive(name, value);
+                case "--payment-key" -> paymentKey = Optional.of(value);
+                case "--pay-ratio" -> {
+                    try {
+                        double ratio = Double.parseDouble(value);
+                        if (ratio < 0 || ratio > 1) {
+                            throw new NumberFormatException();
+                        }
+                        payRatio = Optional.of(ratio);
+                    } catch (NumberFormatException e) {
+                        throw new IllegalArgumentException("--pay-ratio must be a number from 0 to 1, got " + value);
+                    }
+                }
                 default -> throw new IllegalArgumentException("unknown option " + name);
             }
         }
         return new DrillOptions(url, buyers, stock, skus, concurrency, clicks, perUserLimit, Duration.ofSeconds(duration),
-                Duration.ofSeconds(settle), token, json, fault, paymentWindow);
+                Duration.ofSeconds(settle), token, json, fault, paymentWindow, payRatio, paymentKey);
     }
 
     private static int positive(String name, String value) {

@@ -19,6 +19,8 @@ import seckill.settlement.api.Reconciliation;
 @ApplicationScoped
 public class SalesReadiness implements HealthCheck {
 
+    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(SalesReadiness.class.getName());
+
     @Inject
     Admission admission;
 
@@ -45,7 +47,8 @@ public class SalesReadiness implements HealthCheck {
             }
             response.withData("unsettledEvents", unsettled).withData("outboxBacklog", ledger.refillBacklog());
         } catch (RuntimeException e) {
-            response.down().withData("error", String.valueOf(e.getMessage()));
+            LOG.log(java.util.logging.Level.WARNING, "sales readiness could not be judged", e);
+            response.down().withData("error", String.valueOf(e));
         }
         return response.build();
     }

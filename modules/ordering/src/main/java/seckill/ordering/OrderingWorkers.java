@@ -74,6 +74,7 @@ class OrderingWorkers implements OrderingSwitch {
 
     void start(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
         metrics.gauge("seckill.stream.pending", this::pendingTotal);
+        metrics.gauge("seckill.stream.lag", this::lagTotal);
         if (!enabled) {
             LOG.info("ordering workers disabled (seckill.ordering.enabled=false)");
             return;
@@ -245,6 +246,19 @@ class OrderingWorkers implements OrderingSwitch {
             return total;
         } catch (RuntimeException e) {
             return pendingSeen.get();
+        }
+    }
+
+    /** Events recorded but never handed to a consumer: how far the workers are behind. */
+    private long lagTotal() {
+        try {
+            long total = 0;
+            for (String stream : events.activeStreams()) {
+                total += events.undelivered(stream);
+            }
+            return total;
+        } catch (RuntimeException e) {
+            return -1;
         }
     }
 

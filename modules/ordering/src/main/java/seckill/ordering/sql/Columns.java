@@ -26,8 +26,8 @@ public final class Columns {
         return Math.toIntExact(longOf(row, column));
     }
 
+    /** Text of a NOT NULL column (Helidon refuses SQL NULL here; select nullable ones with COALESCE). */
     public static String textOf(DbRow row, String column) {
-        Object value = row.column(column).get();
-        return value == null ? null : value.toString();
+        return row.column(column).get().toString();
     }
 }

@@ -71,7 +71,7 @@ final class OrderingSql {
             UPDATE seckill_order SET status = 1, payment_id = ?, paid_at = ?, updated_at = ?
             WHERE order_no = ? AND status = 0""";
 
-    static final String SELECT_ORDER_STATUS = "SELECT status, payment_id FROM seckill_order WHERE order_no = ?";
+    static final String SELECT_ORDER_STATUS = "SELECT status, COALESCE(payment_id, '') AS payment_id FROM seckill_order WHERE order_no = ?";
 
     static final String SELECT_OVERDUE = """
             SELECT order_no, reservation_id, activity_id, sku_id, user_id, quantity FROM seckill_order

@@ -38,8 +38,12 @@ public final class SettlementRows {
             return rows.map(r -> new SkuReconciliation(((Number) r.column("activity_id").get()).longValue(),
                     ((Number) r.column("sku_id").get()).longValue(), instant(r.column("checked_at").get()),
                     String.valueOf(r.column("state").get()), decode(String.valueOf(r.column("figures").get())),
-                    r.column("detail").get() == null ? null : String.valueOf(r.column("detail").get()))).toList();
+                    blankToNull(String.valueOf(r.column("detail").get())))).toList();
         }
+    }
+
+    private static String blankToNull(String text) {
+        return text.isEmpty() ? null : text;
     }
 
     private static String encode(Map<String, Long> figures) {
@@ -60,8 +64,10 @@ public final class SettlementRows {
         return figures;
     }
 
-    private static LocalDateTime utc(Instant instant) {
-        return LocalDateTime.ofInstant(instant, ZoneOffset.UTC);
+    // text with milliseconds: see the ordering module's UtcTime for why not LocalDateTime
+    private static String utc(Instant instant) {
+        return java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS").withZone(ZoneOffset.UTC)
+                .format(instant);
     }
 
     private static Instant instant(Object column) {

@@ -16,7 +16,7 @@ final class SettlementSql {
             VALUES (?, ?, ?, ?, ?, ?)""";
 
     static final String LATEST_RECONCILIATIONS = """
-            SELECT r.activity_id, r.sku_id, r.checked_at, r.state, r.figures, r.detail
+            SELECT r.activity_id, r.sku_id, r.checked_at, r.state, r.figures, COALESCE(r.detail, '') AS detail
             FROM seckill_reconciliation r
             JOIN (SELECT sku_id, MAX(id) AS id FROM seckill_reconciliation WHERE activity_id = ? GROUP BY sku_id) last
               ON last.id = r.id
