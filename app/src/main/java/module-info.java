@@ -10,6 +10,7 @@ module seckill.app {
 
     requires io.helidon.microprofile.cdi;
     requires io.helidon.microprofile.server;
+    requires io.helidon.webserver;
     requires HdrHistogram;
     requires io.helidon.dbclient;
     requires io.helidon.config;
@@ -39,5 +40,6 @@ module seckill.app {
     opens seckill.app.drill;
     opens seckill.app.bench;
 
-    provides org.eclipse.microprofile.config.spi.ConfigSource with seckill.app.infra.ConfigDirectorySource;
+    provides org.eclipse.microprofile.config.spi.ConfigSource with seckill.app.infra.ConfigDirectorySource,
+            seckill.app.infra.SwitchesFileSource;
 }

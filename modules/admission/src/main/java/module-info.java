@@ -10,6 +10,8 @@ module seckill.admission {
     requires jakarta.annotation;
     requires microprofile.config.api;
     requires java.logging;
+    requires java.desktop;
+    requires microprofile.metrics.api;
 
     exports seckill.admission.api;
 }

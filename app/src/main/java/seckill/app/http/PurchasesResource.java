@@ -17,7 +17,9 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
+import io.helidon.webserver.http.ServerRequest;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.metrics.Counter;
 import org.eclipse.microprofile.metrics.MetricRegistry;
@@ -44,6 +46,12 @@ public class PurchasesResource {
 
     private static final Logger LOG = Logger.getLogger(PurchasesResource.class.getName());
     private static final Pattern REQUEST_ID = Pattern.compile("[A-Za-z0-9._:-]{1,64}");
+    static final String TOKEN_HEADER = "X-Purchase-Token";
+
+    @Inject
+    @org.eclipse.microprofile.config.inject.ConfigProperty(name = "seckill.admission.trust-forwarded-for",
+            defaultValue = "false")
+    boolean trustForwardedFor;
 
     @Inject
     ActivityCatalog catalog;
@@ -70,9 +78,13 @@ public class PurchasesResource {
     @Produces(MediaType.APPLICATION_JSON)
     public Response purchase(@PathParam("activityId") String activityIdText,
                              @HeaderParam(Buyer.HEADER) String userHeader,
+                             @HeaderParam(TOKEN_HEADER) String token,
+                             @HeaderParam("X-Forwarded-For") String forwardedFor,
+                             @Context ServerRequest request,
                              String body) {
         try {
-            Response response = decide(activityIdText, userHeader, body);
+            Response response = decide(activityIdText, userHeader, token, ClientAddress.of(request, forwardedFor, trustForwardedFor),
+                    body);
             count(response.getStatus() == 202 ? "reserved" : "duplicate");
             return response;
         } catch (Problem problem) {
@@ -81,7 +93,7 @@ public class PurchasesResource {
         }
     }
 
-    private Response decide(String activityIdText, String userHeader, String body) {
+    private Response decide(String activityIdText, String userHeader, String token, String clientIp, String body) {
         long userId = Buyer.from(userHeader);
         long activityId = Buyer.pathId(activityIdText, "activity");
         JsonBody json = JsonBody.parse(body);
@@ -104,8 +116,8 @@ public class PurchasesResource {
                     .with("perUserLimit", sku.perUserLimit());
         }
 
-        AdmissionDecision decision = admission.admit(
-                new PurchaseAttempt(activityId, skuId, userId, activity.startsAt(), activity.endsAt()));
+        AdmissionDecision decision = admission.admit(new PurchaseAttempt(activityId, skuId, userId, clientIp,
+                activity.startsAt(), activity.endsAt(), java.util.Optional.ofNullable(token)));
         switch (decision) {
             case AdmissionDecision.NotStarted notStarted -> throw new Problem(409, "NOT_STARTED", "Not started",
                     "The sale starts at " + activity.startsAt() + ".", Duration.ofSeconds(notStarted.secondsUntilStart()))
@@ -116,6 +128,23 @@ public class PurchasesResource {
             case AdmissionDecision.Halted halted -> throw new Problem(503, "HALTED", "Sales halted",
                     "Sales are paused (" + halted.reason() + "); nothing was reserved. Retry later.",
                     Duration.ofSeconds(halted.retryAfterSeconds()));
+            case AdmissionDecision.Throttled throttled -> throw new Problem(429, "THROTTLED", "Too many attempts",
+                    "BUYER".equals(throttled.limit())
+                            ? "You are clicking faster than " + throttled.buyerLimit() + " attempt(s) per window; retry in "
+                            + throttled.retryAfterSeconds() + " s. Your place is not lost: nothing was sold to anyone for this."
+                            : "You are in the queue: the sale admits a limited number of attempts per second; retry in "
+                            + throttled.retryAfterSeconds() + " s.",
+                    Duration.ofSeconds(throttled.retryAfterSeconds()))
+                    .with("limit", throttled.limit())
+                    .header("X-RateLimit-Limit", Long.toString(throttled.buyerLimit()))
+                    .header("X-RateLimit-Remaining", Long.toString(throttled.buyerRemaining()))
+                    .header("X-RateLimit-Reset", Long.toString(throttled.resetSeconds()));
+            case AdmissionDecision.TokenInvalid invalid -> throw new Problem(403, "TOKEN_INVALID", "Purchase token invalid",
+                    "Send a valid purchase token in " + TOKEN_HEADER + " (solve a challenge at .../challenges, then "
+                            + "POST .../tokens). Refused because: " + invalid.reason() + ".")
+                    .with("reason", invalid.reason());
+            case AdmissionDecision.Blocked blocked -> throw new Problem(403, "BLOCKED", "Blocked",
+                    "This " + blocked.what() + " may not take part in the sale.");
             case AdmissionDecision.Admitted admitted -> {
                 // go on to reservation
             }
@@ -137,7 +166,7 @@ public class PurchasesResource {
         return switch (outcome) {
             case ReservationOutcome.Reserved reserved -> {
                 reservationsMade.inc();
-                if (reserved.remaining() == 0) {
+                if (reserved.remaining() <= admission.soldOutThreshold()) {
                     admission.soldOut(activityId, skuId);
                 }
                 yield accepted(202, reserved.id().toString(), "QUEUED");

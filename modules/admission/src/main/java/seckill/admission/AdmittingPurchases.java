@@ -7,15 +7,21 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Logger;
 
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import org.eclipse.microprofile.metrics.MetricRegistry;
+import org.eclipse.microprofile.metrics.Tag;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisException;
 import seckill.admission.api.Admission;
 import seckill.admission.api.AdmissionDecision;
 import seckill.admission.api.PurchaseAttempt;
 
 /**
- * Judges purchase attempts in the order that costs least first: the halt switch, the activity's
- * window, then the sold-out flag. None of these checks touches Redis.
+ * Judges purchase attempts in the order that costs least first: halt, blocklists, the activity's
+ * window, the sold-out flag and the purchase token need no Redis call; only an attempt that passed
+ * them all meets the shared rate limits (one script call).
  */
 @ApplicationScoped
 class AdmittingPurchases implements Admission {
@@ -28,13 +34,47 @@ class AdmittingPurchases implements Admission {
     @Inject
     SoldOutBroadcast broadcast;
 
+    @Inject
+    AdmissionSwitches switches;
+
+    @Inject
+    IssuingPurchaseTokens tokens;
+
+    @Inject
+    UnifiedJedis redis;
+
+    @Inject
+    MetricRegistry metrics;
+
+    private RateLimits limits;
+
+    @PostConstruct
+    void init() {
+        limits = new RateLimits(redis, clock);
+    }
+
     private final AtomicReference<String> haltReason = new AtomicReference<>();
 
     @Override
     public AdmissionDecision admit(PurchaseAttempt attempt) {
+        AdmissionDecision decision = judge(attempt);
+        metrics.counter("seckill.admission", new Tag("outcome", outcome(decision))).inc();
+        return decision;
+    }
+
+    private AdmissionDecision judge(PurchaseAttempt attempt) {
         String halted = haltReason.get();
         if (halted != null) {
             return new AdmissionDecision.Halted(halted, 2);
+        }
+        if (switches.halt()) {
+            return new AdmissionDecision.Halted("operator switch", 5);
+        }
+        if (switches.blockedUsers().contains(Long.toString(attempt.userId()))) {
+            return new AdmissionDecision.Blocked("buyer");
+        }
+        if (!attempt.clientIp().isEmpty() && switches.blockedIps().contains(attempt.clientIp())) {
+            return new AdmissionDecision.Blocked("client address");
         }
         Instant now = clock.instant();
         if (now.isBefore(attempt.startsAt())) {
@@ -47,7 +87,52 @@ class AdmittingPurchases implements Admission {
         if (broadcast.flags().isSet(attempt.activityId(), attempt.skuId())) {
             return new AdmissionDecision.SoldOut();
         }
+        if (switches.tokenRequired()) {
+            TokenSigner signer = tokens.signer();
+            if (signer == null) {
+                return new AdmissionDecision.TokenInvalid("NOT_CONFIGURED");
+            }
+            TokenSigner.Refusal refusal = attempt.purchaseToken()
+                    .map(t -> signer.check(t, attempt.activityId(), attempt.userId(), now))
+                    .orElse(TokenSigner.Refusal.MALFORMED);
+            if (refusal != null) {
+                return new AdmissionDecision.TokenInvalid(attempt.purchaseToken().isEmpty() ? "MISSING" : refusal.name());
+            }
+        }
+        RateLimits.Verdict verdict;
+        try {
+            verdict = limits.check(attempt.activityId(), attempt.userId(), switches.buyerRate(),
+                    switches.buyerWindowMillis(), switches.globalRate());
+        } catch (JedisException e) {
+            // Redis is the arbiter of the reservation too: in doubt, stop issuing here as well
+            halt("redis: rate limits unavailable: " + e.getMessage());
+            return new AdmissionDecision.Halted(haltReason.get(), 2);
+        }
+        if (!verdict.admitted()) {
+            long retry = Math.max(1, (verdict.retryAfterMillis() + 999) / 1000);
+            long remaining = "BUYER".equals(verdict.limit()) ? 0 : Math.max(0, verdict.buyerLimit() - 1);
+            return new AdmissionDecision.Throttled(verdict.limit(), retry, verdict.buyerLimit(), remaining, retry);
+        }
         return new AdmissionDecision.Admitted();
+    }
+
+    private static String outcome(AdmissionDecision decision) {
+        return switch (decision) {
+            case AdmissionDecision.Admitted a -> "admitted";
+            case AdmissionDecision.Throttled t -> "throttled_" + t.limit().toLowerCase();
+            case AdmissionDecision.SoldOut s -> "sold_out";
+            case AdmissionDecision.TokenInvalid t -> "token_invalid";
+            case AdmissionDecision.Blocked b -> "blocked";
+            case AdmissionDecision.Halted h -> "halted";
+            case AdmissionDecision.NotStarted n -> "not_started";
+            case AdmissionDecision.Ended e -> "ended";
+        };
+    }
+
+    /** Operator threshold: the SKU counts as sold out once this few units remain (0: only when none). */
+    @Override
+    public long soldOutThreshold() {
+        return switches.soldOutThreshold();
     }
 
     @Override

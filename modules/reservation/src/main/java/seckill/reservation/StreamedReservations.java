@@ -122,6 +122,10 @@ class StreamedReservations implements ReservationEvents {
 
     @Override
     public long pendingUnits(String stream, int limit) {
+        if (!redis.exists(stream)) {
+            // an expired or never-created stream holds nothing in flight
+            return 0;
+        }
         long units = 0;
         int seen = 0;
         var pending = redis.xpending(stream, consumerGroup, XPendingParams.xPendingParams().count(limit + 1));

@@ -61,7 +61,7 @@ class ResumingSales {
                 }
             }
         } catch (RuntimeException e) {
-            LOG.fine(() -> "sales stay halted: " + e.getMessage());
+            LOG.log(java.util.logging.Level.WARNING, "sales stay halted: the resume check failed", e);
             return false;
         }
         admission.resume();

@@ -59,7 +59,8 @@ class SettlementSchedule implements SettlementSweeps {
             LOG.info("settlement sweeps disabled (seckill.settlement.enabled=false)");
             return;
         }
-        scheduler = Executors.newScheduledThreadPool(2, r -> Thread.ofPlatform().daemon(true)
+        // one thread per sweep: a long reconciliation must not hold back timeouts or the relay
+        scheduler = Executors.newScheduledThreadPool(4, r -> Thread.ofPlatform().daemon(true)
                 .name("settlement").unstarted(r));
         every(timeoutScanSeconds * 1000, "timeout sweep", () -> {
             if (expiring.sweep() > 0) {

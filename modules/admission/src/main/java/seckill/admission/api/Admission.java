@@ -25,6 +25,9 @@ public interface Admission {
     /** Why sales are halted, or empty when they are not. */
     java.util.Optional<String> haltedBecause();
 
+    /** Units left at or below which a SKU is flagged sold out early (operator switch; 0 = only when none). */
+    long soldOutThreshold();
+
     /** Whether this instance currently answers the SKU as sold out without asking Redis. */
     boolean isFlaggedSoldOut(long activityId, long skuId);
 }

@@ -19,6 +19,22 @@ public sealed interface AdmissionDecision {
     record Halted(String reason, long retryAfterSeconds) implements AdmissionDecision {
     }
 
+    /**
+     * Over a rate limit: {@code limit} is BUYER (this buyer's rate) or GLOBAL (the activity's
+     * admission rate); retry after the given seconds. Never a sold-out or a failure.
+     */
+    record Throttled(String limit, long retryAfterSeconds, long buyerLimit, long buyerRemaining,
+                     long resetSeconds) implements AdmissionDecision {
+    }
+
+    /** No valid purchase token: missing, forged, expired, or another buyer's or activity's. */
+    record TokenInvalid(String reason) implements AdmissionDecision {
+    }
+
+    /** The buyer or the client address is on a blocklist. */
+    record Blocked(String what) implements AdmissionDecision {
+    }
+
     /** This instance already knows the SKU is sold out; no Redis call is needed. */
     record SoldOut() implements AdmissionDecision {
     }

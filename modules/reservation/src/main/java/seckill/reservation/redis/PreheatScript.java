@@ -16,7 +16,9 @@ public final class PreheatScript {
 
     public void preheat(UnifiedJedis redis, long activityId, long skuId, int bucket, long stock, String group,
                         Instant expireAt) {
-        List<String> keys = StockBuckets.bucketKeys(activityId, skuId, bucket);
+        List<String> keys = List.of(StockBuckets.stock(activityId, skuId, bucket), StockBuckets.buyers(activityId, skuId, bucket),
+                StockBuckets.events(activityId, skuId, bucket), StockBuckets.refilled(activityId, skuId, bucket),
+                StockBuckets.deadLetters(activityId, skuId, bucket));
         script.run(redis, keys, List.of(Long.toString(stock), group, Long.toString(expireAt.toEpochMilli())));
         redis.zadd(StockBuckets.STREAM_REGISTRY, expireAt.toEpochMilli(), StockBuckets.events(activityId, skuId, bucket));
     }

@@ -1,8 +1,9 @@
 -- Puts a bucket's stock in place for a SKU that has never been sold: leftover keys with the same
 -- ids (a reset database reusing ids) are dropped first, so the bucket starts exactly at ARGV[1].
--- KEYS[1] stock counter, KEYS[2] buyers hash, KEYS[3] event stream (one hash tag).
+-- KEYS[1] stock counter, KEYS[2] buyers hash, KEYS[3] event stream, KEYS[4] refilled set,
+-- KEYS[5] dead-letter stream (one hash tag).
 -- ARGV: stock, consumerGroup, expireAtMillis
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
 redis.call('SET', KEYS[1], ARGV[1])
 -- a placeholder field gives the buyers hash its expiry now; later HSETs keep it
 redis.call('HSET', KEYS[2], '_', '0')

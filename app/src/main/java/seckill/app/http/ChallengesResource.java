@@ -1,0 +1,88 @@
+package seckill.app.http;
+
+import java.time.Duration;
+import java.util.Base64;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import seckill.admission.api.CaptchaChallenge;
+import seckill.admission.api.PurchaseTokens;
+import seckill.admission.api.TokenIssue;
+import seckill.ordering.api.Activity;
+import seckill.ordering.api.ActivityCatalog;
+
+/**
+ * Captcha challenges and the purchase tokens they unlock. A challenge can be fetched any time; a
+ * token only while the activity is open.
+ */
+@Path("/api/v1/activities/{activityId}")
+@ApplicationScoped
+public class ChallengesResource {
+
+    @Inject
+    ActivityCatalog catalog;
+
+    @Inject
+    PurchaseTokens tokens;
+
+    @POST
+    @Path("challenges")
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response challenge(@PathParam("activityId") String activityIdText, @HeaderParam(Buyer.HEADER) String user) {
+        long userId = Buyer.from(user);
+        Activity activity = activity(activityIdText);
+        CaptchaChallenge challenge = tokens.challenge(activity.id(), userId);
+        return Response.status(201).entity(Jsons.PROVIDER.createObjectBuilder()
+                .add("challengeId", challenge.challengeId())
+                .add("image", "data:image/png;base64," + Base64.getEncoder().encodeToString(challenge.png()))
+                .add("expiresAt", challenge.expiresAt().toString())
+                .build().toString()).build();
+    }
+
+    @POST
+    @Path("tokens")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response token(@PathParam("activityId") String activityIdText, @HeaderParam(Buyer.HEADER) String user,
+                          String body) {
+        long userId = Buyer.from(user);
+        JsonBody json = JsonBody.parse(body);
+        String challengeId = json.text("challengeId", true, 64).orElse(null);
+        String answer = json.text("answer", true, 32).orElse(null);
+        json.check();
+        Activity activity = activity(activityIdText);
+        TokenIssue issue = tokens.issue(activity.id(), userId, challengeId, answer, activity.startsAt(), activity.endsAt());
+        return switch (issue) {
+            case TokenIssue.Issued issued -> Response.status(201).entity(Jsons.PROVIDER.createObjectBuilder()
+                    .add("token", issued.token())
+                    .add("expiresAt", issued.expiresAt().toString())
+                    .add("header", PurchasesResource.TOKEN_HEADER)
+                    .build().toString()).build();
+            case TokenIssue.ChallengeFailed failed -> throw new Problem(403, "CHALLENGE_FAILED", "Challenge failed",
+                    "The answer is wrong, or the challenge is unknown, used or expired; ask for a new challenge.");
+            case TokenIssue.NotOpen notOpen -> {
+                if (notOpen.notStartedYet()) {
+                    throw new Problem(409, "NOT_STARTED", "Not started",
+                            "Purchase tokens are issued only once the sale has started at " + activity.startsAt() + ".",
+                            Duration.ofSeconds(Math.max(1, Duration.between(java.time.Instant.now(), activity.startsAt())
+                                    .toSeconds())));
+                }
+                throw new Problem(409, "ENDED", "Ended", "The sale ended at " + activity.endsAt() + ".");
+            }
+        };
+    }
+
+    private Activity activity(String activityIdText) {
+        long activityId = Buyer.pathId(activityIdText, "activity");
+        return catalog.find(activityId)
+                .orElseThrow(() -> new Problem(404, "ACTIVITY_NOT_FOUND", "Not found", "No activity " + activityId + "."));
+    }
+}

@@ -1,0 +1,139 @@
+package seckill.admission;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.eclipse.microprofile.config.ConfigValue;
+import seckill.admission.api.SwitchesView;
+
+/**
+ * The operators' hot switches, read from MicroProfile Config (where {@code config/switches.yaml}
+ * is a source that re-reads itself) and refreshed every half second, so a change takes effect
+ * within about a second without a restart. The purchase path reads plain fields, never Config.
+ */
+@ApplicationScoped
+class AdmissionSwitches implements SwitchesView {
+
+    static final String PREFIX = "seckill.admission.";
+    static final Map<String, String> DEFAULTS = new LinkedHashMap<>();
+
+    static {
+        DEFAULTS.put("buyer-rate", "1");
+        DEFAULTS.put("buyer-window-millis", "1000");
+        DEFAULTS.put("global-rate", "0");
+        DEFAULTS.put("token-required", "true");
+        DEFAULTS.put("blocked-users", "");
+        DEFAULTS.put("blocked-ips", "");
+        DEFAULTS.put("sold-out-threshold", "0");
+        DEFAULTS.put("halt", "false");
+    }
+
+    // read through methods only: callers hold a CDI client proxy, whose own fields are never set
+    private volatile long buyerRate;
+    private volatile long buyerWindowMillis;
+    private volatile long globalRate;
+    private volatile boolean tokenRequired;
+    private volatile Set<String> blockedUsers = Set.of();
+    private volatile Set<String> blockedIps = Set.of();
+    private volatile long soldOutThreshold;
+    private volatile boolean halt;
+
+    long buyerRate() {
+        return buyerRate;
+    }
+
+    long buyerWindowMillis() {
+        return buyerWindowMillis;
+    }
+
+    long globalRate() {
+        return globalRate;
+    }
+
+    boolean tokenRequired() {
+        return tokenRequired;
+    }
+
+    Set<String> blockedUsers() {
+        return blockedUsers;
+    }
+
+    Set<String> blockedIps() {
+        return blockedIps;
+    }
+
+    long soldOutThreshold() {
+        return soldOutThreshold;
+    }
+
+    boolean halt() {
+        return halt;
+    }
+
+    private ScheduledExecutorService refresher;
+
+    @PostConstruct
+    void start() {
+        refresh();
+        refresher = Executors.newSingleThreadScheduledExecutor(r -> Thread.ofPlatform().daemon(true)
+                .name("admission-switches").unstarted(r));
+        refresher.scheduleWithFixedDelay(this::refreshQuietly, 500, 500, TimeUnit.MILLISECONDS);
+    }
+
+    @PreDestroy
+    void stop() {
+        refresher.shutdownNow();
+    }
+
+    private void refreshQuietly() {
+        try {
+            refresh();
+        } catch (RuntimeException ignored) {
+            // a half-written file or a bad value keeps the previous switches until it is fixed
+        }
+    }
+
+    void refresh() {
+        Config config = ConfigProvider.getConfig();
+        buyerRate = Math.max(1, Long.parseLong(value(config, "buyer-rate")));
+        buyerWindowMillis = Math.max(1, Long.parseLong(value(config, "buyer-window-millis")));
+        globalRate = Math.max(0, Long.parseLong(value(config, "global-rate")));
+        tokenRequired = Boolean.parseBoolean(value(config, "token-required"));
+        blockedUsers = list(value(config, "blocked-users"));
+        blockedIps = list(value(config, "blocked-ips"));
+        soldOutThreshold = Math.max(0, Long.parseLong(value(config, "sold-out-threshold")));
+        halt = Boolean.parseBoolean(value(config, "halt"));
+    }
+
+    @Override
+    public Map<String, String[]> effective() {
+        Config config = ConfigProvider.getConfig();
+        Map<String, String[]> effective = new LinkedHashMap<>();
+        for (String name : DEFAULTS.keySet()) {
+            ConfigValue value = config.getConfigValue(PREFIX + name);
+            effective.put(PREFIX + name, value.getValue() == null
+                    ? new String[] {DEFAULTS.get(name), "default"}
+                    : new String[] {value.getValue(), String.valueOf(value.getSourceName())});
+        }
+        return effective;
+    }
+
+    private static String value(Config config, String name) {
+        return config.getOptionalValue(PREFIX + name, String.class).orElse(DEFAULTS.get(name)).trim();
+    }
+
+    private static Set<String> list(String text) {
+        return Stream.of(text.split(",")).map(String::trim).filter(s -> !s.isEmpty()).collect(Collectors.toUnmodifiableSet());
+    }
+}

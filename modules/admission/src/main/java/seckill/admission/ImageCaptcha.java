@@ -1,0 +1,70 @@
+package seckill.admission;
+
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HexFormat;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.params.SetParams;
+import seckill.admission.api.CaptchaChallenge;
+import seckill.admission.api.CaptchaVerifier;
+
+/**
+ * The built-in captcha: a PNG drawn server-side; the answer lives in Redis for a short time under
+ * the challenge id and is taken out (GETDEL) by the first verification, right or wrong.
+ */
+@ApplicationScoped
+class ImageCaptcha implements CaptchaVerifier {
+
+    private static final int LENGTH = 5;
+
+    @Inject
+    UnifiedJedis redis;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    @ConfigProperty(name = "seckill.admission.captcha-ttl-seconds", defaultValue = "120")
+    long ttlSeconds;
+
+    private final SecureRandom random = new SecureRandom();
+
+    @Override
+    public CaptchaChallenge issue(long activityId, long userId) {
+        StringBuilder answer = new StringBuilder();
+        for (int i = 0; i < LENGTH; i++) {
+            answer.append(CaptchaPicture.ALPHABET.charAt(random.nextInt(CaptchaPicture.ALPHABET.length())));
+        }
+        byte[] id = new byte[16];
+        random.nextBytes(id);
+        String challengeId = HexFormat.of().formatHex(id);
+        redis.set(key(challengeId), activityId + "|" + userId + "|" + answer,
+                SetParams.setParams().ex(ttlSeconds));
+        Instant expiresAt = clock.instant().plus(Duration.ofSeconds(ttlSeconds));
+        return new CaptchaChallenge(challengeId, CaptchaPicture.png(answer.toString(), random), expiresAt);
+    }
+
+    @Override
+    public boolean verify(long activityId, long userId, String challengeId, String answer) {
+        if (challengeId == null || answer == null || !challengeId.matches("[0-9a-f]{32}")) {
+            return false;
+        }
+        String stored = redis.getDel(key(challengeId));
+        if (stored == null) {
+            return false;
+        }
+        String[] parts = stored.split("\\|", 3);
+        return parts.length == 3 && parts[0].equals(Long.toString(activityId)) && parts[1].equals(Long.toString(userId))
+                && parts[2].equalsIgnoreCase(answer.trim());
+    }
+
+    private static String key(String challengeId) {
+        return "sk:cap:{" + challengeId + "}";
+    }
+}

@@ -1,0 +1,14 @@
+package seckill.admission.api;
+
+/**
+ * Issues and checks the human test in front of purchase tokens. The built-in implementation draws
+ * a PNG server-side and keeps the answer in Redis, single use and short-lived; a shop plugs in its
+ * own (a third-party captcha, a slider) by providing a CDI {@code @Alternative} of this interface.
+ */
+public interface CaptchaVerifier {
+
+    CaptchaChallenge issue(long activityId, long userId);
+
+    /** Whether the answer solves the challenge for this buyer and activity; a challenge is usable once. */
+    boolean verify(long activityId, long userId, String challengeId, String answer);
+}

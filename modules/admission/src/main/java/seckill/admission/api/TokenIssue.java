@@ -1,0 +1,19 @@
+package seckill.admission.api;
+
+import java.time.Instant;
+
+/** What asking for a purchase token came to. */
+public sealed interface TokenIssue {
+
+    /** A signed token bound to the buyer and the activity, usable until {@code expiresAt}. */
+    record Issued(String token, Instant expiresAt) implements TokenIssue {
+    }
+
+    /** The challenge is unknown, used, expired, someone else's, or the answer is wrong. */
+    record ChallengeFailed() implements TokenIssue {
+    }
+
+    /** Tokens are issued only while the activity is open. */
+    record NotOpen(boolean notStartedYet) implements TokenIssue {
+    }
+}
