@@ -22,15 +22,18 @@ public final class SwitchesFileSource implements ConfigSource {
     private static final int ORDINAL = 260;
     private static final long CHECK_EVERY_MILLIS = 250;
 
-    private final Path file;
+    private volatile Path file;
     private volatile Map<String, String> values = Map.of();
     private volatile FileTime readAt;
     private volatile long checkedAt;
 
     public SwitchesFileSource() {
-        String dir = System.getProperty("seckill.config.dir", System.getenv().getOrDefault("SECKILL_CONFIG_DIR", "config"));
-        this.file = Path.of(dir, "switches.yaml");
         reloadIfChanged();
+    }
+
+    private static Path locate() {
+        String dir = System.getProperty("seckill.config.dir", System.getenv().getOrDefault("SECKILL_CONFIG_DIR", "config"));
+        return Path.of(dir, "switches.yaml");
     }
 
     private synchronized void reloadIfChanged() {
@@ -39,6 +42,11 @@ public final class SwitchesFileSource implements ConfigSource {
             return;
         }
         checkedAt = now;
+        Path located = locate();
+        if (!located.equals(file)) {
+            file = located;
+            readAt = null;
+        }
         try {
             if (!Files.isRegularFile(file)) {
                 values = Map.of();
@@ -46,7 +54,7 @@ public final class SwitchesFileSource implements ConfigSource {
                 return;
             }
             FileTime modified = Files.getLastModifiedTime(file);
-            if (modified.equals(readAt)) {
+            if (readAt != null && modified.equals(readAt)) {
                 return;
             }
             values = parse(Files.readString(file, StandardCharsets.UTF_8));

@@ -92,11 +92,13 @@ class AdmittingPurchases implements Admission {
             if (signer == null) {
                 return new AdmissionDecision.TokenInvalid("NOT_CONFIGURED");
             }
-            TokenSigner.Refusal refusal = attempt.purchaseToken()
-                    .map(t -> signer.check(t, attempt.activityId(), attempt.userId(), now))
-                    .orElse(TokenSigner.Refusal.MALFORMED);
+            if (attempt.purchaseToken().isEmpty()) {
+                return new AdmissionDecision.TokenInvalid("MISSING");
+            }
+            TokenSigner.Refusal refusal = signer.check(attempt.purchaseToken().get(), attempt.activityId(),
+                    attempt.userId(), now);
             if (refusal != null) {
-                return new AdmissionDecision.TokenInvalid(attempt.purchaseToken().isEmpty() ? "MISSING" : refusal.name());
+                return new AdmissionDecision.TokenInvalid(refusal.name());
             }
         }
         RateLimits.Verdict verdict;

@@ -1,0 +1,268 @@
+package seckill.app;
+
+import java.io.ByteArrayInputStream;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import javax.imageio.ImageIO;
+
+import io.helidon.dbclient.DbClient;
+import io.helidon.microprofile.testing.junit5.AddConfig;
+import io.helidon.microprofile.testing.junit5.HelidonTest;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.client.WebTarget;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.UnifiedJedis;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.greaterThan;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.notNullValue;
+
+/**
+ * Admission over HTTP with real Redis: captcha-backed purchase tokens, the per-buyer and global
+ * limits, blocklists, the early sold-out threshold and the hot switches file.
+ */
+@HelidonTest
+@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
+@AddConfig(key = "seckill.admission.token-required", value = "true")
+@AddConfig(key = "seckill.admission.token-keys", value = "k2=" + AdmissionTest.TOKEN_KEY + ",k1=older-key")
+@AddConfig(key = "seckill.admission.buyer-rate", value = "1")
+class AdmissionTest {
+
+    static final String TOKEN_KEY = "test-token-key";
+    private static final long SKU = 6001;
+    private static final Path CONFIG_DIR;
+
+    static {
+        try {
+            CONFIG_DIR = Files.createTempDirectory("seckill-switches");
+        } catch (Exception e) {
+            throw new ExceptionInInitializerError(e);
+        }
+        // read by the switches file source when this class's container starts
+        System.setProperty("seckill.config.dir", CONFIG_DIR.toString());
+    }
+
+    @Inject
+    WebTarget target;
+
+    @Inject
+    DbClient db;
+
+    @Inject
+    UnifiedJedis redis;
+
+    private SaleFixture sale;
+
+    @AfterAll
+    static void forgetConfigDir() {
+        System.clearProperty("seckill.config.dir");
+    }
+
+    @BeforeEach
+    void fixture() throws Exception {
+        sale = new SaleFixture(target.getUri(), db);
+        switches("");
+    }
+
+    @Test
+    void aSolvedCaptchaBuysATokenThatAdmitsOnlyItsBuyerAndActivity() throws Exception {
+        long activity = sale.createOpenActivity(SKU, 10, 1);
+        long other = sale.createOpenActivity(SKU, 10, 1);
+        long buyer = activity * 1000 + 1;
+
+        HttpResponse<String> challenge = post("/api/v1/activities/" + activity + "/challenges", buyer, "");
+        assertThat(challenge.statusCode(), is(201));
+        String challengeId = SaleFixture.field(challenge.body(), "challengeId");
+        String image = SaleFixture.field(challenge.body(), "image");
+        var png = ImageIO.read(new ByteArrayInputStream(Base64.getDecoder().decode(image.substring(image.indexOf(',') + 1))));
+        assertThat(png, notNullValue());
+        assertThat(png.getWidth(), greaterThan(50));
+        String answer = answerOf(challengeId);
+
+        // a wrong answer burns the challenge: the right one is refused afterwards too
+        assertThat(token(activity, buyer, challengeId, "WRONG").statusCode(), is(403));
+        assertThat(token(activity, buyer, challengeId, answer).body(), containsString("CHALLENGE_FAILED"));
+
+        String token = solvedToken(activity, buyer);
+        HttpResponse<String> refused = purchase(activity, buyer, null, "no-token");
+        assertThat(refused.statusCode(), is(403));
+        assertThat(refused.body(), containsString("TOKEN_INVALID"));
+        assertThat(purchase(activity, buyer, token, "with-token").statusCode(), is(202));
+
+        // the token stays good for its buyer until it expires: a throttled buyer needs no new captcha
+        Thread.sleep(1_100);
+        assertThat(purchase(activity, buyer, token, "again").statusCode(), is(200));
+
+        assertThat(purchase(activity, buyer + 1, token, "someone-else").body(), containsString("OTHER_BUYER"));
+        assertThat(purchase(other, buyer, token, "other-sale").body(), containsString("OTHER_ACTIVITY"));
+        String tampered = token.substring(0, token.length() - 2) + (token.endsWith("A") ? "BB" : "AA");
+        assertThat(purchase(activity, buyer + 2, tampered, "tampered").body(), containsString("TOKEN_INVALID"));
+        assertThat(purchase(activity, buyer, forged(activity, buyer, Instant.now().minusSeconds(1), "k2", TOKEN_KEY),
+                "expired").body(), containsString("EXPIRED"));
+        assertThat(purchase(activity, buyer + 3, forged(activity, buyer + 3, Instant.now().plusSeconds(60), "k2",
+                "not-our-key"), "forged").body(), containsString("BAD_SIGNATURE"));
+        // a token signed with the older, still configured key verifies: keys rotate without a cliff
+        assertThat(purchase(activity, buyer + 4, forged(activity, buyer + 4, Instant.now().plusSeconds(60), "k1",
+                "older-key"), "rotated").statusCode(), is(202));
+        assertThat(sale.count("SELECT COUNT(*) FROM seckill_order WHERE activity_id IN (?, ?)", activity, other) <= 2,
+                is(true));
+    }
+
+    @Test
+    void noTokenIsIssuedBeforeTheSaleStarts() throws Exception {
+        long upcoming = sale.createActivity(Instant.now().plusSeconds(3600), Instant.now().plusSeconds(7200), SKU, 5, 1);
+        long buyer = upcoming * 1000 + 1;
+        String challengeId = SaleFixture.field(post("/api/v1/activities/" + upcoming + "/challenges", buyer, "").body(),
+                "challengeId");
+        HttpResponse<String> early = token(upcoming, buyer, challengeId, answerOf(challengeId));
+        assertThat(early.statusCode(), is(409));
+        assertThat(early.body(), containsString("NOT_STARTED"));
+    }
+
+    @Test
+    void aBuyerOverTheRateGets429WithHonestHeaders() throws Exception {
+        long activity = sale.createOpenActivity(SKU, 10, 1);
+        long buyer = activity * 1000 + 7;
+        String token = solvedToken(activity, buyer);
+        HttpResponse<String> first = purchase(activity, buyer, token, "first");
+        assertThat(first.body(), first.statusCode(), is(202));
+        HttpResponse<String> throttled = purchase(activity, buyer, token, "second");
+        assertThat(throttled.statusCode(), is(429));
+        assertThat(throttled.body(), containsString("\"code\":\"THROTTLED\""));
+        assertThat(throttled.headers().firstValue("Retry-After").orElseThrow(), is("1"));
+        assertThat(throttled.headers().firstValue("X-RateLimit-Limit").orElseThrow(), is("1"));
+        assertThat(throttled.headers().firstValue("X-RateLimit-Remaining").orElseThrow(), is("0"));
+        assertThat(throttled.headers().firstValue("X-RateLimit-Reset").orElseThrow(), is("1"));
+        Thread.sleep(1_100);
+        assertThat(purchase(activity, buyer, token, "third").statusCode(), is(200));
+    }
+
+    @Test
+    void switchesFileFlipsHaltBlocklistGlobalRateAndThreshold() throws Exception {
+        long activity = sale.createOpenActivity(SKU, 5, 1);
+        long buyer = activity * 1000 + 1;
+        String token = solvedToken(activity, buyer);
+
+        switches("seckill.admission.halt: true\n");
+        awaitStatus(activity, buyer, token, 503, "HALTED");
+        HttpResponse<String> switchesView = sale.send(HttpRequest.newBuilder(sale.base.resolve("/api/v1/admin/switches"))
+                .header("Authorization", "Bearer " + SaleFixture.ADMIN_TOKEN).GET());
+        assertThat(switchesView.body(), containsString("\"seckill.admission.halt\":{\"value\":\"true\",\"source\":\"switches:"));
+        String freshToken = solvedToken(activity, buyer + 20);
+        switches("seckill.admission.halt: false\n");
+        awaitStatus(activity, buyer + 20, freshToken, 202, "");
+
+        switches("seckill.admission.blocked-users: 42, " + (buyer + 1) + "\n");
+        String blockedToken = solvedToken(activity, buyer + 1);
+        awaitStatus(activity, buyer + 1, blockedToken, 403, "BLOCKED");
+
+        // the global admission rate: tokens first, then six different buyers as fast as possible
+        long busy = sale.createOpenActivity(SKU, 100, 1);
+        List<String> tokens = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            tokens.add(solvedToken(busy, busy * 1000 + i));
+        }
+        switches("seckill.admission.global-rate: 2\n");
+        Thread.sleep(1_200);
+        List<HttpResponse<String>> answers = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            answers.add(purchase(busy, busy * 1000 + i, tokens.get(i), "g" + i));
+        }
+        assertThat(answers.stream().filter(r -> r.statusCode() == 429
+                && r.body().contains("\"limit\":\"GLOBAL\"") && r.body().contains("in the queue")).count() >= 2, is(true));
+        assertThat(answers.stream().filter(r -> r.statusCode() == 202).count() >= 2, is(true));
+
+        // with 3 units left or fewer the SKU answers sold out, although units remain
+        switches("seckill.admission.sold-out-threshold: 3\n");
+        Thread.sleep(1_200);
+        assertThat(purchase(activity, buyer + 10, solvedToken(activity, buyer + 10), "t10").statusCode(), is(202));
+        HttpResponse<String> early = purchase(activity, buyer + 11, solvedToken(activity, buyer + 11), "t11");
+        assertThat(early.body(), early.statusCode(), is(410));
+        String view = sale.get("/api/v1/activities/" + activity, null).body();
+        assertThat(view, containsString("\"soldOut\":true"));
+        assertThat(view, not(containsString("\"remaining\":0")));
+    }
+
+    /** The issue's promise: a switch edit takes effect within 2 s. */
+    private void awaitStatus(long activity, long buyer, String token, int status, String code) {
+        String[] last = new String[1];
+        try {
+            SaleFixture.await("status " + status, Duration.ofSeconds(2), () -> {
+                HttpResponse<String> response = purchase(activity, buyer, token, "s" + System.nanoTime());
+                last[0] = response.statusCode() + " " + response.body();
+                return response.statusCode() == status && response.body().contains(code);
+            });
+        } catch (AssertionError e) {
+            throw new AssertionError("expected " + status + " " + code + ", last answer " + last[0], e);
+        }
+    }
+
+    private void switches(String yaml) throws Exception {
+        Path file = CONFIG_DIR.resolve("switches.yaml");
+        Path temp = CONFIG_DIR.resolve("switches.yaml.tmp");
+        Files.writeString(temp, yaml);
+        Files.move(temp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        // modification times can be coarse: make every rewrite look newer than the last
+        Files.setLastModifiedTime(file, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis()
+                + (long) (Math.random() * 1000)));
+    }
+
+    private String solvedToken(long activity, long buyer) {
+        String challengeId = SaleFixture.field(post("/api/v1/activities/" + activity + "/challenges", buyer, "").body(),
+                "challengeId");
+        HttpResponse<String> issued = token(activity, buyer, challengeId, answerOf(challengeId).toLowerCase());
+        assertThat(issued.body(), issued.statusCode(), is(201));
+        return SaleFixture.field(issued.body(), "token");
+    }
+
+    private String answerOf(String challengeId) {
+        return redis.get("sk:cap:{" + challengeId + "}").split("\\|")[2];
+    }
+
+    private HttpResponse<String> token(long activity, long buyer, String challengeId, String answer) {
+        return post("/api/v1/activities/" + activity + "/tokens", buyer,
+                "{\"challengeId\":\"" + challengeId + "\",\"answer\":\"" + answer + "\"}");
+    }
+
+    private HttpResponse<String> post(String path, long buyer, String body) {
+        return sale.send(HttpRequest.newBuilder(sale.base.resolve(path)).header("X-User-Id", Long.toString(buyer))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    private HttpResponse<String> purchase(long activity, long buyer, String token, String requestId) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(sale.base.resolve("/api/v1/activities/" + activity + "/purchases"))
+                .header("X-User-Id", Long.toString(buyer)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(
+                        "{\"skuId\":" + SKU + ",\"quantity\":1,\"requestId\":\"" + requestId + "\"}"));
+        if (token != null) {
+            request.header("X-Purchase-Token", token);
+        }
+        return sale.send(request);
+    }
+
+    private static String forged(long activity, long buyer, Instant expires, String keyId, String secret) throws Exception {
+        byte[] body = ("v1|" + keyId + "|" + activity + "|" + buyer + "|" + expires.getEpochSecond())
+                .getBytes(StandardCharsets.UTF_8);
+        Mac mac = Mac.getInstance("HmacSHA256");
+        mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+        Base64.Encoder b64 = Base64.getUrlEncoder().withoutPadding();
+        return b64.encodeToString(body) + "." + b64.encodeToString(mac.doFinal(body));
+    }
+}
