@@ -81,6 +81,14 @@ class AdmissionSwitches implements SwitchesView {
         return halt;
     }
 
+    /** Sets the limits directly, for a stack assembled without MicroProfile Config. */
+    void set(long buyerRate, long buyerWindowMillis, long globalRate, boolean tokenRequired) {
+        this.buyerRate = buyerRate;
+        this.buyerWindowMillis = buyerWindowMillis;
+        this.globalRate = globalRate;
+        this.tokenRequired = tokenRequired;
+    }
+
     private ScheduledExecutorService refresher;
 
     @PostConstruct

@@ -62,7 +62,7 @@ class AdmittingPurchases implements Admission {
         return decision;
     }
 
-    private AdmissionDecision judge(PurchaseAttempt attempt) {
+    AdmissionDecision judge(PurchaseAttempt attempt) {
         String halted = haltReason.get();
         if (halted != null) {
             return new AdmissionDecision.Halted(halted, 2);

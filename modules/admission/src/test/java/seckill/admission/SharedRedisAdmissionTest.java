@@ -1,0 +1,154 @@
+package seckill.admission;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.UnifiedJedis;
+import redis.embedded.RedisServer;
+import seckill.admission.api.AdmissionDecision;
+import seckill.admission.api.PurchaseAttempt;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.greaterThan;
+import static org.hamcrest.Matchers.instanceOf;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.lessThanOrEqualTo;
+
+/**
+ * Two independent admission stacks (each with its own Redis connections, as two service instances
+ * have) over one real Redis: they share the per-buyer limit, and a sold-out flag raised by one stops
+ * the other's Redis calls. Uses SECKILL_REDIS_URI when set, else an embedded redis-server.
+ */
+class SharedRedisAdmissionTest {
+
+    private static RedisServer embedded;
+    private static String uri;
+    private static UnifiedJedis probe;
+    private final Clock clock = Clock.systemUTC();
+
+    @BeforeAll
+    static void redis() throws IOException {
+        uri = System.getenv("SECKILL_REDIS_URI");
+        if (uri == null || uri.isBlank()) {
+            int port;
+            try (ServerSocket socket = new ServerSocket(0)) {
+                port = socket.getLocalPort();
+            }
+            embedded = RedisServer.newRedisServer().port(port).bind("127.0.0.1").setting("save \"\"").build();
+            embedded.start();
+            uri = "redis://127.0.0.1:" + port;
+        }
+        probe = new JedisPooled(uri);
+    }
+
+    @AfterAll
+    static void stop() throws IOException {
+        probe.close();
+        if (embedded != null) {
+            embedded.stop();
+        }
+    }
+
+    @Test
+    void twoInstancesShareOneBuyersLimit() {
+        long activity = 900_000 + System.nanoTime() % 100_000;
+        try (UnifiedJedis a = new JedisPooled(uri); UnifiedJedis b = new JedisPooled(uri)) {
+            RateLimits onA = new RateLimits(a, clock);
+            RateLimits onB = new RateLimits(b, clock);
+            assertThat(onA.check(activity, 7, 1, 1000, 0).admitted(), is(true));
+            RateLimits.Verdict second = onB.check(activity, 7, 1, 1000, 0);
+            assertThat(second.limit(), is("BUYER"));
+            assertThat(second.retryAfterMillis(), greaterThan(0L));
+            assertThat(second.retryAfterMillis(), lessThanOrEqualTo(1000L));
+            assertThat(onB.check(activity, 8, 1, 1000, 0).admitted(), is(true));
+        }
+    }
+
+    @Test
+    void aSoldOutFlagRaisedOnOneInstanceStopsRedisCallsOnTheOther() throws Exception {
+        long activity = 800_000 + System.nanoTime() % 100_000;
+        try (UnifiedJedis a = new JedisPooled(uri); UnifiedJedis b = new JedisPooled(uri)) {
+            SoldOutBroadcast onA = broadcast(a);
+            SoldOutBroadcast onB = broadcast(b);
+            try {
+                AdmittingPurchases admissionB = admitting(b, onB);
+                await(() -> numSub() >= 2);
+                PurchaseAttempt attempt = new PurchaseAttempt(activity, 1, 42, "", Instant.now().minusSeconds(5),
+                        Instant.now().plusSeconds(600), Optional.empty());
+
+                // control: without the flag, B's admission asks Redis (the rate-limit script)
+                long before = evalshaCalls();
+                assertThat(admissionB.judge(attempt), instanceOf(AdmissionDecision.Admitted.class));
+                assertThat(evalshaCalls(), is(before + 1));
+
+                onA.soldOut(activity, 1);
+                await(() -> onB.flags().isSet(activity, 1));
+                long flagged = evalshaCalls();
+                for (int i = 0; i < 100; i++) {
+                    assertThat(admissionB.judge(attempt), instanceOf(AdmissionDecision.SoldOut.class));
+                }
+                assertThat("INFO commandstats: no script call while the flag is up", evalshaCalls(), is(flagged));
+
+                onA.restocked(activity, 1);
+                await(() -> !onB.flags().isSet(activity, 1));
+            } finally {
+                onA.stop();
+                onB.stop();
+            }
+        }
+    }
+
+    private SoldOutBroadcast broadcast(UnifiedJedis redis) {
+        SoldOutBroadcast broadcast = new SoldOutBroadcast();
+        broadcast.redis = redis;
+        broadcast.clock = clock;
+        broadcast.flagSeconds = 5;
+        broadcast.init();
+        broadcast.listen(null);
+        return broadcast;
+    }
+
+    private AdmittingPurchases admitting(UnifiedJedis redis, SoldOutBroadcast broadcast) {
+        AdmittingPurchases admitting = new AdmittingPurchases();
+        admitting.clock = clock;
+        admitting.redis = redis;
+        admitting.broadcast = broadcast;
+        admitting.switches = new AdmissionSwitches();
+        admitting.switches.set(100, 1000, 0, false);
+        admitting.init();
+        return admitting;
+    }
+
+    private static long numSub() {
+        Object reply = probe.sendCommand(redis.clients.jedis.Protocol.Command.PUBSUB, "NUMSUB", SoldOutBroadcast.CHANNEL);
+        java.util.List<?> list = (java.util.List<?>) reply;
+        return ((Number) list.get(1)).longValue();
+    }
+
+    private static long evalshaCalls() {
+        for (String line : probe.info("commandstats").split("\r?\n")) {
+            if (line.startsWith("cmdstat_evalsha:")) {
+                return Long.parseLong(line.replaceAll("^cmdstat_evalsha:calls=(\\d+),.*", "$1"));
+            }
+        }
+        return 0;
+    }
+
+    private static void await(java.util.function.BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out");
+            }
+            Thread.sleep(20);
+        }
+    }
+}
