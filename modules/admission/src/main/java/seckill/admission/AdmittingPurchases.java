@@ -47,6 +47,7 @@ class AdmittingPurchases implements Admission {
     MetricRegistry metrics;
 
     private RateLimits limits;
+    private final RecentlyThrottled recentlyThrottled = new RecentlyThrottled();
 
     @PostConstruct
     void init() {
@@ -101,6 +102,11 @@ class AdmittingPurchases implements Admission {
                 return new AdmissionDecision.TokenInvalid(refusal.name());
             }
         }
+        long stillThrottled = recentlyThrottled.remaining(attempt.activityId(), attempt.userId(), clock.millis());
+        if (stillThrottled > 0) {
+            long retry = Math.max(1, (stillThrottled + 999) / 1000);
+            return new AdmissionDecision.Throttled("BUYER", retry, switches.buyerRate(), 0, retry);
+        }
         RateLimits.Verdict verdict;
         try {
             verdict = limits.check(attempt.activityId(), attempt.userId(), switches.buyerRate(),
@@ -111,6 +117,10 @@ class AdmittingPurchases implements Admission {
             return new AdmissionDecision.Halted(haltReason.get(), 2);
         }
         if (!verdict.admitted()) {
+            if ("BUYER".equals(verdict.limit())) {
+                recentlyThrottled.remember(attempt.activityId(), attempt.userId(),
+                        clock.millis() + verdict.retryAfterMillis());
+            }
             long retry = Math.max(1, (verdict.retryAfterMillis() + 999) / 1000);
             long remaining = "BUYER".equals(verdict.limit()) ? 0 : Math.max(0, verdict.buyerLimit() - 1);
             return new AdmissionDecision.Throttled(verdict.limit(), retry, verdict.buyerLimit(), remaining, retry);
