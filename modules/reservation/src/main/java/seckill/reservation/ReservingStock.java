@@ -18,6 +18,7 @@ import seckill.reservation.api.ReserveStock;
 import seckill.reservation.api.StockReservations;
 import seckill.reservation.api.Restock;
 import seckill.reservation.api.RestockOutcome;
+import seckill.reservation.redis.Coalescer;
 import seckill.reservation.redis.PreheatScript;
 import seckill.reservation.redis.RefillScript;
 import seckill.reservation.redis.ReservationScript;
@@ -48,10 +49,28 @@ class ReservingStock implements StockReservations {
     @ConfigProperty(name = "seckill.reservation.consumer-group", defaultValue = "ordering")
     String consumerGroup;
 
+    @Inject
+    @ConfigProperty(name = "seckill.reservation.coalescing.enabled", defaultValue = "false")
+    boolean coalescing;
+
+    @Inject
+    @ConfigProperty(name = "seckill.reservation.coalescing.max-batch", defaultValue = "32")
+    int coalescingBatch;
+
+    @Inject
+    @ConfigProperty(name = "seckill.reservation.coalescing.max-wait-micros", defaultValue = "200")
+    long coalescingWaitMicros;
+
+    @Inject
+    @ConfigProperty(name = "seckill.redis.timeout-millis", defaultValue = "2000")
+    long timeoutMillis;
+
     private ReservationSequence sequence;
+    private Coalescer coalescer;
 
     @PostConstruct
     void leaseNodeId() {
+        coalescer = new Coalescer(reservationScript, redis, clock, Math.max(1, coalescingBatch), coalescingWaitMicros);
         long node = Math.floorMod(redis.incr(NODE_LEASE_KEY), ReservationSequence.MAX_NODES);
         sequence = new ReservationSequence(clock, node);
         LOG.info(() -> "reservation ids use node id " + node);
@@ -77,9 +96,13 @@ class ReservingStock implements StockReservations {
         int bucket = StockBuckets.homeBucket(command.userId(), command.buckets());
         ReservationId candidate = new ReservationId(command.activityId(), command.skuId(), bucket, sequence.next());
         try {
+            if (coalescing) {
+                return coalescer.reserve(new ReservationScript.Claim(candidate, command.userId(), command.quantity(),
+                        command.requestId()), timeoutMillis * 2);
+            }
             return reservationScript.reserve(redis, candidate, command.userId(), command.quantity(),
                     command.requestId(), clock.instant());
-        } catch (JedisException e) {
+        } catch (JedisException | IllegalStateException e) {
             throw new ReservationUnavailable("reservation script failed", e);
         }
     }

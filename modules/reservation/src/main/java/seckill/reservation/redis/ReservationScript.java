@@ -15,6 +15,38 @@ import seckill.reservation.api.ReservationOutcome;
 public final class ReservationScript {
 
     private final RedisScript script = RedisScript.fromResource(ReservationScript.class, "reserve.lua");
+    private final RedisScript many = RedisScript.fromResource(ReservationScript.class, "reserve_many.lua");
+
+    /** One buyer's part of a coalesced call. */
+    public record Claim(ReservationId candidate, long userId, int quantity, String requestId) {
+    }
+
+    /**
+     * Judges several buyers of the same bucket in one script call, in list order; the outcomes are
+     * those of one {@link #reserve} call per buyer in that order.
+     */
+    public List<ReservationOutcome> reserveMany(UnifiedJedis redis, List<Claim> claims, Instant reservedAt) {
+        ReservationId first = claims.getFirst().candidate();
+        List<String> keys = StockBuckets.bucketKeys(first.activityId(), first.skuId(), first.bucket());
+        List<String> args = new java.util.ArrayList<>(4 + claims.size() * 4);
+        args.add(Integer.toString(claims.size()));
+        args.add(Long.toString(reservedAt.toEpochMilli()));
+        args.add(Long.toString(first.activityId()));
+        args.add(Long.toString(first.skuId()));
+        for (Claim claim : claims) {
+            args.add(Long.toString(claim.userId()));
+            args.add(Integer.toString(claim.quantity()));
+            args.add(claim.candidate().toString());
+            args.add(claim.requestId());
+        }
+        List<?> reply = (List<?>) many.run(redis, keys, args);
+        List<ReservationOutcome> outcomes = new java.util.ArrayList<>(claims.size());
+        for (int i = 0; i < claims.size(); i++) {
+            outcomes.add(outcome(RedisScript.text(reply.get(i * 3)), RedisScript.text(reply.get(i * 3 + 1)),
+                    RedisScript.text(reply.get(i * 3 + 2)), claims.get(i).candidate()));
+        }
+        return outcomes;
+    }
 
     public ReservationOutcome reserve(UnifiedJedis redis, ReservationId candidate, long userId, int quantity,
                                       String requestId, Instant reservedAt) {
@@ -23,10 +55,13 @@ public final class ReservationScript {
                 Long.toString(reservedAt.toEpochMilli()), Long.toString(candidate.activityId()),
                 Long.toString(candidate.skuId()));
         List<?> reply = (List<?>) script.run(redis, keys, args);
-        String verdict = RedisScript.text(reply.get(0));
-        String value = RedisScript.text(reply.get(1));
+        return outcome(RedisScript.text(reply.get(0)), RedisScript.text(reply.get(1)),
+                reply.size() > 2 ? RedisScript.text(reply.get(2)) : "0", candidate);
+    }
+
+    private static ReservationOutcome outcome(String verdict, String value, String remaining, ReservationId candidate) {
         return switch (verdict) {
-            case "RESERVED" -> new ReservationOutcome.Reserved(candidate, Long.parseLong(RedisScript.text(reply.get(2))));
+            case "RESERVED" -> new ReservationOutcome.Reserved(candidate, Long.parseLong(remaining));
             case "ALREADY_RESERVED" -> new ReservationOutcome.AlreadyReserved(ReservationId.parse(value)
                     .orElseThrow(() -> new IllegalStateException("malformed reservation id in Redis: " + value)));
             case "SOLD_OUT" -> new ReservationOutcome.SoldOut();

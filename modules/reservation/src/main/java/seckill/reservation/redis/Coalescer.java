@@ -1,0 +1,123 @@
+package seckill.reservation.redis;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+
+import redis.clients.jedis.UnifiedJedis;
+import seckill.reservation.api.ReservationOutcome;
+
+/**
+ * Request coalescing: concurrent reservations for the same bucket share one script call. The first
+ * caller to find no call in flight leads: it waits at most {@code maxWaitMicros} for company, sends
+ * up to {@code maxBatch} claims in arrival order, hands each waiting caller its own outcome, and
+ * leads again while claims keep arriving. Followers only wait for their answer.
+ */
+public final class Coalescer {
+
+    private record Pending(ReservationScript.Claim claim, CompletableFuture<ReservationOutcome> answer) {
+    }
+
+    private static final class Lane {
+        final ConcurrentLinkedQueue<Pending> queue = new ConcurrentLinkedQueue<>();
+        final AtomicBoolean leading = new AtomicBoolean();
+    }
+
+    private final ReservationScript script;
+    private final UnifiedJedis redis;
+    private final Clock clock;
+    private final int maxBatch;
+    private final long maxWaitMicros;
+    private final Map<String, Lane> lanes = new ConcurrentHashMap<>();
+
+    public Coalescer(ReservationScript script, UnifiedJedis redis, Clock clock, int maxBatch, long maxWaitMicros) {
+        this.script = script;
+        this.redis = redis;
+        this.clock = clock;
+        this.maxBatch = maxBatch;
+        this.maxWaitMicros = maxWaitMicros;
+    }
+
+    public ReservationOutcome reserve(ReservationScript.Claim claim, long timeoutMillis) {
+        String bucket = StockBuckets.tag(claim.candidate().activityId(), claim.candidate().skuId(),
+                claim.candidate().bucket());
+        Lane lane = lanes.computeIfAbsent(bucket, b -> new Lane());
+        Pending mine = new Pending(claim, new CompletableFuture<>());
+        lane.queue.add(mine);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        while (true) {
+            if (mine.answer.isDone()) {
+                return answer(mine);
+            }
+            if (lane.leading.compareAndSet(false, true)) {
+                try {
+                    lead(lane);
+                } finally {
+                    lane.leading.set(false);
+                }
+                continue;
+            }
+            try {
+                // short waits, then look again: a leader may have finished just before this claim arrived
+                return mine.answer.get(1, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("coalesced reservation timed out");
+                }
+            } catch (ExecutionException e) {
+                throw unwrap(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    private static ReservationOutcome answer(Pending pending) {
+        try {
+            return pending.answer.get();
+        } catch (ExecutionException e) {
+            throw unwrap(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private void lead(Lane lane) {
+        if (maxWaitMicros > 0 && lane.queue.size() < maxBatch) {
+            // a short wait lets concurrent buyers join this call
+            LockSupport.parkNanos(maxWaitMicros * 1_000);
+        }
+        List<Pending> batch = new ArrayList<>(maxBatch);
+        Pending next;
+        while (batch.size() < maxBatch && (next = lane.queue.poll()) != null) {
+            batch.add(next);
+        }
+        if (batch.isEmpty()) {
+            return;
+        }
+        try {
+            List<ReservationOutcome> outcomes = script.reserveMany(redis,
+                    batch.stream().map(Pending::claim).toList(), clock.instant());
+            for (int i = 0; i < batch.size(); i++) {
+                batch.get(i).answer.complete(outcomes.get(i));
+            }
+        } catch (RuntimeException e) {
+            batch.forEach(p -> p.answer.completeExceptionally(e));
+        }
+    }
+
+    private static RuntimeException unwrap(ExecutionException e) {
+        return e.getCause() instanceof RuntimeException runtime ? runtime : new IllegalStateException(e.getCause());
+    }
+}

@@ -1,0 +1,33 @@
+-- reserve.lua for several buyers of one bucket in one call: each buyer is judged in order with
+-- exactly the rules of reserve.lua, so the answers are those of one call per buyer in that order.
+-- KEYS[1] stock counter, KEYS[2] buyers hash, KEYS[3] event stream (one hash tag).
+-- ARGV: count, reservedAtMillis, activityId, skuId, then per buyer: userId, quantity, reservationId, requestId
+-- Returns per buyer: verdict, value, remaining.
+local stock = redis.call('GET', KEYS[1])
+local n = tonumber(ARGV[1])
+local out = {}
+for i = 0, n - 1 do
+  local base = 5 + i * 4
+  local user, quantity, id, request = ARGV[base], tonumber(ARGV[base + 1]), ARGV[base + 2], ARGV[base + 3]
+  if not stock then
+    table.insert(out, 'NOT_PREHEATED'); table.insert(out, ''); table.insert(out, '0')
+  else
+    local prior = redis.call('HGET', KEYS[2], user)
+    local left = tonumber(stock)
+    if prior then
+      table.insert(out, 'ALREADY_RESERVED'); table.insert(out, prior); table.insert(out, tostring(left))
+    elseif left <= 0 then
+      table.insert(out, 'SOLD_OUT'); table.insert(out, '0'); table.insert(out, '0')
+    elseif left < quantity then
+      table.insert(out, 'INSUFFICIENT'); table.insert(out, tostring(left)); table.insert(out, tostring(left))
+    else
+      stock = redis.call('DECRBY', KEYS[1], quantity)
+      redis.call('HSET', KEYS[2], user, id)
+      redis.call('XADD', KEYS[3], '*',
+        'reservationId', id, 'userId', user, 'activityId', ARGV[3], 'skuId', ARGV[4],
+        'quantity', tostring(quantity), 'requestId', request, 'reservedAt', ARGV[2])
+      table.insert(out, 'RESERVED'); table.insert(out, id); table.insert(out, tostring(stock))
+    end
+  end
+end
+return out
