@@ -71,6 +71,7 @@ run_wrk() { # name path expected-status -> "rps p50 p99"; fails when answers are
   fi
   echo "$rps $p50 $p99"
 }
+redis_cpu() { redis-cli info cpu | awk -F: '/^used_cpu_(sys|user):/ {s += $2} END {printf "%.6f", s}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 ms() { awk -v v="$1" 'BEGIN { if (v ~ /us$/) printf "%.3f", v / 1000; else if (v ~ /ms$/) printf "%.3f", v + 0;
   else if (v ~ /s$/) printf "%.3f", v * 1000; else printf "%.3f", v }'; }
@@ -86,9 +87,12 @@ warm baseline /api/v1/baseline; warm purchase "/api/v1/activities/$WARM/purchase
 sleep 5  # let the workers settle the warm-up's orders before measuring
 echo "bench: baseline endpoint"; read -r BASE_RPS BASE_P50 BASE_P99 <<< "$(run_wrk baseline /api/v1/baseline 2xx)"
 before=$(curl -s "localhost:$PORT/metrics" | awk '/^seckill_reservations_total/ {print $2}')
+cpu_before=$(redis_cpu)
 echo "bench: purchase path (activity $BIG)"; read -r BUY_RPS BUY_P50 BUY_P99 <<< "$(run_wrk purchase "/api/v1/activities/$BIG/purchases" 2xx)"
+cpu_after=$(redis_cpu)
 after=$(curl -s "localhost:$PORT/metrics" | awk '/^seckill_reservations_total/ {print $2}')
 RESERVED=$(awk -v a="$after" -v b="$before" 'BEGIN { printf "%d", a - b }')
+CPU_PER=$(awk -v a="$cpu_after" -v b="$cpu_before" -v n="$RESERVED" 'BEGIN { printf "%.1f", (a - b) * 1000000 / n }')
 echo "bench: sold-out path (activity $ONE)"; read -r SOLD_RPS SOLD_P50 SOLD_P99 <<< "$(run_wrk soldout "/api/v1/activities/$ONE/purchases" 4xx)"
 
 # Redis' ceiling: the same reserve.lua on keys of the same shape that no consumer reads
@@ -102,6 +106,23 @@ RB_PIPE=$($RB -P 16 EVALSHA "$SHA" 3 "$K:stock" "$K:buyers" "$K:events" __rand_i
 redis-cli -n 1 DEL "$K:stock" "$K:buyers" "$K:events" >/dev/null
 
 kill "$(cat "$WORK/pid")"; wait "$(cat "$WORK/pid")" 2>/dev/null || true
+
+# the same purchase load with request coalescing on (several buyers per script call)
+SECKILL_RESERVATION_COALESCING_ENABLED=true java -Dserver.port=$PORT -jar app/target/seckill.jar > "$WORK/service2.log" 2>&1 &
+echo $! > "$WORK/pid"
+for _ in $(seq 1 100); do curl -sf "localhost:$PORT/health/ready" >/dev/null && break; sleep 0.3; done
+CBIG=$(activity 10000000); CWARM=$(activity 10000000)
+warm purchase "/api/v1/activities/$CWARM/purchases"; sleep 5
+before=$(curl -s "localhost:$PORT/metrics" | awk '/^seckill_reservations_total/ {print $2}')
+cpu_before=$(redis_cpu)
+echo "bench: purchase path with coalescing (activity $CBIG)"
+read -r CO_RPS CO_P50 CO_P99 <<< "$(run_wrk coalesced "/api/v1/activities/$CBIG/purchases" 2xx)"
+cpu_after=$(redis_cpu)
+after=$(curl -s "localhost:$PORT/metrics" | awk '/^seckill_reservations_total/ {print $2}')
+CO_RESERVED=$(awk -v a="$after" -v b="$before" 'BEGIN { printf "%d", a - b }')
+CO_CPU_PER=$(awk -v a="$cpu_after" -v b="$cpu_before" -v n="$CO_RESERVED" 'BEGIN { printf "%.1f", (a - b) * 1000000 / n }')
+kill "$(cat "$WORK/pid")"; wait "$(cat "$WORK/pid")" 2>/dev/null || true
+
 echo "bench: settlement of $SETTLE queued reservations"
 java -jar app/target/seckill.jar bench-settle "$SETTLE" 10000 2>/dev/null | grep -E "^(stream|plain|RESULT)" | tee "$WORK/settle.txt"
 read -r S_BATCH S_ONE S_CEIL S_SECONDS <<< "$(sed -n 's/^RESULT settle batched=\([0-9.]*\) onebyone=\([0-9.]*\) ceiling=\([0-9.]*\) seconds100k=\([0-9.]*\)/\1 \2 \3 \4/p' "$WORK/settle.txt")"
@@ -123,6 +144,7 @@ Every figure below comes from one run on one machine, each beside its baseline f
 | 2 | reservations/s through the service (row 1) | $BUY_RPS /s | redis-benchmark, same reserve.lua, 50 clients: $RB_ONE /s; pipelined x16: $RB_PIPE /s | $(ratio "$BUY_RPS" "$RB_ONE") / $(ratio "$BUY_RPS" "$RB_PIPE") |
 | 3 | sold-out fast path (410 from the in-process flag) | $SOLD_RPS req/s, p50 $SOLD_P50, p99 $SOLD_P99 | trivial JAX-RS POST: $BASE_RPS req/s | $(ratio "$SOLD_RPS" "$BASE_RPS") |
 | 4 | settlement: $SETTLE queued reservations to orders | $S_BATCH orders/s ($S_SECONDS s) | plain SQL, same rows and batch size: $S_CEIL orders/s; one event per transaction: $S_ONE orders/s | $(ratio "$S_BATCH" "$S_CEIL") |
+| 5 | purchase endpoint with request coalescing on | $CO_RPS req/s, p50 $CO_P50, p99 $CO_P99; Redis CPU $CO_CPU_PER µs per reservation | coalescing off (row 1): $BUY_RPS req/s, p99 $BUY_P99; Redis CPU $CPU_PER µs per reservation | $(ratio "$CO_RPS" "$BUY_RPS") |
 
 Reservations the service counted during row 1: $RESERVED (every request of row 1 reserved a unit;
 the run fails if any answer was not 2xx).
