@@ -10,17 +10,17 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.locks.LockSupport;
 
 import redis.clients.jedis.UnifiedJedis;
 import seckill.reservation.api.ReservationOutcome;
 
 /**
- * Request coalescing: concurrent reservations for the same bucket share one script call. The first
- * caller to find no call in flight leads: it waits at most {@code maxWaitMicros} for company, sends
- * up to {@code maxBatch} claims in arrival order, hands each waiting caller its own outcome, and
- * leads again while claims keep arriving. Followers only wait for their answer.
+ * Request coalescing: concurrent reservations for the same bucket share script calls. A caller who
+ * finds a free leader slot (a few per bucket) leads: when every slot is busy it waits at most
+ * {@code maxWaitMicros} for company, then sends up to {@code maxBatch} claims in arrival order and
+ * hands each waiting caller its own outcome. Followers only wait for their answer.
  */
 public final class Coalescer {
 
@@ -29,8 +29,11 @@ public final class Coalescer {
 
     private static final class Lane {
         final ConcurrentLinkedQueue<Pending> queue = new ConcurrentLinkedQueue<>();
-        final AtomicBoolean leading = new AtomicBoolean();
+        // a few calls may be in flight per bucket at once: one at a time would cap a lane at one round trip
+        final Semaphore leaders = new Semaphore(LEADERS_PER_LANE);
     }
+
+    private static final int LEADERS_PER_LANE = 4;
 
     private final ReservationScript script;
     private final UnifiedJedis redis;
@@ -58,13 +61,17 @@ public final class Coalescer {
             if (mine.answer.isDone()) {
                 return answer(mine);
             }
-            if (lane.leading.compareAndSet(false, true)) {
+            if (lane.leaders.tryAcquire()) {
+                boolean sent;
                 try {
-                    lead(lane);
+                    sent = lead(lane);
                 } finally {
-                    lane.leading.set(false);
+                    lane.leaders.release();
                 }
-                continue;
+                if (sent) {
+                    continue;
+                }
+                // nothing left to send: my claim is in another leader's call; wait for it instead of spinning
             }
             try {
                 // short waits, then look again: a leader may have finished just before this claim arrived
@@ -93,8 +100,9 @@ public final class Coalescer {
         }
     }
 
-    private void lead(Lane lane) {
-        if (maxWaitMicros > 0 && lane.queue.size() < maxBatch) {
+    /** Sends one batch; false when there was nothing to send. */
+    private boolean lead(Lane lane) {
+        if (maxWaitMicros > 0 && lane.queue.size() < maxBatch && lane.leaders.availablePermits() == 0) {
             // a short wait lets concurrent buyers join this call
             LockSupport.parkNanos(maxWaitMicros * 1_000);
         }
@@ -104,7 +112,7 @@ public final class Coalescer {
             batch.add(next);
         }
         if (batch.isEmpty()) {
-            return;
+            return false;
         }
         try {
             List<ReservationOutcome> outcomes = script.reserveMany(redis,
@@ -115,6 +123,7 @@ public final class Coalescer {
         } catch (RuntimeException e) {
             batch.forEach(p -> p.answer.completeExceptionally(e));
         }
+        return true;
     }
 
     private static RuntimeException unwrap(ExecutionException e) {
