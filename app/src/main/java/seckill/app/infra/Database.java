@@ -20,6 +20,8 @@ import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import liquibase.Liquibase;
+import liquibase.Scope;
+import liquibase.ui.LoggerUIService;
 import liquibase.database.DatabaseFactory;
 import liquibase.database.jvm.JdbcConnection;
 import liquibase.resource.ClassLoaderResourceAccessor;
@@ -88,6 +90,13 @@ class Database {
     }
 
     private static void migrate(String jdbcUrl, String username, String secret) {
+        // Liquibase's update summary goes to the log, not to standard output
+        for (String key : List.of("liquibase.showSummaryOutput", "liquibase.command.showSummaryOutput",
+                "liquibase.command.update.showSummaryOutput")) {
+            if (System.getProperty(key) == null) {
+                System.setProperty(key, "LOG");
+            }
+        }
         // Liquibase closes its connection when done, so every changelog gets its own
         for (String changelog : CHANGELOGS) {
             try (Connection connection = DriverManager.getConnection(jdbcUrl, username, secret)) {
@@ -95,7 +104,9 @@ class Database {
                         .findCorrectDatabaseImplementation(new JdbcConnection(connection));
                 try (Liquibase liquibase = new Liquibase(changelog,
                         new ClassLoaderResourceAccessor(Database.class.getClassLoader()), database)) {
-                    liquibase.update("");
+                    // Liquibase's report goes to the log, not to standard output (the drill prints its report there)
+                    Scope.child(Map.of(Scope.Attr.ui.name(), new LoggerUIService()),
+                            () -> liquibase.update(""));
                 }
             } catch (SQLException e) {
                 throw new IllegalStateException("cannot reach the database at " + jdbcUrl + ": " + e.getMessage(), e);
