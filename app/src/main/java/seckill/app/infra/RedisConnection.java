@@ -2,7 +2,9 @@ package seckill.app.infra;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.LinkedHashSet;
 import java.util.Optional;
+import java.util.Set;
 import java.util.logging.Logger;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -16,6 +18,7 @@ import redis.clients.jedis.Connection;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisClientConfig;
+import redis.clients.jedis.JedisCluster;
 import redis.clients.jedis.JedisPooled;
 import redis.clients.jedis.UnifiedJedis;
 
@@ -47,7 +50,11 @@ class RedisConnection {
     @Produces
     @Singleton
     UnifiedJedis redis() {
-        URI target = URI.create(uri.filter(u -> !u.isBlank()).orElseGet(devServers::redisUri));
+        String configured = uri.filter(u -> !u.isBlank()).orElseGet(devServers::redisUri);
+        if (configured.startsWith("redis-cluster://")) {
+            return cluster(configured);
+        }
+        URI target = URI.create(configured);
         DefaultJedisClientConfig.Builder client = DefaultJedisClientConfig.builder()
                 .timeoutMillis(timeoutMillis)
                 .ssl("rediss".equals(target.getScheme()));
@@ -75,6 +82,32 @@ class RedisConnection {
         int port = target.getPort() > 0 ? target.getPort() : 6379;
         LOG.info(() -> "Redis at " + target.getHost() + ":" + port + ", pool " + poolSize);
         return new JedisPooled(new HostAndPort(target.getHost(), port), config, pool);
+    }
+
+    /**
+     * {@code redis-cluster://[password@]host:port,host:port,...}: seed nodes of a Redis Cluster. Every
+     * key the service touches in one call carries one hash tag, so scripts, streams and pub/sub work
+     * unchanged on the cluster client.
+     */
+    private UnifiedJedis cluster(String configured) {
+        String rest = configured.substring("redis-cluster://".length());
+        DefaultJedisClientConfig.Builder client = DefaultJedisClientConfig.builder().timeoutMillis(timeoutMillis);
+        int at = rest.lastIndexOf('@');
+        if (at >= 0) {
+            client.password(rest.substring(0, at));
+            rest = rest.substring(at + 1);
+        }
+        Set<HostAndPort> seeds = new LinkedHashSet<>();
+        for (String node : rest.split(",")) {
+            seeds.add(HostAndPort.from(node.trim()));
+        }
+        GenericObjectPoolConfig<Connection> pool = new GenericObjectPoolConfig<>();
+        pool.setMaxTotal(poolSize);
+        pool.setMaxIdle(poolSize);
+        pool.setMaxWait(Duration.ofMillis(timeoutMillis));
+        pool.setJmxEnabled(false);
+        LOG.info(() -> "Redis Cluster seeds " + seeds + ", pool " + poolSize + " per node");
+        return new JedisCluster(seeds, client.build(), pool);
     }
 
     void close(@Disposes UnifiedJedis redis) {
