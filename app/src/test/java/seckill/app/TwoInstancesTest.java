@@ -1,0 +1,143 @@
+package seckill.app;
+
+import java.io.File;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.helidon.dbclient.DbClient;
+import io.helidon.microprofile.testing.junit5.AddConfig;
+import io.helidon.microprofile.testing.junit5.HelidonTest;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.client.WebTarget;
+import org.eclipse.microprofile.config.Config;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import seckill.app.infra.DevServers;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.is;
+
+/**
+ * Two service instances over one Redis and one MariaDB: this test's in-process service and a second
+ * one in its own JVM. Every buyer clicks once on each at the same moment; the shared per-buyer
+ * limit and the single atomic reservation must still give one unit per buyer and no oversell.
+ */
+@HelidonTest
+@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
+@AddConfig(key = "seckill.admission.buyer-rate", value = "1")
+class TwoInstancesTest {
+
+    private static final long SKU = 4001;
+
+    @Inject
+    WebTarget target;
+
+    @Inject
+    DbClient db;
+
+    @Inject
+    Config config;
+
+    @Inject
+    DevServers devServers;
+
+    private Process second;
+
+    @AfterEach
+    void stopSecond() throws Exception {
+        if (second != null) {
+            second.destroy();
+            second.waitFor();
+        }
+    }
+
+    @Test
+    void buyersClickingOnBothInstancesGetOneUnitEachAndNothingIsOversold() throws Exception {
+        SaleFixture sale = new SaleFixture(target.getUri(), db);
+        URI other = startSecondInstance(sale);
+        SaleFixture otherSale = new SaleFixture(other, db);
+        long activity = sale.createOpenActivity(SKU, 100, 1);
+        int buyers = 600;
+
+        Map<Long, List<Integer>> answers = new ConcurrentHashMap<>();
+        AtomicInteger reserved = new AtomicInteger();
+        CountDownLatch gate = new CountDownLatch(1);
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<?>> all = new ArrayList<>();
+            for (int i = 0; i < buyers; i++) {
+                long user = activity * 100_000 + i;
+                for (SaleFixture instance : List.of(sale, otherSale)) {
+                    all.add(pool.submit(() -> {
+                        gate.await();
+                        HttpResponse<String> response = instance.purchase(activity, user, SKU, 1, "two-" + user);
+                        answers.computeIfAbsent(user, u -> new java.util.concurrent.CopyOnWriteArrayList<>())
+                                .add(response.statusCode());
+                        if (response.statusCode() == 202) {
+                            reserved.incrementAndGet();
+                        }
+                        return null;
+                    }));
+                }
+            }
+            gate.countDown();
+            for (Future<?> f : all) {
+                f.get();
+            }
+        }
+        assertThat(reserved.get(), is(100));
+        for (List<Integer> codes : answers.values()) {
+            assertThat(codes.toString(), codes.stream().filter(c -> c == 202).count() <= 1, is(true));
+        }
+        // the second click of a buyer who got in was refused by the shared limit or answered with the same id
+        assertThat(answers.values().stream().filter(c -> c.contains(202)).allMatch(c -> c.contains(429)
+                || c.contains(200) || c.contains(410)), is(true));
+        SaleFixture.await("orders", Duration.ofSeconds(60), () -> sale.orders(activity) == 100);
+        assertThat(sale.available(activity, SKU), is(0L));
+        assertThat(sale.count("SELECT COUNT(DISTINCT user_id) FROM seckill_order WHERE activity_id = ?", activity),
+                is(100L));
+    }
+
+    private URI startSecondInstance(SaleFixture sale) throws Exception {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), "-Dserver.port=" + port,
+                "-Dseckill.admission.token-required=false", "-Dseckill.admission.buyer-rate=1",
+                "seckill.app.SeckillMain");
+        Map<String, String> env = builder.environment();
+        env.put("SECKILL_REDIS_URI", config.getOptionalValue("seckill.redis.uri", String.class)
+                .orElseGet(devServers::redisUri));
+        env.put("SECKILL_DB_URL", config.getOptionalValue("seckill.db.url", String.class).orElseGet(devServers::jdbcUrl));
+        env.put("SECKILL_DB_USER", config.getOptionalValue("seckill.db.user", String.class).orElse("root"));
+        config.getOptionalValue("seckill.db.password", String.class).ifPresent(p -> env.put("SECKILL_DB_PASSWORD", p));
+        env.put("SECKILL_ADMIN_TOKEN", SaleFixture.ADMIN_TOKEN);
+        File log = Files.createTempFile("second-instance", ".log").toFile();
+        builder.redirectErrorStream(true).redirectOutput(log);
+        second = builder.start();
+        URI base = URI.create("http://127.0.0.1:" + port);
+        SaleFixture probe = new SaleFixture(base, db);
+        SaleFixture.await("second instance ready", Duration.ofSeconds(60), () -> {
+            try {
+                return probe.get("/health/ready", null).statusCode() == 200;
+            } catch (RuntimeException e) {
+                return false;
+            }
+        });
+        return base;
+    }
+}
