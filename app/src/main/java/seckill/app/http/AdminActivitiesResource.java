@@ -34,8 +34,7 @@ public class AdminActivitiesResource {
 
     static final long MAX_STOCK = 10_000_000;
     static final int MAX_PER_USER = 1_000;
-    // several buckets per SKU need cross-bucket stock moves to avoid false sold-outs (issue #6): not yet
-    static final int MAX_BUCKETS = 1;
+    static final int MAX_BUCKETS = 64;
     static final int MAX_SKUS = 100;
     static final int DEFAULT_PAYMENT_WINDOW_SECONDS = 900;
 

@@ -1,6 +1,7 @@
 package seckill.reservation;
 
 import java.time.Clock;
+import java.util.List;
 import java.util.Optional;
 import java.util.logging.Logger;
 
@@ -18,6 +19,7 @@ import seckill.reservation.api.ReserveStock;
 import seckill.reservation.api.StockReservations;
 import seckill.reservation.api.Restock;
 import seckill.reservation.api.RestockOutcome;
+import seckill.reservation.redis.BucketScripts;
 import seckill.reservation.redis.Coalescer;
 import seckill.reservation.redis.PreheatScript;
 import seckill.reservation.redis.RefillScript;
@@ -38,6 +40,7 @@ class ReservingStock implements StockReservations {
     private final ReservationScript reservationScript = new ReservationScript();
     private final PreheatScript preheatScript = new PreheatScript();
     private final RefillScript refillScript = new RefillScript();
+    private final BucketScripts bucketScripts = new BucketScripts();
 
     @Inject
     UnifiedJedis redis;
@@ -95,6 +98,57 @@ class ReservingStock implements StockReservations {
     public ReservationOutcome reserve(ReserveStock command) {
         int bucket = StockBuckets.homeBucket(command.userId(), command.buckets());
         ReservationId candidate = new ReservationId(command.activityId(), command.skuId(), bucket, sequence.next());
+        ReservationOutcome atHome = reserveAtHome(command, candidate);
+        if (command.buckets() > 1 && (atHome instanceof ReservationOutcome.SoldOut
+                || atHome instanceof ReservationOutcome.InsufficientStock)) {
+            return reserveFromDonors(command, candidate, atHome);
+        }
+        return atHome;
+    }
+
+    /**
+     * The home bucket ran dry: claim the buyer at home, then ask each other bucket once, in a fixed
+     * order, for the units. Sold out only when every bucket said so in this pass, so a sale whose
+     * buckets drained unevenly still sells every unit, in at most {@code buckets} calls.
+     */
+    private ReservationOutcome reserveFromDonors(ReserveStock command, ReservationId homeCandidate,
+                                                 ReservationOutcome atHome) {
+        int home = homeCandidate.bucket();
+        String pending = BucketScripts.PENDING + homeCandidate.sequence();
+        try {
+            String held = bucketScripts.claim(redis, command.activityId(), command.skuId(), home, command.userId(), pending);
+            if (!held.isEmpty()) {
+                // the buyer already holds one (or another click of theirs is taking units right now)
+                return ReservationId.parse(held).<ReservationOutcome>map(ReservationOutcome.AlreadyReserved::new)
+                        .orElse(new ReservationOutcome.AlreadyReserved(homeCandidate));
+            }
+            long bestRemaining = atHome instanceof ReservationOutcome.InsufficientStock i ? i.remaining() : 0;
+            for (int step = 1; step < command.buckets(); step++) {
+                int donor = (home + step) % command.buckets();
+                ReservationId id = new ReservationId(command.activityId(), command.skuId(), donor, homeCandidate.sequence());
+                List<String> taken = bucketScripts.take(redis, id, command.userId(), command.quantity(),
+                        command.requestId(), clock.instant());
+                switch (taken.get(0)) {
+                    case "RESERVED" -> {
+                        bucketScripts.settle(redis, command.activityId(), command.skuId(), home, command.userId(), pending,
+                                id.toString());
+                        return new ReservationOutcome.Reserved(id, Long.parseLong(taken.get(2)));
+                    }
+                    case "INSUFFICIENT" -> bestRemaining = Math.max(bestRemaining, Long.parseLong(taken.get(1)));
+                    default -> {
+                        // sold out or not preheated: the next bucket
+                    }
+                }
+            }
+            bucketScripts.settle(redis, command.activityId(), command.skuId(), home, command.userId(), pending, "");
+            return bestRemaining > 0 ? new ReservationOutcome.InsufficientStock(bestRemaining)
+                    : new ReservationOutcome.SoldOut();
+        } catch (JedisException e) {
+            throw new ReservationUnavailable("reservation across buckets failed", e);
+        }
+    }
+
+    private ReservationOutcome reserveAtHome(ReserveStock command, ReservationId candidate) {
         try {
             if (coalescing) {
                 return coalescer.reserve(new ReservationScript.Claim(candidate, command.userId(), command.quantity(),
@@ -127,18 +181,27 @@ class ReservingStock implements StockReservations {
 
     @Override
     public RestockOutcome restock(Restock command) {
+        ReservationId id = command.reservation();
+        int home = StockBuckets.homeBucket(command.userId(), Math.max(1, command.buckets()));
         try {
-            return refillScript.refill(redis, command.reservation(), command.userId(), command.quantity(),
-                    command.releaseBuyer());
+            boolean sameBucket = home == id.bucket();
+            RestockOutcome outcome = refillScript.refill(redis, id, command.userId(), command.quantity(),
+                    command.releaseBuyer() && sameBucket);
+            if (command.releaseBuyer() && !sameBucket && outcome != RestockOutcome.KEYS_GONE) {
+                // the buyer's record lives in their home bucket, another slot: released on its own, idempotently
+                bucketScripts.settle(redis, id.activityId(), id.skuId(), home, command.userId(), id.toString(), "");
+            }
+            return outcome;
         } catch (JedisException e) {
             throw new ReservationUnavailable("restock failed", e);
         }
     }
 
     @Override
-    public boolean isHeldBy(ReservationId id, long userId) {
+    public boolean isHeldBy(ReservationId id, long userId, int buckets) {
         try {
-            String held = redis.hget(StockBuckets.buyers(id.activityId(), id.skuId(), id.bucket()), Long.toString(userId));
+            int home = StockBuckets.homeBucket(userId, Math.max(1, buckets));
+            String held = redis.hget(StockBuckets.buyers(id.activityId(), id.skuId(), home), Long.toString(userId));
             return id.toString().equals(held);
         } catch (JedisException e) {
             throw new ReservationUnavailable("reading buyer failed", e);

@@ -10,7 +10,9 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.metrics.Counter;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import seckill.admission.api.Admission;
+import seckill.ordering.api.ActivityCatalog;
 import seckill.ordering.api.OrderLedger;
+import seckill.ordering.api.SkuLine;
 import seckill.ordering.api.StockRefill;
 import seckill.reservation.api.ReservationId;
 import seckill.reservation.api.ReservationUnavailable;
@@ -39,6 +41,9 @@ class RelayingStockRefills {
     Admission admission;
 
     @Inject
+    ActivityCatalog catalog;
+
+    @Inject
     Clock clock;
 
     @Inject
@@ -65,8 +70,10 @@ class RelayingStockRefills {
                 }
                 RestockOutcome outcome;
                 try {
+                    int buckets = catalog.find(refill.activityId()).flatMap(a -> a.sku(refill.skuId()))
+                            .map(SkuLine::buckets).orElse(1);
                     outcome = reservations.restock(new Restock(id, refill.userId(), refill.quantity(),
-                            refill.releaseBuyer()));
+                            refill.releaseBuyer(), buckets));
                 } catch (ReservationUnavailable e) {
                     ledger.refillAttemptFailed(refill.id());
                     return applied;

@@ -4,7 +4,9 @@ import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import seckill.ordering.api.ActivityCatalog;
 import seckill.ordering.api.OrderLookup;
+import seckill.ordering.api.SkuLine;
 import seckill.ordering.api.OrderView;
 import seckill.reservation.api.ReservationId;
 import seckill.reservation.api.StockReservations;
@@ -23,6 +25,9 @@ class TrackingReservations implements ReservationTracking {
 
     @Inject
     StockReservations reservations;
+
+    @Inject
+    ActivityCatalog catalog;
 
     @Override
     public Optional<ReservationStatus> track(String reservationId, long userId) {
@@ -44,6 +49,8 @@ class TrackingReservations implements ReservationTracking {
         if (failure.isPresent()) {
             return Optional.of(ReservationStatus.failed(reservationId, failure.get()));
         }
-        return reservations.isHeldBy(id, userId) ? Optional.of(ReservationStatus.queued(reservationId)) : Optional.empty();
+        int buckets = catalog.find(id.activityId()).flatMap(a -> a.sku(id.skuId())).map(SkuLine::buckets).orElse(1);
+        return reservations.isHeldBy(id, userId, buckets) ? Optional.of(ReservationStatus.queued(reservationId))
+                : Optional.empty();
     }
 }

@@ -21,6 +21,6 @@ public interface StockReservations {
     /** Gives a reservation's units back to its bucket, at most once per reservation. */
     RestockOutcome restock(Restock command);
 
-    /** Whether the reservation is the one Redis holds for that buyer. */
-    boolean isHeldBy(ReservationId id, long userId);
+    /** Whether the reservation is the one Redis holds for that buyer (the SKU has {@code buckets} buckets). */
+    boolean isHeldBy(ReservationId id, long userId, int buckets);
 }

@@ -1,0 +1,116 @@
+package seckill.app;
+
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.helidon.dbclient.DbClient;
+import io.helidon.microprofile.testing.junit5.AddConfig;
+import io.helidon.microprofile.testing.junit5.HelidonTest;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.client.WebTarget;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.UnifiedJedis;
+import seckill.app.drill.InvariantCheck;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.empty;
+import static org.hamcrest.Matchers.is;
+
+/**
+ * A SKU split over four buckets: every unit is sold even when all buyers share one home bucket
+ * (the others must give their units), each buyer holds at most one, and nothing is oversold.
+ */
+@HelidonTest
+@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
+class BucketsTest {
+
+    private static final long SKU = 3001;
+    private static final int BUCKETS = 4;
+
+    @Inject
+    WebTarget target;
+
+    @Inject
+    DbClient db;
+
+    @Inject
+    UnifiedJedis redis;
+
+    @Test
+    void buyersOfOneHomeBucketStillBuyEveryUnitOfAllBuckets() throws Exception {
+        SaleFixture sale = new SaleFixture(target.getUri(), db);
+        String json = """
+                {"name":"buckets","startsAt":"%s","endsAt":"%s",
+                 "skus":[{"skuId":%d,"stock":100,"perUserLimit":1,"buckets":%d}]}""".formatted(
+                Instant.now().minusSeconds(5), Instant.now().plusSeconds(600), SKU, BUCKETS);
+        HttpResponse<String> created = sale.createActivity(json, SaleFixture.ADMIN_TOKEN);
+        assertThat(created.body(), created.statusCode(), is(201));
+        long activity = Long.parseLong(created.body().replaceAll(".*\"activityId\":(\\d+).*", "$1"));
+        for (int b = 0; b < BUCKETS; b++) {
+            assertThat(redis.get("sk:{a" + activity + ":s" + SKU + ":b" + b + "}:stock"), is("25"));
+        }
+
+        // 400 buyers who all live in the same home bucket, each clicking twice at once
+        List<Long> users = new ArrayList<>();
+        for (long u = activity * 1_000_000; users.size() < 400; u++) {
+            if (homeBucket(u) == 0) {
+                users.add(u);
+            }
+        }
+        AtomicInteger reserved = new AtomicInteger();
+        Set<Long> winners = ConcurrentHashMap.newKeySet();
+        CountDownLatch gate = new CountDownLatch(1);
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<?>> all = new ArrayList<>();
+            for (long user : users) {
+                for (int click = 0; click < 2; click++) {
+                    int n = click;
+                    all.add(pool.submit(() -> {
+                        gate.await();
+                        HttpResponse<String> response = sale.purchase(activity, user, SKU, 1, "b-" + user + "-" + n);
+                        if (response.statusCode() == 202) {
+                            reserved.incrementAndGet();
+                            assertThat("one unit per buyer", winners.add(user), is(true));
+                        }
+                        return null;
+                    }));
+                }
+            }
+            gate.countDown();
+            for (Future<?> f : all) {
+                f.get();
+            }
+        }
+        assertThat(reserved.get(), is(100));
+        for (int b = 0; b < BUCKETS; b++) {
+            assertThat(redis.get("sk:{a" + activity + ":s" + SKU + ":b" + b + "}:stock"), is("0"));
+        }
+        SaleFixture.await("orders", Duration.ofSeconds(60), () -> sale.orders(activity) == 100);
+        assertThat(sale.available(activity, SKU), is(0L));
+        assertThat(sale.count("SELECT COUNT(DISTINCT user_id) FROM seckill_order WHERE activity_id = ?", activity),
+                is(100L));
+        assertThat(InvariantCheck.violations(new InvariantCheck(db, redis).audit(activity)), empty());
+        // a buyer served by another bucket still sees their reservation
+        String anyId = sale.column("SELECT reservation_id FROM seckill_order WHERE activity_id = ? AND reservation_id NOT LIKE ?",
+                activity, activity + "-" + SKU + "-0-%").getFirst();
+        String owner = sale.column("SELECT user_id FROM seckill_order WHERE reservation_id = ?", anyId).getFirst();
+        assertThat(sale.get("/api/v1/reservations/" + anyId, owner).body().contains("ORDERED"), is(true));
+    }
+
+    /** The same rule as the reservation module's home bucket (SplitMix64 finaliser, modulo buckets). */
+    private static int homeBucket(long userId) {
+        long z = userId * 0x9E3779B97F4A7C15L;
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        return (int) Math.floorMod(z ^ (z >>> 31), (long) BUCKETS);
+    }
+}

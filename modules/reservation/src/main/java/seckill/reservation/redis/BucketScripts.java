@@ -1,0 +1,46 @@
+package seckill.reservation.redis;
+
+import java.time.Instant;
+import java.util.List;
+
+import redis.clients.jedis.UnifiedJedis;
+import seckill.reservation.api.ReservationId;
+
+/**
+ * The steps of a reservation that crosses buckets, each atomic on its own slot: claim the buyer at
+ * home, take units from a donor bucket, then settle the claim (final id, or release). A crash in
+ * between leaves a pending claim, which blocks that buyer but never loses or doubles a unit.
+ */
+public final class BucketScripts {
+
+    public static final String PENDING = "pending:";
+
+    private final RedisScript claim = RedisScript.fromResource(BucketScripts.class, "claim.lua");
+    private final RedisScript take = RedisScript.fromResource(BucketScripts.class, "take.lua");
+    private final RedisScript settle = RedisScript.fromResource(BucketScripts.class, "settle_claim.lua");
+
+    /** Records a pending claim; returns the value already held for the buyer, or empty when claimed. */
+    public String claim(UnifiedJedis redis, long activityId, long skuId, int home, long userId, String pendingValue) {
+        return RedisScript.text(claim.run(redis, List.of(StockBuckets.buyers(activityId, skuId, home)),
+                List.of(Long.toString(userId), pendingValue)));
+    }
+
+    /** {verdict, value, remaining} as reserve.lua answers. */
+    public List<String> take(UnifiedJedis redis, ReservationId id, long userId, int quantity, String requestId,
+                             Instant reservedAt) {
+        List<?> reply = (List<?>) take.run(redis, List.of(StockBuckets.stock(id.activityId(), id.skuId(), id.bucket()),
+                StockBuckets.events(id.activityId(), id.skuId(), id.bucket())),
+                List.of(Long.toString(userId), Integer.toString(quantity), id.toString(), requestId,
+                        Long.toString(reservedAt.toEpochMilli()), Long.toString(id.activityId()),
+                        Long.toString(id.skuId())));
+        return List.of(RedisScript.text(reply.get(0)), RedisScript.text(reply.get(1)), RedisScript.text(reply.get(2)));
+    }
+
+    /** Replaces the buyer's record if it still is {@code expected}; an empty {@code replacement} removes it. */
+    public boolean settle(UnifiedJedis redis, long activityId, long skuId, int home, long userId, String expected,
+                          String replacement) {
+        Object reply = settle.run(redis, List.of(StockBuckets.buyers(activityId, skuId, home)),
+                List.of(Long.toString(userId), expected, replacement));
+        return "1".equals(RedisScript.text(reply));
+    }
+}
