@@ -32,8 +32,9 @@ import static org.hamcrest.Matchers.is;
 
 /**
  * Two service instances over one Redis and one MariaDB: this test's in-process service and a second
- * one in its own JVM. Every buyer clicks once on each at the same moment; the shared per-buyer
- * limit and the single atomic reservation must still give one unit per buyer and no oversell.
+ * one in its own JVM, selling a SKU split over three buckets. Every buyer clicks once on each at the
+ * same moment; the shared per-buyer limit and the reservation scripts must still give one unit per
+ * buyer, every unit sold and no oversell.
  */
 @HelidonTest
 @AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
@@ -69,7 +70,14 @@ class TwoInstancesTest {
         SaleFixture sale = new SaleFixture(target.getUri(), db);
         URI other = startSecondInstance(sale);
         SaleFixture otherSale = new SaleFixture(other, db);
-        long activity = sale.createOpenActivity(SKU, 100, 1);
+        // three buckets: on the cluster run of CI they land on different masters
+        String json = """
+                {"name":"two instances","startsAt":"%s","endsAt":"%s",
+                 "skus":[{"skuId":%d,"stock":100,"perUserLimit":1,"buckets":3}]}""".formatted(
+                java.time.Instant.now().minusSeconds(5), java.time.Instant.now().plusSeconds(600), SKU);
+        HttpResponse<String> created = sale.createActivity(json, SaleFixture.ADMIN_TOKEN);
+        assertThat(created.body(), created.statusCode(), is(201));
+        long activity = Long.parseLong(created.body().replaceAll(".*\"activityId\":(\\d+).*", "$1"));
         int buyers = 600;
 
         Map<Long, List<Integer>> answers = new ConcurrentHashMap<>();

@@ -155,6 +155,11 @@ public class PurchasesResource {
             outcome = reservations.reserve(new ReserveStock(activityId, skuId, sku.buckets(), userId, (int) quantity,
                     requestId));
         } catch (ReservationUnavailable e) {
+            if (!e.inDoubt()) {
+                // the call never left this instance: nothing happened, a retry is safe
+                throw new Problem(503, "BUSY", "Busy", "This instance is at capacity; nothing was reserved. Retry shortly.",
+                        Duration.ofSeconds(1));
+            }
             LOG.log(Level.WARNING, "reservation store unavailable; halting sales on this instance", e);
             // the arbiter is in doubt: stop issuing until what is unsettled is counted (settlement resumes)
             admission.halt("redis: " + e.getMessage());
@@ -166,7 +171,8 @@ public class PurchasesResource {
         return switch (outcome) {
             case ReservationOutcome.Reserved reserved -> {
                 reservationsMade.inc();
-                if (reserved.remaining() <= admission.soldOutThreshold()) {
+                // with several buckets "remaining" is one bucket's: only a full pass (SoldOut) speaks for the SKU
+                if (sku.buckets() == 1 && reserved.remaining() <= admission.soldOutThreshold()) {
                     admission.soldOut(activityId, skuId);
                 }
                 yield accepted(202, reserved.id().toString(), "QUEUED");

@@ -114,6 +114,10 @@ class AdmittingPurchases implements Admission {
             verdict = limits.check(attempt.activityId(), attempt.userId(), switches.buyerRate(),
                     switches.buyerWindowMillis(), switches.globalRate());
         } catch (JedisException e) {
+            if (poolExhausted(e)) {
+                // this instance is saturated, Redis is fine: queue the buyer like the global limit does
+                return new AdmissionDecision.Throttled("GLOBAL", 1, switches.buyerRate(), 0, 1);
+            }
             // Redis is the arbiter of the reservation too: in doubt, stop issuing here as well
             halt("redis: rate limits unavailable: " + e.getMessage());
             return new AdmissionDecision.Halted(haltReason.get(), 2);
@@ -128,6 +132,15 @@ class AdmittingPurchases implements Admission {
             return new AdmissionDecision.Throttled(verdict.limit(), retry, verdict.buyerLimit(), remaining, retry);
         }
         return new AdmissionDecision.Admitted();
+    }
+
+    private static boolean poolExhausted(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof java.util.NoSuchElementException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String outcome(AdmissionDecision decision) {

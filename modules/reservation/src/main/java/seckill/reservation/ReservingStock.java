@@ -144,7 +144,7 @@ class ReservingStock implements StockReservations {
             return bestRemaining > 0 ? new ReservationOutcome.InsufficientStock(bestRemaining)
                     : new ReservationOutcome.SoldOut();
         } catch (JedisException e) {
-            throw new ReservationUnavailable("reservation across buckets failed", e);
+            throw new ReservationUnavailable("reservation across buckets failed", e, !ReservationUnavailable.poolExhausted(e));
         }
     }
 
@@ -157,7 +157,7 @@ class ReservingStock implements StockReservations {
             return reservationScript.reserve(redis, candidate, command.userId(), command.quantity(),
                     command.requestId(), clock.instant());
         } catch (JedisException | IllegalStateException e) {
-            throw new ReservationUnavailable("reservation script failed", e);
+            throw new ReservationUnavailable("reservation script failed", e, !ReservationUnavailable.poolExhausted(e));
         }
     }
 
