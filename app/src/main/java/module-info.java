@@ -41,5 +41,5 @@ module seckill.app {
     opens seckill.app.bench;
 
     provides org.eclipse.microprofile.config.spi.ConfigSource with seckill.app.infra.ConfigDirectorySource,
-            seckill.app.infra.SwitchesFileSource;
+            seckill.app.infra.SwitchesFileSource, seckill.app.infra.DevDefaultsSource;
 }

@@ -8,7 +8,7 @@ import io.helidon.microprofile.server.Server;
 import jakarta.enterprise.inject.spi.CDI;
 import org.eclipse.microprofile.config.ConfigProvider;
 import redis.clients.jedis.UnifiedJedis;
-import seckill.app.infra.AdminToken;
+import seckill.app.infra.DevDefaultsSource;
 import seckill.ordering.api.OrderingSwitch;
 
 /**
@@ -53,7 +53,7 @@ public final class DrillCommand {
             URI base = URI.create(options.url().orElse("http://127.0.0.1:" + server.port()));
             String token = options.adminToken()
                     .or(() -> ConfigProvider.getConfig().getOptionalValue("seckill.admin.token", String.class))
-                    .orElse(AdminToken.DEV_TOKEN);
+                    .orElse(DevDefaultsSource.ADMIN_TOKEN);
             OrderingSwitch ordering = options.url().isPresent() ? null : cdi.select(OrderingSwitch.class).get();
             Drill drill = new Drill(options, base, token, cdi.select(DbClient.class).get(),
                     cdi.select(UnifiedJedis.class).get(), ordering, System.out);

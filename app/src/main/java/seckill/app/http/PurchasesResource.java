@@ -171,8 +171,8 @@ public class PurchasesResource {
         return switch (outcome) {
             case ReservationOutcome.Reserved reserved -> {
                 reservationsMade.inc();
-                // with several buckets "remaining" is one bucket's: only a full pass (SoldOut) speaks for the SKU
-                if (sku.buckets() == 1 && reserved.remaining() <= admission.soldOutThreshold()) {
+                if (reserved.skuRemaining().isPresent()
+                        && reserved.skuRemaining().getAsLong() <= admission.soldOutThreshold()) {
                     admission.soldOut(activityId, skuId);
                 }
                 yield accepted(202, reserved.id().toString(), "QUEUED");

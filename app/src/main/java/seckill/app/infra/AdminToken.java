@@ -3,7 +3,6 @@ package seckill.app.infra;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Optional;
-import java.util.logging.Logger;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -13,43 +12,24 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * The operator's bearer token ({@code seckill.admin.token}). Without one, the service only starts
- * in dev mode (no Redis or database configured), where it uses a well-known dev token and says so
- * loudly; anywhere else it refuses to start rather than run an open admin API.
+ * The operator's bearer token ({@code seckill.admin.token}). Required: the service refuses to start
+ * without one rather than run an open admin API (in dev mode {@link DevDefaultsSource} supplies it).
  */
 @ApplicationScoped
 public class AdminToken {
-
-    private static final Logger LOG = Logger.getLogger(AdminToken.class.getName());
-    public static final String DEV_TOKEN = "dev-admin-token";
 
     @Inject
     @ConfigProperty(name = "seckill.admin.token")
     Optional<String> configured;
 
-    @Inject
-    @ConfigProperty(name = "seckill.redis.uri")
-    Optional<String> redisUri;
-
-    @Inject
-    @ConfigProperty(name = "seckill.db.url")
-    Optional<String> dbUrl;
-
     private byte[] token;
 
     @PostConstruct
     void resolve() {
-        if (configured.filter(t -> !t.isBlank()).isPresent()) {
-            token = configured.get().getBytes(StandardCharsets.UTF_8);
-            return;
-        }
-        if (redisUri.isPresent() || dbUrl.isPresent()) {
-            throw new IllegalStateException("seckill.admin.token is not set; it is required when Redis or the "
-                    + "database is configured (set SECKILL_ADMIN_TOKEN)");
-        }
-        LOG.warning("DEV MODE: seckill.admin.token is not set, the admin API accepts the DEV token '" + DEV_TOKEN
-                + "'. Never run like this in production.");
-        token = DEV_TOKEN.getBytes(StandardCharsets.UTF_8);
+        token = configured.filter(t -> !t.isBlank())
+                .orElseThrow(() -> new IllegalStateException("seckill.admin.token is not set; it is required when Redis "
+                        + "or the database is configured (set SECKILL_ADMIN_TOKEN)"))
+                .getBytes(StandardCharsets.UTF_8);
     }
 
     /** Resolving at start-up makes a missing production token fail the start, not the first admin call. */

@@ -69,10 +69,6 @@ public class DevServers {
         return jdbcUrl;
     }
 
-    public synchronized boolean anyStarted() {
-        return redis != null || mariaDb != null;
-    }
-
     @PreDestroy
     synchronized void stop() {
         if (redis != null) {

@@ -23,7 +23,6 @@ import seckill.admission.api.TokenIssue;
 class IssuingPurchaseTokens implements PurchaseTokens {
 
     private static final Logger LOG = Logger.getLogger(IssuingPurchaseTokens.class.getName());
-    static final String DEV_KEYS = "dev=dev-purchase-token-key";
 
     @Inject
     CaptchaVerifier captcha;
@@ -39,24 +38,13 @@ class IssuingPurchaseTokens implements PurchaseTokens {
     @ConfigProperty(name = "seckill.admission.token-ttl-seconds", defaultValue = "60")
     long ttlSeconds;
 
-    @Inject
-    @ConfigProperty(name = "seckill.redis.uri")
-    Optional<String> redisUri;
-
-    @Inject
-    @ConfigProperty(name = "seckill.db.url")
-    Optional<String> dbUrl;
-
     private TokenSigner signer;
 
     @PostConstruct
     void init() {
+        // in dev mode the app's dev-defaults config source supplies well-known keys
         if (keys.filter(k -> !k.isBlank()).isPresent()) {
             signer = new TokenSigner(keys.get());
-        } else if (redisUri.isEmpty() && dbUrl.isEmpty()) {
-            LOG.warning("DEV MODE: seckill.admission.token-keys is not set, purchase tokens are signed with a DEV key."
-                    + " Never run like this in production.");
-            signer = new TokenSigner(DEV_KEYS);
         } else {
             LOG.severe("seckill.admission.token-keys is not set: no purchase token can be issued or accepted; with "
                     + "seckill.admission.token-required=true every purchase is refused until it is set");

@@ -31,12 +31,14 @@ class RegisteringActivities implements ActivityCatalog {
     Clock clock;
 
     private ActivityRows rows;
+    private seckill.ordering.sql.LedgerRows ledger;
     private final Map<Long, Activity> known = new ConcurrentHashMap<>();
     private final Map<Long, Long> missesUntil = new ConcurrentHashMap<>();
 
     @PostConstruct
     void init() {
         rows = new ActivityRows(db);
+        ledger = new seckill.ordering.sql.LedgerRows(db);
     }
 
     @Override
@@ -49,7 +51,7 @@ class RegisteringActivities implements ActivityCatalog {
 
     @Override
     public java.util.List<Long> endingAfter(java.time.Instant endedAfter) {
-        return new seckill.ordering.sql.LedgerRows(db).activitiesEndingAfter(endedAfter);
+        return ledger.activitiesEndingAfter(endedAfter);
     }
 
     @Override

@@ -99,11 +99,16 @@ class ReservingStock implements StockReservations {
         int bucket = StockBuckets.homeBucket(command.userId(), command.buckets());
         ReservationId candidate = new ReservationId(command.activityId(), command.skuId(), bucket, sequence.next());
         ReservationOutcome atHome = reserveAtHome(command, candidate);
-        if (command.buckets() > 1 && (atHome instanceof ReservationOutcome.SoldOut
-                || atHome instanceof ReservationOutcome.InsufficientStock)) {
-            return reserveFromDonors(command, candidate, atHome);
+        if (command.buckets() == 1) {
+            return atHome;
         }
-        return atHome;
+        return switch (atHome) {
+            case ReservationOutcome.SoldOut s -> reserveFromDonors(command, candidate, atHome);
+            case ReservationOutcome.InsufficientStock i -> reserveFromDonors(command, candidate, atHome);
+            // one bucket's count says nothing about the others
+            case ReservationOutcome.Reserved r -> new ReservationOutcome.Reserved(r.id(), r.remaining(), false);
+            default -> atHome;
+        };
     }
 
     /**
@@ -132,7 +137,7 @@ class ReservingStock implements StockReservations {
                     case "RESERVED" -> {
                         bucketScripts.settle(redis, command.activityId(), command.skuId(), home, command.userId(), pending,
                                 id.toString());
-                        return new ReservationOutcome.Reserved(id, Long.parseLong(taken.get(2)));
+                        return new ReservationOutcome.Reserved(id, Long.parseLong(taken.get(2)), false);
                     }
                     case "INSUFFICIENT" -> bestRemaining = Math.max(bestRemaining, Long.parseLong(taken.get(1)));
                     default -> {

@@ -103,11 +103,6 @@ class StreamedReservations implements ReservationEvents {
     }
 
     @Override
-    public long deadLetters(String stream) {
-        return redis.xlen(StockBuckets.deadLettersOf(stream));
-    }
-
-    @Override
     public long trimSettled(String stream) {
         if (redis.xpending(stream, consumerGroup).getTotal() > 0) {
             return 0;
@@ -166,11 +161,6 @@ class StreamedReservations implements ReservationEvents {
     @Override
     public String streamOf(long activityId, long skuId, int bucket) {
         return StockBuckets.events(activityId, skuId, bucket);
-    }
-
-    @Override
-    public long[] owner(String stream) {
-        return StockBuckets.owner(stream);
     }
 
     @Override

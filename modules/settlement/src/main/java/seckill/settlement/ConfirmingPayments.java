@@ -38,7 +38,6 @@ import seckill.settlement.sql.SettlementRows;
 class ConfirmingPayments implements PaymentCallbacks {
 
     private static final Logger LOG = Logger.getLogger(ConfirmingPayments.class.getName());
-    static final String DEV_KEY = "dev-payment-key";
     private static final Pattern ORDER_NO = Pattern.compile("[0-9A-Z]{24}");
     private static final Pattern PAYMENT_ID = Pattern.compile("[A-Za-z0-9._:-]{1,64}");
     private static final JsonProvider JSON = JsonProvider.provider();
@@ -59,26 +58,15 @@ class ConfirmingPayments implements PaymentCallbacks {
     @ConfigProperty(name = "seckill.payment.hmac-key")
     Optional<String> configuredKey;
 
-    @Inject
-    @ConfigProperty(name = "seckill.redis.uri")
-    Optional<String> redisUri;
-
-    @Inject
-    @ConfigProperty(name = "seckill.db.url")
-    Optional<String> dbUrl;
-
     private PaymentSignature signature;
     private SettlementRows rows;
 
     @PostConstruct
     void init() {
         rows = new SettlementRows(db);
+        // in dev mode the app's dev-defaults config source supplies a well-known key
         if (configuredKey.filter(k -> !k.isBlank()).isPresent()) {
             signature = new PaymentSignature(configuredKey.get());
-        } else if (redisUri.isEmpty() && dbUrl.isEmpty()) {
-            LOG.warning("DEV MODE: seckill.payment.hmac-key is not set, payment callbacks are verified with the DEV key '"
-                    + DEV_KEY + "'. Never run like this in production.");
-            signature = new PaymentSignature(DEV_KEY);
         } else {
             LOG.warning("seckill.payment.hmac-key is not set: payment callbacks are refused until it is");
         }

@@ -66,6 +66,8 @@ class Reconciling implements Reconciliation {
     long keysOutliveEndSeconds;
 
     private SettlementRows rows;
+    private final java.util.Map<String, SkuReconciliation> latest = new java.util.concurrent.ConcurrentHashMap<>();
+    private volatile boolean seeded;
     private Counter mismatches;
     private Counter oversells;
 
@@ -79,9 +81,12 @@ class Reconciling implements Reconciliation {
     /** Every activity whose Redis keys still exist. */
     List<SkuReconciliation> reconcileLive() {
         List<SkuReconciliation> all = new ArrayList<>();
-        for (long activityId : liveActivities()) {
+        List<Long> live = liveActivities();
+        for (long activityId : live) {
             all.addAll(reconcile(activityId));
         }
+        // activities whose keys expired are no longer judged, nor alarming
+        latest.values().removeIf(r -> !live.contains(r.activityId()));
         return all;
     }
 
@@ -99,6 +104,7 @@ class Reconciling implements Reconciliation {
                 result = judge(activityId, sku);
             }
             rows.recordReconciliation(result);
+            latest.put(key(result), result);
             report(result);
             if (result.clean()) {
                 trim(activityId, sku);
@@ -113,16 +119,27 @@ class Reconciling implements Reconciliation {
         return rows.latest(activityId);
     }
 
+    /**
+     * Served from memory (readiness asks often): the latest result per SKU as this instance judged
+     * it, seeded once from the stored results so an alarm survives a restart.
+     */
     @Override
     public Optional<SkuReconciliation> alarm() {
-        for (long activityId : liveActivities()) {
-            for (SkuReconciliation result : rows.latest(activityId)) {
-                if (result.alarming()) {
-                    return Optional.of(result);
+        if (!seeded) {
+            synchronized (latest) {
+                if (!seeded) {
+                    for (long activityId : liveActivities()) {
+                        rows.latest(activityId).forEach(r -> latest.putIfAbsent(key(r), r));
+                    }
+                    seeded = true;
                 }
             }
         }
-        return Optional.empty();
+        return latest.values().stream().filter(SkuReconciliation::alarming).findFirst();
+    }
+
+    private static String key(SkuReconciliation result) {
+        return result.activityId() + ":" + result.skuId();
     }
 
     private List<Long> liveActivities() {

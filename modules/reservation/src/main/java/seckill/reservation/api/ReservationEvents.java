@@ -28,9 +28,6 @@ public interface ReservationEvents {
     /** Copies an event that can never be settled to its bucket's dead-letter stream. */
     void deadLetter(ReservationEvent event, String reason);
 
-    /** Entries in a stream's dead-letter stream. */
-    long deadLetters(String stream);
-
     /**
      * Removes entries that are delivered and acknowledged (everything before the group's last
      * delivered id) when nothing is pending. Returns how many were removed.
@@ -39,9 +36,6 @@ public interface ReservationEvents {
 
     /** The event stream of one bucket of a SKU. */
     String streamOf(long activityId, long skuId, int bucket);
-
-    /** The activity, SKU and bucket a stream belongs to: {@code [activityId, skuId, bucket]}. */
-    long[] owner(String stream);
 
     /**
      * Units in events recorded but not yet acknowledged (pending or never delivered), counting at

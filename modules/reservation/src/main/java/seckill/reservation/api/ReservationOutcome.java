@@ -6,8 +6,21 @@ package seckill.reservation.api;
  */
 public sealed interface ReservationOutcome {
 
-    /** Stock was taken and the reservation event was recorded in the same atomic step. */
-    record Reserved(ReservationId id, long remaining) implements ReservationOutcome {
+    /**
+     * Stock was taken and the reservation event was recorded in the same atomic step.
+     * {@code remaining} counts the units left in the bucket the unit came from; only when that is
+     * the SKU's one bucket does it speak for the SKU ({@link #skuRemaining()}).
+     */
+    record Reserved(ReservationId id, long remaining, boolean wholeSku) implements ReservationOutcome {
+
+        public Reserved(ReservationId id, long remaining) {
+            this(id, remaining, true);
+        }
+
+        /** Units left of the whole SKU, when this answer knows it. */
+        public java.util.OptionalLong skuRemaining() {
+            return wholeSku ? java.util.OptionalLong.of(remaining) : java.util.OptionalLong.empty();
+        }
     }
 
     /** The buyer already holds a reservation for this SKU; nothing changed. */

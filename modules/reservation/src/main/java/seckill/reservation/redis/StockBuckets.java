@@ -44,15 +44,6 @@ public final class StockBuckets {
         return eventStream.substring(0, eventStream.length() - ":events".length()) + ":dead";
     }
 
-    /** {@code [activityId, skuId, bucket]} parsed from any key of a bucket. */
-    public static long[] owner(String key) {
-        int open = key.indexOf('{');
-        int close = key.indexOf('}');
-        String[] parts = key.substring(open + 1, close).split(":");
-        return new long[] {Long.parseLong(parts[0].substring(1)), Long.parseLong(parts[1].substring(1)),
-                Long.parseLong(parts[2].substring(1))};
-    }
-
     /** Keys of one bucket in the order the reservation and preheat scripts expect them. */
     public static List<String> bucketKeys(long activityId, long skuId, int bucket) {
         return List.of(stock(activityId, skuId, bucket), buyers(activityId, skuId, bucket), events(activityId, skuId, bucket));

@@ -1,0 +1,67 @@
+package seckill.app.infra;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.logging.Logger;
+
+import org.eclipse.microprofile.config.spi.ConfigSource;
+
+/**
+ * Dev mode in one place. When neither {@code seckill.redis.uri} nor {@code seckill.db.url} is set
+ * (system properties, environment, {@code config/seckill.properties}), the service runs on embedded
+ * servers, and this lowest-ranked source supplies well-known dev values for the secrets every module
+ * otherwise requires: the admin token, the payment key and the purchase-token keys. Any real value
+ * from another source wins. Outside dev mode it supplies nothing, so a missing secret stays missing.
+ */
+public final class DevDefaultsSource implements ConfigSource {
+
+    private static final Logger LOG = Logger.getLogger(DevDefaultsSource.class.getName());
+    public static final String ADMIN_TOKEN = "dev-admin-token";
+    static final Map<String, String> DEV_SECRETS = Map.of(
+            "seckill.admin.token", ADMIN_TOKEN,
+            "seckill.payment.hmac-key", "dev-payment-key",
+            "seckill.admission.token-keys", "dev=dev-purchase-token-key");
+
+    private final Map<String, String> values;
+
+    public DevDefaultsSource() {
+        boolean devMode = !configured("seckill.redis.uri") && !configured("seckill.db.url");
+        values = devMode ? DEV_SECRETS : Map.of();
+        if (devMode) {
+            LOG.warning("DEV MODE: no Redis or database configured; unless set, the admin token is '" + ADMIN_TOKEN
+                    + "' and the payment and purchase-token keys are well-known DEV keys. Never run like this in "
+                    + "production.");
+        }
+    }
+
+    private static boolean configured(String key) {
+        String env = key.replaceAll("[^A-Za-z0-9]", "_").toUpperCase(Locale.ROOT);
+        return present(System.getProperty(key)) || present(System.getenv(key)) || present(System.getenv(env))
+                || present(new ConfigDirectorySource().getValue(key));
+    }
+
+    private static boolean present(String value) {
+        return value != null && !value.isBlank();
+    }
+
+    @Override
+    public Set<String> getPropertyNames() {
+        return values.keySet();
+    }
+
+    @Override
+    public String getValue(String propertyName) {
+        return values.get(propertyName);
+    }
+
+    @Override
+    public String getName() {
+        return "dev-defaults";
+    }
+
+    @Override
+    public int getOrdinal() {
+        return 1;
+    }
+}
