@@ -5,6 +5,7 @@
  */
 module seckill.admission {
     requires redis.clients.jedis;
+    requires seckill.reservation;
     requires jakarta.cdi;
     requires jakarta.inject;
     requires jakarta.annotation;

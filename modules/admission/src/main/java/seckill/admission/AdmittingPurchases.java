@@ -3,6 +3,7 @@ package seckill.admission;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Logger;
@@ -10,6 +11,7 @@ import java.util.logging.Logger;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.Tag;
 import redis.clients.jedis.UnifiedJedis;
@@ -17,6 +19,7 @@ import redis.clients.jedis.exceptions.JedisException;
 import seckill.admission.api.Admission;
 import seckill.admission.api.AdmissionDecision;
 import seckill.admission.api.PurchaseAttempt;
+import seckill.reservation.api.Coalescing;
 
 /**
  * Judges purchase attempts in the order that costs least first: halt, blocklists, the activity's
@@ -46,14 +49,48 @@ class AdmittingPurchases implements Admission {
     @Inject
     MetricRegistry metrics;
 
+    @Inject
+    @ConfigProperty(name = "seckill.admission.rate-limit.partitions", defaultValue = "1")
+    int partitions = 1;
+
+    // admission's coalescing follows the reservation's switch unless set apart
+    @Inject
+    @ConfigProperty(name = "seckill.admission.coalescing.enabled")
+    Optional<Boolean> coalescingOwn = Optional.empty();
+
+    @Inject
+    @ConfigProperty(name = "seckill.reservation.coalescing.enabled", defaultValue = "false")
+    boolean coalescingShared;
+
+    @Inject
+    @ConfigProperty(name = "seckill.reservation.coalescing.max-batch", defaultValue = "32")
+    int coalescingBatch = 32;
+
+    @Inject
+    @ConfigProperty(name = "seckill.reservation.coalescing.max-wait-micros", defaultValue = "0")
+    long coalescingWaitMicros;
+
+    @Inject
+    @ConfigProperty(name = "seckill.reservation.coalescing.calls-per-lane", defaultValue = "2")
+    int coalescingCalls = 2;
+
+    @Inject
+    @ConfigProperty(name = "seckill.redis.timeout-millis", defaultValue = "2000")
+    long timeoutMillis = 2000;
+
     private RateLimits limits;
+    private Coalescing<RateLimits.Check, RateLimits.Verdict> coalescer;
+    private boolean coalescing;
     private final RecentlyThrottled recentlyThrottled = new RecentlyThrottled();
     private final java.util.Map<String, org.eclipse.microprofile.metrics.Counter> outcomes =
             new java.util.concurrent.ConcurrentHashMap<>();
 
     @PostConstruct
     void init() {
-        limits = new RateLimits(redis, clock);
+        limits = new RateLimits(redis, clock, partitions);
+        coalescing = coalescingOwn.orElse(coalescingShared);
+        coalescer = new Coalescing<>((lane, checks) -> limits.checkAll(checks), coalescingBatch, coalescingWaitMicros,
+                coalescingCalls);
     }
 
     private final AtomicReference<String> haltReason = new AtomicReference<>();
@@ -111,8 +148,14 @@ class AdmittingPurchases implements Admission {
         }
         RateLimits.Verdict verdict;
         try {
-            verdict = limits.check(attempt.activityId(), attempt.userId(), switches.buyerRate(),
+            RateLimits.Check check = new RateLimits.Check(attempt.activityId(), attempt.userId(), switches.buyerRate(),
                     switches.buyerWindowMillis(), switches.globalRate());
+            verdict = coalescing
+                    ? coalescer.submit(limits.lane(attempt.activityId(), attempt.userId()), check, timeoutMillis)
+                    : limits.checkAll(List.of(check)).getFirst();
+        } catch (Coalescing.NotSent e) {
+            // queued behind this instance's own calls for too long: Redis never saw it
+            return new AdmissionDecision.Throttled("GLOBAL", 1, switches.buyerRate(), 0, 1);
         } catch (JedisException e) {
             if (poolExhausted(e)) {
                 // this instance is saturated, Redis is fine: queue the buyer like the global limit does

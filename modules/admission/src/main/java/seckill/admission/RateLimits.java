@@ -4,14 +4,19 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
+import seckill.reservation.api.SlotSpread;
 
 /**
  * Per-buyer and global purchase-rate limits kept in Redis, so every instance behind the load
- * balancer counts against the same numbers. One script call judges both.
+ * balancer counts against the same numbers. Buyers are split over {@code partitions} rate-limit
+ * partitions, each under its own hash tag spread over the cluster's slot ranges like a SKU's
+ * buckets, so a hot activity's limits do not all land on one master; each partition enforces its
+ * share of the global limit. One script call judges one buyer, or several of one partition.
  */
 final class RateLimits {
 
@@ -22,14 +27,20 @@ final class RateLimits {
         }
     }
 
+    /** One attempt to judge; attempts judged together must share activity and partition. */
+    record Check(long activityId, long userId, long buyerLimit, long windowMillis, long globalPerSecond) {
+    }
+
     private final UnifiedJedis redis;
     private final Clock clock;
+    private final int partitions;
     private final String source;
     private volatile String sha;
 
-    RateLimits(UnifiedJedis redis, Clock clock) {
+    RateLimits(UnifiedJedis redis, Clock clock, int partitions) {
         this.redis = redis;
         this.clock = clock;
+        this.partitions = Math.max(1, partitions);
         try (InputStream in = RateLimits.class.getResourceAsStream("throttle.lua")) {
             this.source = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException | NullPointerException e) {
@@ -37,15 +48,34 @@ final class RateLimits {
         }
     }
 
+    /** The hash tag of the partition that counts this buyer's attempts: also the coalescing lane. */
+    String lane(long activityId, long userId) {
+        int part = (int) Math.floorMod(userId * 0x9E3779B97F4A7C15L >>> 17, (long) partitions);
+        return "{" + SlotSpread.tag("rl:a" + activityId + ":p" + part, part, partitions) + "}";
+    }
+
     Verdict check(long activityId, long userId, long buyerLimit, long windowMillis, long globalPerSecond) {
+        return checkAll(List.of(new Check(activityId, userId, buyerLimit, windowMillis, globalPerSecond))).getFirst();
+    }
+
+    /** Judges attempts of one partition in order, in one call, with the first attempt's limits. */
+    List<Verdict> checkAll(List<Check> checks) {
+        Check first = checks.getFirst();
         long now = clock.millis();
-        String tag = "{a" + activityId + "}";
-        List<String> keys = List.of("sk:" + tag + ":rl:u" + userId, "sk:" + tag + ":rl:g" + (now / 1000));
-        List<String> args = List.of(Long.toString(buyerLimit), Long.toString(windowMillis),
-                Long.toString(globalPerSecond), Long.toString(1000 - now % 1000));
+        String tag = lane(first.activityId(), first.userId());
+        List<String> keys = new ArrayList<>(checks.size() + 1);
+        keys.add("sk:" + tag + ":g" + (now / 1000));
+        checks.forEach(c -> keys.add("sk:" + tag + ":u" + c.userId()));
+        long share = first.globalPerSecond() <= 0 ? 0 : (first.globalPerSecond() + partitions - 1) / partitions;
+        List<String> args = List.of(Long.toString(first.buyerLimit()), Long.toString(first.windowMillis()),
+                Long.toString(share), Long.toString(1000 - now % 1000));
         List<?> reply = (List<?>) call(keys, args);
-        return new Verdict(String.valueOf(reply.get(0)), ((Number) reply.get(1)).longValue(),
-                Math.max(0, ((Number) reply.get(2)).longValue()), buyerLimit);
+        List<Verdict> verdicts = new ArrayList<>(checks.size());
+        for (int i = 0; i < checks.size(); i++) {
+            verdicts.add(new Verdict(String.valueOf(reply.get(i * 3)), ((Number) reply.get(i * 3 + 1)).longValue(),
+                    Math.max(0, ((Number) reply.get(i * 3 + 2)).longValue()), first.buyerLimit()));
+        }
+        return verdicts;
     }
 
     private Object call(List<String> keys, List<String> args) {

@@ -61,8 +61,8 @@ class SharedRedisAdmissionTest {
     void twoInstancesShareOneBuyersLimit() {
         long activity = 900_000 + System.nanoTime() % 100_000;
         try (UnifiedJedis a = new JedisPooled(uri); UnifiedJedis b = new JedisPooled(uri)) {
-            RateLimits onA = new RateLimits(a, clock);
-            RateLimits onB = new RateLimits(b, clock);
+            RateLimits onA = new RateLimits(a, clock, 1);
+            RateLimits onB = new RateLimits(b, clock, 1);
             assertThat(onA.check(activity, 7, 1, 1000, 0).admitted(), is(true));
             RateLimits.Verdict second = onB.check(activity, 7, 1, 1000, 0);
             assertThat(second.limit(), is("BUYER"));

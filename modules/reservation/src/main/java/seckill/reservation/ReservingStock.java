@@ -19,8 +19,8 @@ import seckill.reservation.api.ReserveStock;
 import seckill.reservation.api.StockReservations;
 import seckill.reservation.api.Restock;
 import seckill.reservation.api.RestockOutcome;
+import seckill.reservation.api.Coalescing;
 import seckill.reservation.redis.BucketScripts;
-import seckill.reservation.redis.Coalescer;
 import seckill.reservation.redis.PreheatScript;
 import seckill.reservation.redis.RefillScript;
 import seckill.reservation.redis.ReservationScript;
@@ -61,19 +61,29 @@ class ReservingStock implements StockReservations {
     int coalescingBatch;
 
     @Inject
-    @ConfigProperty(name = "seckill.reservation.coalescing.max-wait-micros", defaultValue = "200")
+    @ConfigProperty(name = "seckill.reservation.coalescing.max-wait-micros", defaultValue = "0")
     long coalescingWaitMicros;
+
+    @Inject
+    @ConfigProperty(name = "seckill.reservation.coalescing.calls-per-lane", defaultValue = "2")
+    int coalescingCalls;
 
     @Inject
     @ConfigProperty(name = "seckill.redis.timeout-millis", defaultValue = "2000")
     long timeoutMillis;
 
     private ReservationSequence sequence;
-    private Coalescer coalescer;
+    private Coalescing<Claimed, ReservationOutcome> coalescer;
+
+    /** One buyer's claim on a bucket, with the keys of its SKU (every claim of a lane shares them). */
+    private record Claimed(StockBuckets buckets, ReservationScript.Claim claim) {
+    }
 
     @PostConstruct
     void leaseNodeId() {
-        coalescer = new Coalescer(reservationScript, redis, clock, Math.max(1, coalescingBatch), coalescingWaitMicros);
+        coalescer = new Coalescing<>((lane, claims) -> reservationScript.reserveMany(redis, claims.getFirst().buckets(),
+                claims.stream().map(Claimed::claim).toList(), clock.instant()),
+                coalescingBatch, coalescingWaitMicros, coalescingCalls);
         long node = Math.floorMod(redis.incr(NODE_LEASE_KEY), ReservationSequence.MAX_NODES);
         sequence = new ReservationSequence(clock, node);
         LOG.info(() -> "reservation ids use node id " + node);
@@ -83,11 +93,11 @@ class ReservingStock implements StockReservations {
     public void preheat(PreheatStock command) {
         long base = command.stock() / command.buckets();
         long extra = command.stock() % command.buckets();
+        StockBuckets keys = StockBuckets.of(command.activityId(), command.skuId(), command.buckets());
         try {
             for (int bucket = 0; bucket < command.buckets(); bucket++) {
                 long share = base + (bucket < extra ? 1 : 0);
-                preheatScript.preheat(redis, command.activityId(), command.skuId(), bucket, share, consumerGroup,
-                        command.keysExpireAt());
+                preheatScript.preheat(redis, keys, bucket, share, consumerGroup, command.keysExpireAt());
             }
         } catch (JedisException e) {
             throw new ReservationUnavailable("preheat failed", e);
@@ -97,14 +107,15 @@ class ReservingStock implements StockReservations {
     @Override
     public ReservationOutcome reserve(ReserveStock command) {
         int bucket = StockBuckets.homeBucket(command.userId(), command.buckets());
+        StockBuckets keys = StockBuckets.of(command.activityId(), command.skuId(), command.buckets());
         ReservationId candidate = new ReservationId(command.activityId(), command.skuId(), bucket, sequence.next());
-        ReservationOutcome atHome = reserveAtHome(command, candidate);
+        ReservationOutcome atHome = reserveAtHome(command, keys, candidate);
         if (command.buckets() == 1) {
             return atHome;
         }
         return switch (atHome) {
-            case ReservationOutcome.SoldOut s -> reserveFromDonors(command, candidate, atHome);
-            case ReservationOutcome.InsufficientStock i -> reserveFromDonors(command, candidate, atHome);
+            case ReservationOutcome.SoldOut s -> reserveFromDonors(command, keys, candidate, atHome);
+            case ReservationOutcome.InsufficientStock i -> reserveFromDonors(command, keys, candidate, atHome);
             // one bucket's count says nothing about the others
             case ReservationOutcome.Reserved r -> new ReservationOutcome.Reserved(r.id(), r.remaining(), false);
             default -> atHome;
@@ -116,12 +127,12 @@ class ReservingStock implements StockReservations {
      * order, for the units. Sold out only when every bucket said so in this pass, so a sale whose
      * buckets drained unevenly still sells every unit, in at most {@code buckets} calls.
      */
-    private ReservationOutcome reserveFromDonors(ReserveStock command, ReservationId homeCandidate,
+    private ReservationOutcome reserveFromDonors(ReserveStock command, StockBuckets keys, ReservationId homeCandidate,
                                                  ReservationOutcome atHome) {
         int home = homeCandidate.bucket();
         String pending = BucketScripts.PENDING + homeCandidate.sequence();
         try {
-            String held = bucketScripts.claim(redis, command.activityId(), command.skuId(), home, command.userId(), pending);
+            String held = bucketScripts.claim(redis, keys, home, command.userId(), pending);
             if (!held.isEmpty()) {
                 // the buyer already holds one (or another click of theirs is taking units right now)
                 return ReservationId.parse(held).<ReservationOutcome>map(ReservationOutcome.AlreadyReserved::new)
@@ -131,12 +142,11 @@ class ReservingStock implements StockReservations {
             for (int step = 1; step < command.buckets(); step++) {
                 int donor = (home + step) % command.buckets();
                 ReservationId id = new ReservationId(command.activityId(), command.skuId(), donor, homeCandidate.sequence());
-                List<String> taken = bucketScripts.take(redis, id, command.userId(), command.quantity(),
+                List<String> taken = bucketScripts.take(redis, keys, id, command.userId(), command.quantity(),
                         command.requestId(), clock.instant());
                 switch (taken.get(0)) {
                     case "RESERVED" -> {
-                        bucketScripts.settle(redis, command.activityId(), command.skuId(), home, command.userId(), pending,
-                                id.toString());
+                        bucketScripts.settle(redis, keys, home, command.userId(), pending, id.toString());
                         return new ReservationOutcome.Reserved(id, Long.parseLong(taken.get(2)), false);
                     }
                     case "INSUFFICIENT" -> bestRemaining = Math.max(bestRemaining, Long.parseLong(taken.get(1)));
@@ -145,7 +155,7 @@ class ReservingStock implements StockReservations {
                     }
                 }
             }
-            bucketScripts.settle(redis, command.activityId(), command.skuId(), home, command.userId(), pending, "");
+            bucketScripts.settle(redis, keys, home, command.userId(), pending, "");
             return bestRemaining > 0 ? new ReservationOutcome.InsufficientStock(bestRemaining)
                     : new ReservationOutcome.SoldOut();
         } catch (JedisException e) {
@@ -153,14 +163,16 @@ class ReservingStock implements StockReservations {
         }
     }
 
-    private ReservationOutcome reserveAtHome(ReserveStock command, ReservationId candidate) {
+    private ReservationOutcome reserveAtHome(ReserveStock command, StockBuckets keys, ReservationId candidate) {
         try {
             if (coalescing) {
-                return coalescer.reserve(new ReservationScript.Claim(candidate, command.userId(), command.quantity(),
-                        command.requestId()), timeoutMillis * 2);
+                return coalescer.submit(keys.tag(candidate.bucket()), new Claimed(keys, new ReservationScript.Claim(
+                        candidate, command.userId(), command.quantity(), command.requestId())), timeoutMillis);
             }
-            return reservationScript.reserve(redis, candidate, command.userId(), command.quantity(),
+            return reservationScript.reserve(redis, keys, candidate, command.userId(), command.quantity(),
                     command.requestId(), clock.instant());
+        } catch (Coalescing.NotSent e) {
+            throw new ReservationUnavailable("reservation not sent", e, false);
         } catch (JedisException | IllegalStateException e) {
             throw new ReservationUnavailable("reservation script failed", e, !ReservationUnavailable.poolExhausted(e));
         }
@@ -171,8 +183,9 @@ class ReservingStock implements StockReservations {
         try {
             long sum = 0;
             boolean any = false;
-            for (int bucket = 0; bucket < buckets; bucket++) {
-                String value = redis.get(StockBuckets.stock(activityId, skuId, bucket));
+            StockBuckets keys = StockBuckets.of(activityId, skuId, buckets);
+            for (int bucket = 0; bucket < keys.count(); bucket++) {
+                String value = redis.get(keys.stock(bucket));
                 if (value != null) {
                     any = true;
                     sum += Math.max(0, Long.parseLong(value));
@@ -188,13 +201,14 @@ class ReservingStock implements StockReservations {
     public RestockOutcome restock(Restock command) {
         ReservationId id = command.reservation();
         int home = StockBuckets.homeBucket(command.userId(), Math.max(1, command.buckets()));
+        StockBuckets keys = StockBuckets.of(id.activityId(), id.skuId(), Math.max(1, command.buckets()));
         try {
             boolean sameBucket = home == id.bucket();
-            RestockOutcome outcome = refillScript.refill(redis, id, command.userId(), command.quantity(),
+            RestockOutcome outcome = refillScript.refill(redis, keys, id, command.userId(), command.quantity(),
                     command.releaseBuyer() && sameBucket);
             if (command.releaseBuyer() && !sameBucket && outcome != RestockOutcome.KEYS_GONE) {
                 // the buyer's record lives in their home bucket, another slot: released on its own, idempotently
-                bucketScripts.settle(redis, id.activityId(), id.skuId(), home, command.userId(), id.toString(), "");
+                bucketScripts.settle(redis, keys, home, command.userId(), id.toString(), "");
             }
             return outcome;
         } catch (JedisException e) {
@@ -206,7 +220,7 @@ class ReservingStock implements StockReservations {
     public boolean isHeldBy(ReservationId id, long userId, int buckets) {
         try {
             int home = StockBuckets.homeBucket(userId, Math.max(1, buckets));
-            String held = redis.hget(StockBuckets.buyers(id.activityId(), id.skuId(), home), Long.toString(userId));
+            String held = redis.hget(StockBuckets.of(id.activityId(), id.skuId(), buckets).buyers(home), Long.toString(userId));
             return id.toString().equals(held);
         } catch (JedisException e) {
             throw new ReservationUnavailable("reading buyer failed", e);

@@ -159,8 +159,8 @@ class StreamedReservations implements ReservationEvents {
     }
 
     @Override
-    public String streamOf(long activityId, long skuId, int bucket) {
-        return StockBuckets.events(activityId, skuId, bucket);
+    public String streamOf(long activityId, long skuId, int bucket, int buckets) {
+        return StockBuckets.of(activityId, skuId, buckets).events(bucket);
     }
 
     @Override

@@ -170,7 +170,7 @@ class Reconciling implements Reconciliation {
         }
         long pending = 0;
         for (int bucket = 0; bucket < ledgerFigures.buckets(); bucket++) {
-            String stream = events.streamOf(activityId, sku.skuId(), bucket);
+            String stream = events.streamOf(activityId, sku.skuId(), bucket, sku.buckets());
             long units = events.pendingUnits(stream, MAX_COUNTED_EVENTS);
             if (units < 0) {
                 return new SkuReconciliation(activityId, sku.skuId(), now, "IN_FLIGHT", f,
@@ -216,7 +216,7 @@ class Reconciling implements Reconciliation {
 
     private void trim(long activityId, SkuLine sku) {
         for (int bucket = 0; bucket < sku.buckets(); bucket++) {
-            String stream = events.streamOf(activityId, sku.skuId(), bucket);
+            String stream = events.streamOf(activityId, sku.skuId(), bucket, sku.buckets());
             try {
                 events.trimSettled(stream);
             } catch (RuntimeException e) {

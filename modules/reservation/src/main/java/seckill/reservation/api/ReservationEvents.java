@@ -34,8 +34,8 @@ public interface ReservationEvents {
      */
     long trimSettled(String stream);
 
-    /** The event stream of one bucket of a SKU. */
-    String streamOf(long activityId, long skuId, int bucket);
+    /** The event stream of bucket {@code bucket} of a SKU split into {@code buckets}. */
+    String streamOf(long activityId, long skuId, int bucket, int buckets);
 
     /**
      * Units in events recorded but not yet acknowledged (pending or never delivered), counting at

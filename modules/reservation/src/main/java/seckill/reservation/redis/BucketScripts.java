@@ -20,16 +20,15 @@ public final class BucketScripts {
     private final RedisScript settle = RedisScript.fromResource(BucketScripts.class, "settle_claim.lua");
 
     /** Records a pending claim; returns the value already held for the buyer, or empty when claimed. */
-    public String claim(UnifiedJedis redis, long activityId, long skuId, int home, long userId, String pendingValue) {
-        return RedisScript.text(claim.run(redis, List.of(StockBuckets.buyers(activityId, skuId, home)),
+    public String claim(UnifiedJedis redis, StockBuckets buckets, int home, long userId, String pendingValue) {
+        return RedisScript.text(claim.run(redis, List.of(buckets.buyers(home)),
                 List.of(Long.toString(userId), pendingValue)));
     }
 
     /** {verdict, value, remaining} as reserve.lua answers. */
-    public List<String> take(UnifiedJedis redis, ReservationId id, long userId, int quantity, String requestId,
-                             Instant reservedAt) {
-        List<?> reply = (List<?>) take.run(redis, List.of(StockBuckets.stock(id.activityId(), id.skuId(), id.bucket()),
-                StockBuckets.events(id.activityId(), id.skuId(), id.bucket())),
+    public List<String> take(UnifiedJedis redis, StockBuckets buckets, ReservationId id, long userId, int quantity,
+                             String requestId, Instant reservedAt) {
+        List<?> reply = (List<?>) take.run(redis, List.of(buckets.stock(id.bucket()), buckets.events(id.bucket())),
                 List.of(Long.toString(userId), Integer.toString(quantity), id.toString(), requestId,
                         Long.toString(reservedAt.toEpochMilli()), Long.toString(id.activityId()),
                         Long.toString(id.skuId())));
@@ -37,9 +36,9 @@ public final class BucketScripts {
     }
 
     /** Replaces the buyer's record if it still is {@code expected}; an empty {@code replacement} removes it. */
-    public boolean settle(UnifiedJedis redis, long activityId, long skuId, int home, long userId, String expected,
+    public boolean settle(UnifiedJedis redis, StockBuckets buckets, int home, long userId, String expected,
                           String replacement) {
-        Object reply = settle.run(redis, List.of(StockBuckets.buyers(activityId, skuId, home)),
+        Object reply = settle.run(redis, List.of(buckets.buyers(home)),
                 List.of(Long.toString(userId), expected, replacement));
         return "1".equals(RedisScript.text(reply));
     }

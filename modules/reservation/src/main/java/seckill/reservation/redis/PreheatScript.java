@@ -14,12 +14,10 @@ public final class PreheatScript {
 
     private final RedisScript script = RedisScript.fromResource(PreheatScript.class, "preheat.lua");
 
-    public void preheat(UnifiedJedis redis, long activityId, long skuId, int bucket, long stock, String group,
-                        Instant expireAt) {
-        List<String> keys = List.of(StockBuckets.stock(activityId, skuId, bucket), StockBuckets.buyers(activityId, skuId, bucket),
-                StockBuckets.events(activityId, skuId, bucket), StockBuckets.refilled(activityId, skuId, bucket),
-                StockBuckets.deadLetters(activityId, skuId, bucket));
+    public void preheat(UnifiedJedis redis, StockBuckets buckets, int bucket, long stock, String group, Instant expireAt) {
+        List<String> keys = List.of(buckets.stock(bucket), buckets.buyers(bucket), buckets.events(bucket),
+                buckets.refilled(bucket), buckets.deadLetters(bucket));
         script.run(redis, keys, List.of(Long.toString(stock), group, Long.toString(expireAt.toEpochMilli())));
-        redis.zadd(StockBuckets.STREAM_REGISTRY, expireAt.toEpochMilli(), StockBuckets.events(activityId, skuId, bucket));
+        redis.zadd(StockBuckets.STREAM_REGISTRY, expireAt.toEpochMilli(), buckets.events(bucket));
     }
 }

@@ -11,10 +11,9 @@ public final class RefillScript {
 
     private final RedisScript script = RedisScript.fromResource(RefillScript.class, "refill.lua");
 
-    public RestockOutcome refill(UnifiedJedis redis, ReservationId id, long userId, int quantity, boolean releaseBuyer) {
-        List<String> keys = List.of(StockBuckets.stock(id.activityId(), id.skuId(), id.bucket()),
-                StockBuckets.buyers(id.activityId(), id.skuId(), id.bucket()),
-                StockBuckets.refilled(id.activityId(), id.skuId(), id.bucket()));
+    public RestockOutcome refill(UnifiedJedis redis, StockBuckets buckets, ReservationId id, long userId, int quantity,
+                                 boolean releaseBuyer) {
+        List<String> keys = List.of(buckets.stock(id.bucket()), buckets.buyers(id.bucket()), buckets.refilled(id.bucket()));
         Object reply = script.run(redis, keys, List.of(id.toString(), Long.toString(userId), Integer.toString(quantity),
                 releaseBuyer ? "1" : "0"));
         return RestockOutcome.valueOf(RedisScript.text(reply));

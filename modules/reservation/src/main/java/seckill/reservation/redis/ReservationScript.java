@@ -25,9 +25,10 @@ public final class ReservationScript {
      * Judges several buyers of the same bucket in one script call, in list order; the outcomes are
      * those of one {@link #reserve} call per buyer in that order.
      */
-    public List<ReservationOutcome> reserveMany(UnifiedJedis redis, List<Claim> claims, Instant reservedAt) {
+    public List<ReservationOutcome> reserveMany(UnifiedJedis redis, StockBuckets buckets, List<Claim> claims,
+                                                Instant reservedAt) {
         ReservationId first = claims.getFirst().candidate();
-        List<String> keys = StockBuckets.bucketKeys(first.activityId(), first.skuId(), first.bucket());
+        List<String> keys = buckets.bucketKeys(first.bucket());
         List<String> args = new java.util.ArrayList<>(4 + claims.size() * 4);
         args.add(Integer.toString(claims.size()));
         args.add(Long.toString(reservedAt.toEpochMilli()));
@@ -48,9 +49,9 @@ public final class ReservationScript {
         return outcomes;
     }
 
-    public ReservationOutcome reserve(UnifiedJedis redis, ReservationId candidate, long userId, int quantity,
-                                      String requestId, Instant reservedAt) {
-        List<String> keys = StockBuckets.bucketKeys(candidate.activityId(), candidate.skuId(), candidate.bucket());
+    public ReservationOutcome reserve(UnifiedJedis redis, StockBuckets buckets, ReservationId candidate, long userId,
+                                      int quantity, String requestId, Instant reservedAt) {
+        List<String> keys = buckets.bucketKeys(candidate.bucket());
         List<String> args = List.of(Long.toString(userId), Integer.toString(quantity), candidate.toString(), requestId,
                 Long.toString(reservedAt.toEpochMilli()), Long.toString(candidate.activityId()),
                 Long.toString(candidate.skuId()));

@@ -2,41 +2,59 @@ package seckill.reservation.redis;
 
 import java.util.List;
 
+import seckill.reservation.api.SlotSpread;
+
 /**
- * The Redis key layout of a SKU's stock. Each bucket has its own hash tag
- * {@code {a<activity>:s<sku>:b<bucket>}}, so the three keys one reservation touches (stock, buyers,
- * events) always share a cluster slot, while different buckets can live on different shards.
+ * The Redis key layout of a SKU's stock. Each bucket has its own hash tag, so the keys one
+ * reservation touches (stock, buyers, events) always share a cluster slot, while the buckets of one
+ * SKU sit on different slot ranges, hence on different masters ({@link SlotSpread}). The tag of a
+ * single-bucket SKU is {@code a<activity>:s<sku>:b0}; with several buckets it may carry a salt.
  */
 public final class StockBuckets {
 
     /** Sorted set of live event streams, scored by their expiry (epoch millis). */
     public static final String STREAM_REGISTRY = "sk:streams";
 
-    private StockBuckets() {
+    private final String[] tags;
+
+    private StockBuckets(long activityId, long skuId, int buckets) {
+        tags = new String[buckets];
+        for (int bucket = 0; bucket < buckets; bucket++) {
+            tags[bucket] = "{" + SlotSpread.tag("a" + activityId + ":s" + skuId + ":b" + bucket, bucket, buckets) + "}";
+        }
     }
 
-    public static String tag(long activityId, long skuId, int bucket) {
-        return "{a" + activityId + ":s" + skuId + ":b" + bucket + "}";
+    /** The keys of a SKU split into {@code buckets} buckets. */
+    public static StockBuckets of(long activityId, long skuId, int buckets) {
+        return new StockBuckets(activityId, skuId, Math.max(1, buckets));
     }
 
-    public static String stock(long activityId, long skuId, int bucket) {
-        return "sk:" + tag(activityId, skuId, bucket) + ":stock";
+    public int count() {
+        return tags.length;
     }
 
-    public static String buyers(long activityId, long skuId, int bucket) {
-        return "sk:" + tag(activityId, skuId, bucket) + ":buyers";
+    public String tag(int bucket) {
+        return tags[bucket];
     }
 
-    public static String events(long activityId, long skuId, int bucket) {
-        return "sk:" + tag(activityId, skuId, bucket) + ":events";
+    public String stock(int bucket) {
+        return "sk:" + tags[bucket] + ":stock";
     }
 
-    public static String refilled(long activityId, long skuId, int bucket) {
-        return "sk:" + tag(activityId, skuId, bucket) + ":refilled";
+    public String buyers(int bucket) {
+        return "sk:" + tags[bucket] + ":buyers";
     }
 
-    public static String deadLetters(long activityId, long skuId, int bucket) {
-        return "sk:" + tag(activityId, skuId, bucket) + ":dead";
+    public String events(int bucket) {
+        return "sk:" + tags[bucket] + ":events";
+    }
+
+    public String refilled(int bucket) {
+        return "sk:" + tags[bucket] + ":refilled";
+    }
+
+    public String deadLetters(int bucket) {
+        return "sk:" + tags[bucket] + ":dead";
     }
 
     /** The dead-letter stream beside an event stream. */
@@ -45,8 +63,8 @@ public final class StockBuckets {
     }
 
     /** Keys of one bucket in the order the reservation and preheat scripts expect them. */
-    public static List<String> bucketKeys(long activityId, long skuId, int bucket) {
-        return List.of(stock(activityId, skuId, bucket), buyers(activityId, skuId, bucket), events(activityId, skuId, bucket));
+    public List<String> bucketKeys(int bucket) {
+        return List.of(stock(bucket), buyers(bucket), events(bucket));
     }
 
     /**
@@ -54,7 +72,7 @@ public final class StockBuckets {
      * lands where the first one was recorded.
      */
     public static int homeBucket(long userId, int buckets) {
-        return (int) Math.floorMod(mix(userId), (long) buckets);
+        return (int) Math.floorMod(mix(userId), (long) Math.max(1, buckets));
     }
 
     private static long mix(long value) {

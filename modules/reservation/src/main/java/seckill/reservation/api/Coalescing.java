@@ -1,0 +1,161 @@
+package seckill.reservation.api;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BiFunction;
+
+/**
+ * Request coalescing ("smart batching"): concurrent calls for the same lane (one Redis slot) share
+ * one round trip. A caller who finds one of the lane's few call slots free sends everything queued
+ * for the lane, up to {@code maxBatch}, in arrival order, and hands each caller its own answer;
+ * callers who find every slot busy wait, and their claims ride on the next call. So a batch holds
+ * whatever arrived while the previous call was on the wire: one claim at low load (no added wait),
+ * many under a burst. When {@code maxWaitMicros} is positive, a caller taking the lane's last free
+ * slot waits that long for company first. Used by the reservation script and admission's limits.
+ *
+ * @param <C> one caller's claim
+ * @param <R> one caller's answer
+ */
+public final class Coalescing<C, R> {
+
+    /** A claim that never left this instance: nothing happened, retrying is safe. */
+    public static final class NotSent extends RuntimeException {
+        public NotSent(String message) {
+            super(message);
+        }
+    }
+
+    private record Pending<C, R>(C claim, CompletableFuture<R> answer) {
+    }
+
+    private final class Lane {
+        final String name;
+        final ConcurrentLinkedQueue<Pending<C, R>> queue = new ConcurrentLinkedQueue<>();
+        final Semaphore calls = new Semaphore(callsPerLane);
+
+        Lane(String name) {
+            this.name = name;
+        }
+    }
+
+    private final BiFunction<String, List<C>, List<R>> batchCall;
+    private final int maxBatch;
+    private final long maxWaitMicros;
+    private final int callsPerLane;
+    private final Map<String, Lane> lanes = new ConcurrentHashMap<>();
+
+    /**
+     * @param batchCall     sends one lane's claims in one call and returns one answer per claim, in order
+     * @param maxBatch      most claims in one call
+     * @param maxWaitMicros wait for company before taking a lane's last free slot (0: never wait)
+     * @param callsPerLane  calls one lane may have on the wire at once
+     */
+    public Coalescing(BiFunction<String, List<C>, List<R>> batchCall, int maxBatch, long maxWaitMicros,
+                      int callsPerLane) {
+        this.batchCall = batchCall;
+        this.maxBatch = Math.max(1, maxBatch);
+        this.maxWaitMicros = Math.max(0, maxWaitMicros);
+        this.callsPerLane = Math.max(1, callsPerLane);
+    }
+
+    /**
+     * Sends {@code claim} with whatever else is queued for {@code lane} and returns its answer. A
+     * failure of the shared call is thrown to every caller in it. {@link NotSent} when the claim
+     * was still queued after {@code timeoutMillis}.
+     */
+    public R submit(String lane, C claim, long timeoutMillis) {
+        Lane mine = lanes.computeIfAbsent(lane, Lane::new);
+        Pending<C, R> pending = new Pending<>(claim, new CompletableFuture<>());
+        mine.queue.add(pending);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        while (!pending.answer.isDone()) {
+            if (mine.calls.tryAcquire()) {
+                try {
+                    sendOnce(mine);
+                } finally {
+                    mine.calls.release();
+                }
+            } else if (!await(mine, pending, deadline)) {
+                break;
+            }
+        }
+        // every slot holder looks at the queue on its way out, so a claim queued while all slots
+        // were busy is never stranded
+        while (!mine.queue.isEmpty() && mine.calls.tryAcquire()) {
+            try {
+                sendOnce(mine);
+            } finally {
+                mine.calls.release();
+            }
+        }
+        return answer(pending);
+    }
+
+    /** Waits for the answer; false when the claim is done (answered or withdrawn). */
+    private boolean await(Lane lane, Pending<C, R> pending, long deadline) {
+        long left = deadline - System.nanoTime();
+        try {
+            pending.answer.get(Math.max(1, left), TimeUnit.NANOSECONDS);
+            return false;
+        } catch (TimeoutException e) {
+            if (lane.queue.remove(pending)) {
+                pending.answer.completeExceptionally(new NotSent("coalesced call not sent within its timeout"));
+                return false;
+            }
+            // already on the wire: its call ends within the client's own timeout
+            return true;
+        } catch (ExecutionException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            if (lane.queue.remove(pending)) {
+                pending.answer.completeExceptionally(new NotSent("interrupted before sending"));
+            }
+            return false;
+        }
+    }
+
+    private void sendOnce(Lane lane) {
+        if (maxWaitMicros > 0 && lane.calls.availablePermits() == 0 && lane.queue.size() < maxBatch) {
+            LockSupport.parkNanos(maxWaitMicros * 1_000);
+        }
+        List<Pending<C, R>> batch = new ArrayList<>(Math.min(maxBatch, 64));
+        Pending<C, R> next;
+        while (batch.size() < maxBatch && (next = lane.queue.poll()) != null) {
+            batch.add(next);
+        }
+        if (batch.isEmpty()) {
+            return;
+        }
+        List<C> claims = new ArrayList<>(batch.size());
+        batch.forEach(p -> claims.add(p.claim));
+        try {
+            List<R> answers = batchCall.apply(lane.name, claims);
+            for (int i = 0; i < batch.size(); i++) {
+                batch.get(i).answer.complete(answers.get(i));
+            }
+        } catch (RuntimeException e) {
+            batch.forEach(p -> p.answer.completeExceptionally(e));
+        }
+    }
+
+    private R answer(Pending<C, R> pending) {
+        try {
+            return pending.answer.get();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException runtime ? runtime : new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
