@@ -57,7 +57,7 @@ class BucketsTest {
         assertThat(created.body(), created.statusCode(), is(201));
         long activity = Long.parseLong(created.body().replaceAll(".*\"activityId\":(\\d+).*", "$1"));
         for (int b = 0; b < BUCKETS; b++) {
-            assertThat(redis.get("sk:{a" + activity + ":s" + SKU + ":b" + b + "}:stock"), is("25"));
+            assertThat(redis.get(InvariantCheck.bucketKey(activity, SKU, b, BUCKETS, "stock")), is("25"));
         }
 
         // 400 buyers who all live in the same home bucket, each clicking twice at once
@@ -98,7 +98,7 @@ class BucketsTest {
         }
         assertThat(reserved.get(), is(100));
         for (int b = 0; b < BUCKETS; b++) {
-            assertThat(redis.get("sk:{a" + activity + ":s" + SKU + ":b" + b + "}:stock"), is("0"));
+            assertThat(redis.get(InvariantCheck.bucketKey(activity, SKU, b, BUCKETS, "stock")), is("0"));
         }
         SaleFixture.await("orders", Duration.ofSeconds(60), () -> sale.orders(activity) == 100);
         assertThat(sale.available(activity, SKU), is(0L));

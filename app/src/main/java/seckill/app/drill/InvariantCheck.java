@@ -9,6 +9,7 @@ import java.util.Optional;
 import io.helidon.dbclient.DbClient;
 import io.helidon.dbclient.DbRow;
 import redis.clients.jedis.UnifiedJedis;
+import seckill.reservation.api.SlotSpread;
 
 /**
  * Verifies a sale directly in MySQL and Redis, never from HTTP answers: nothing oversold,
@@ -151,7 +152,7 @@ public final class InvariantCheck {
         long sum = 0;
         boolean any = false;
         for (int b = 0; b < buckets; b++) {
-            String value = redis.get("sk:{a" + activityId + ":s" + skuId + ":b" + b + "}:stock");
+            String value = redis.get(bucketKey(activityId, skuId, b, buckets, "stock"));
             if (value != null) {
                 any = true;
                 sum += Long.parseLong(value);
@@ -163,11 +164,19 @@ public final class InvariantCheck {
     private long redisReservations(long activityId, long skuId, int buckets) {
         long sum = 0;
         for (int b = 0; b < buckets; b++) {
-            String key = "sk:{a" + activityId + ":s" + skuId + ":b" + b + "}:buyers";
+            String key = bucketKey(activityId, skuId, b, buckets, "buyers");
             // minus the placeholder field that gives the hash its expiry
             sum += Math.max(0, redis.hlen(key) - (redis.hexists(key, "_") ? 1 : 0));
         }
         return sum;
+    }
+
+    /**
+     * The checker reads the reservation module's keys on purpose (it must not trust the code it
+     * audits), so it spells the layout out: the bucket's tag spread over slot ranges, then the key.
+     */
+    public static String bucketKey(long activityId, long skuId, int bucket, int buckets, String suffix) {
+        return "sk:{" + SlotSpread.tag("a" + activityId + ":s" + skuId + ":b" + bucket, bucket, buckets) + "}:" + suffix;
     }
 
     private long scalar(String sql, Object... params) {

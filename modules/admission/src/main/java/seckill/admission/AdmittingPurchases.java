@@ -59,7 +59,7 @@ class AdmittingPurchases implements Admission {
     Optional<Boolean> coalescingOwn = Optional.empty();
 
     @Inject
-    @ConfigProperty(name = "seckill.reservation.coalescing.enabled", defaultValue = "false")
+    @ConfigProperty(name = "seckill.reservation.coalescing.enabled", defaultValue = "true")
     boolean coalescingShared;
 
     @Inject
@@ -71,8 +71,8 @@ class AdmittingPurchases implements Admission {
     long coalescingWaitMicros;
 
     @Inject
-    @ConfigProperty(name = "seckill.reservation.coalescing.calls-per-lane", defaultValue = "2")
-    int coalescingCalls = 2;
+    @ConfigProperty(name = "seckill.reservation.coalescing.calls-per-lane", defaultValue = "1")
+    int coalescingCalls = 1;
 
     @Inject
     @ConfigProperty(name = "seckill.redis.timeout-millis", defaultValue = "2000")

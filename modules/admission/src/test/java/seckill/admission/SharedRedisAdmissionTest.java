@@ -106,6 +106,58 @@ class SharedRedisAdmissionTest {
         }
     }
 
+    @Test
+    void coalescedLimitsOverPartitionsJudgeLikeOneCallPerAttempt() throws Exception {
+        long activity = 700_000 + System.nanoTime() % 100_000;
+        try (UnifiedJedis a = new JedisPooled(uri)) {
+            SoldOutBroadcast flags = broadcast(a);
+            try {
+                AdmittingPurchases admission = admitting(a, flags, true, 3);
+                admission.switches.set(1, 10_000, 0, false);
+                java.util.concurrent.CountDownLatch gate = new java.util.concurrent.CountDownLatch(1);
+                java.util.List<java.util.concurrent.Future<AdmissionDecision>> sameBuyer = new java.util.ArrayList<>();
+                java.util.List<java.util.concurrent.Future<AdmissionDecision>> others = new java.util.ArrayList<>();
+                try (var pool = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+                    for (int i = 0; i < 60; i++) {
+                        long other = 10_000 + i;
+                        sameBuyer.add(pool.submit(() -> {
+                            gate.await();
+                            return admission.judge(attempt(activity, 42));
+                        }));
+                        others.add(pool.submit(() -> {
+                            gate.await();
+                            return admission.judge(attempt(activity, other));
+                        }));
+                    }
+                    gate.countDown();
+                    long admitted = 0;
+                    for (var f : sameBuyer) {
+                        admitted += f.get() instanceof AdmissionDecision.Admitted ? 1 : 0;
+                    }
+                    assertThat("one buyer, 60 concurrent clicks, limit 1", admitted, is(1L));
+                    for (var f : others) {
+                        assertThat(f.get(), instanceOf(AdmissionDecision.Admitted.class));
+                    }
+                }
+                // the buyers' counters live under three partition tags, on three slot ranges
+                java.util.Set<Integer> ranges = new java.util.HashSet<>();
+                for (long user = 10_000; user < 10_060; user++) {
+                    String lane = new RateLimits(a, clock, 3).lane(activity, user);
+                    ranges.add(seckill.reservation.api.SlotSpread.slotOf(lane.substring(1, lane.length() - 1))
+                            * 3 / seckill.reservation.api.SlotSpread.SLOTS);
+                }
+                assertThat(ranges.size(), is(3));
+            } finally {
+                flags.stop();
+            }
+        }
+    }
+
+    private static PurchaseAttempt attempt(long activity, long user) {
+        return new PurchaseAttempt(activity, 1, user, "", Instant.now().minusSeconds(5), Instant.now().plusSeconds(600),
+                Optional.empty());
+    }
+
     private SoldOutBroadcast broadcast(UnifiedJedis redis) {
         SoldOutBroadcast broadcast = new SoldOutBroadcast();
         broadcast.redis = redis;
@@ -117,7 +169,14 @@ class SharedRedisAdmissionTest {
     }
 
     private AdmittingPurchases admitting(UnifiedJedis redis, SoldOutBroadcast broadcast) {
+        return admitting(redis, broadcast, false, 1);
+    }
+
+    private AdmittingPurchases admitting(UnifiedJedis redis, SoldOutBroadcast broadcast, boolean coalescing,
+                                         int partitions) {
         AdmittingPurchases admitting = new AdmittingPurchases();
+        admitting.coalescingShared = coalescing;
+        admitting.partitions = partitions;
         admitting.clock = clock;
         admitting.redis = redis;
         admitting.broadcast = broadcast;

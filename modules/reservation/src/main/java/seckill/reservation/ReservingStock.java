@@ -53,7 +53,7 @@ class ReservingStock implements StockReservations {
     String consumerGroup;
 
     @Inject
-    @ConfigProperty(name = "seckill.reservation.coalescing.enabled", defaultValue = "false")
+    @ConfigProperty(name = "seckill.reservation.coalescing.enabled", defaultValue = "true")
     boolean coalescing;
 
     @Inject
@@ -65,7 +65,7 @@ class ReservingStock implements StockReservations {
     long coalescingWaitMicros;
 
     @Inject
-    @ConfigProperty(name = "seckill.reservation.coalescing.calls-per-lane", defaultValue = "2")
+    @ConfigProperty(name = "seckill.reservation.coalescing.calls-per-lane", defaultValue = "1")
     int coalescingCalls;
 
     @Inject

@@ -1,0 +1,114 @@
+package seckill.reservation.api;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.everyItem;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.lessThanOrEqualTo;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/** The batching logic alone: a batch call stands in for the Redis script. */
+class CoalescingTest {
+
+    @Test
+    void everyCallerGetsItsOwnAnswerAndBatchesStayBounded() throws Exception {
+        List<Integer> sizes = new CopyOnWriteArrayList<>();
+        AtomicInteger inFlight = new AtomicInteger();
+        AtomicInteger mostInFlight = new AtomicInteger();
+        Coalescing<Integer, String> coalescing = new Coalescing<>((lane, claims) -> {
+            mostInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+            sizes.add(claims.size());
+            sleep(2);
+            inFlight.decrementAndGet();
+            return claims.stream().map(c -> lane + ":" + c).toList();
+        }, 8, 0, 1);
+        CountDownLatch gate = new CountDownLatch(1);
+        List<Future<String>> answers = new ArrayList<>();
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < 400; i++) {
+                int claim = i;
+                answers.add(pool.submit(() -> {
+                    gate.await();
+                    return coalescing.submit("lane" + (claim % 2), claim, 10_000);
+                }));
+            }
+            gate.countDown();
+            for (int i = 0; i < 400; i++) {
+                assertThat(answers.get(i).get(), is("lane" + (i % 2) + ":" + i));
+            }
+        }
+        assertThat(sizes.stream().mapToInt(Integer::intValue).sum(), is(400));
+        assertThat(sizes, everyItem(lessThanOrEqualTo(8)));
+        assertThat("claims arriving together share calls", sizes.size(), lessThanOrEqualTo(400 / 2));
+        // one call at a time per lane, two lanes
+        assertThat(mostInFlight.get(), lessThanOrEqualTo(2));
+    }
+
+    @Test
+    void aFailedCallFailsEveryCallerInIt() {
+        Coalescing<Integer, String> coalescing = new Coalescing<>((lane, claims) -> {
+            throw new IllegalArgumentException("redis said no");
+        }, 8, 0, 1);
+        IllegalArgumentException failure = assertThrows(IllegalArgumentException.class,
+                () -> coalescing.submit("lane", 1, 1_000));
+        assertThat(failure.getMessage(), is("redis said no"));
+    }
+
+    @Test
+    void aClaimStillQueuedAtItsTimeoutIsWithdrawnNotSent() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch entered = new CountDownLatch(1);
+        List<Integer> sent = new CopyOnWriteArrayList<>();
+        Coalescing<Integer, String> coalescing = new Coalescing<>((lane, claims) -> {
+            sent.addAll(claims);
+            entered.countDown();
+            await(release);
+            return claims.stream().map(String::valueOf).toList();
+        }, 8, 0, 1);
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<String> first = pool.submit(() -> coalescing.submit("lane", 1, 10_000));
+            entered.await();
+            assertThrows(Coalescing.NotSent.class, () -> coalescing.submit("lane", 2, 50));
+            release.countDown();
+            assertThat(first.get(), is("1"));
+        }
+        assertThat("the withdrawn claim never reached the call", sent, is(List.of(1)));
+    }
+
+    @Test
+    void aLoneCallerIsSentAloneWithoutWaitingForCompany() {
+        List<Integer> sizes = new CopyOnWriteArrayList<>();
+        Coalescing<Integer, String> coalescing = new Coalescing<>((lane, claims) -> {
+            sizes.add(claims.size());
+            return List.of("only");
+        }, 32, 0, 1);
+        assertThat(coalescing.submit("lane", 1, 1_000), is("only"));
+        assertThat(sizes, is(List.of(1)));
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
