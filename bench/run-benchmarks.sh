@@ -109,29 +109,30 @@ redis-cli -n 1 DEL "$K:stock" "$K:buyers" "$K:events" >/dev/null
 
 kill "$(cat "$WORK/pid")"; wait "$(cat "$WORK/pid")" 2>/dev/null || true
 
-# the same purchase load with request coalescing on (several buyers per script call)
-SECKILL_RESERVATION_COALESCING_ENABLED=true java -Dserver.port=$PORT -jar app/target/seckill.jar > "$WORK/service2.log" 2>&1 &
+# the same purchase load with request coalescing off (one script call per buyer for admission and reservation)
+SECKILL_RESERVATION_COALESCING_ENABLED=false java -Dserver.port=$PORT -jar app/target/seckill.jar > "$WORK/service2.log" 2>&1 &
 echo $! > "$WORK/pid"
 for _ in $(seq 1 100); do curl -sf "localhost:$PORT/health/ready" >/dev/null && break; sleep 0.3; done
 CBIG=$(activity 10000000); CWARM=$(activity 10000000)
 warm purchase "/api/v1/activities/$CWARM/purchases"; sleep 5
 before=$(curl -s "localhost:$PORT/metrics" | awk '/^seckill_reservations_total/ {print $2}')
 cpu_before=$(redis_cpu)
-echo "bench: purchase path with coalescing (activity $CBIG)"
-read -r CO_RPS CO_P50 CO_P99 <<< "$(run_wrk coalesced "/api/v1/activities/$CBIG/purchases" 2xx)"
+echo "bench: purchase path with coalescing off (activity $CBIG)"
+read -r OFF_RPS OFF_P50 OFF_P99 <<< "$(run_wrk uncoalesced "/api/v1/activities/$CBIG/purchases" 2xx)"
 cpu_after=$(redis_cpu)
 after=$(curl -s "localhost:$PORT/metrics" | awk '/^seckill_reservations_total/ {print $2}')
-CO_RESERVED=$(awk -v a="$after" -v b="$before" 'BEGIN { printf "%d", a - b }')
-CO_CPU_PER=$(awk -v a="$cpu_after" -v b="$cpu_before" -v n="$CO_RESERVED" 'BEGIN { printf "%.1f", (a - b) * 1000000 / n }')
+OFF_RESERVED=$(awk -v a="$after" -v b="$before" 'BEGIN { printf "%d", a - b }')
+OFF_CPU_PER=$(awk -v a="$cpu_after" -v b="$cpu_before" -v n="$OFF_RESERVED" 'BEGIN { printf "%.1f", (a - b) * 1000000 / n }')
 kill "$(cat "$WORK/pid")"; wait "$(cat "$WORK/pid")" 2>/dev/null || true
 
 echo "bench: settlement of $SETTLE queued reservations"
 java -jar app/target/seckill.jar bench-settle "$SETTLE" 10000 2>/dev/null | grep -E "^(stream|plain|RESULT)" | tee "$WORK/settle.txt"
 read -r S_BATCH S_ONE S_CEIL S_SECONDS <<< "$(sed -n 's/^RESULT settle batched=\([0-9.]*\) onebyone=\([0-9.]*\) ceiling=\([0-9.]*\) seconds100k=\([0-9.]*\)/\1 \2 \3 \4/p' "$WORK/settle.txt")"
 
-# --- issue #6: one hot SKU on a three-master Redis Cluster, 1 bucket vs 3 buckets ---------------
+# --- issue #6: one hot SKU on a three-master Redis Cluster -------------------------------------
 CL="$WORK/cluster"
-for port in 7201 7202 7203; do
+PORTS="7201 7202 7203"
+for port in $PORTS; do
   mkdir -p "$CL/$port"
   redis-server --port "$port" --bind 127.0.0.1 --cluster-enabled yes --cluster-config-file "$CL/$port/nodes.conf" \
     --dir "$CL/$port" --save "" --appendonly no --daemonize yes --logfile "$CL/$port/log"
@@ -139,28 +140,76 @@ done
 sleep 1
 echo yes | redis-cli --cluster create 127.0.0.1:7201 127.0.0.1:7202 127.0.0.1:7203 --cluster-replicas 0 >/dev/null
 for _ in $(seq 1 100); do redis-cli -p 7201 cluster info | grep -q 'cluster_state:ok' && break; sleep 0.1; done
-evalsha_calls() { redis-cli -p "$1" info commandstats | sed -n 's/^cmdstat_evalsha:calls=\([0-9]*\),.*/\1/p' | head -1; }
-cluster_row() { # buckets -> "rps p99 calls7201 calls7202 calls7203"
-  local id before after
+sleep 1
+stat_of() { # port command -> calls
+  redis-cli -p "$1" info commandstats | sed -n "s/^cmdstat_$2:calls=\([0-9]*\),.*/\1/p" | head -1 | sed 's/^$/0/'
+}
+cpu_of() { redis-cli -p "$1" info cpu | awk -F: '/^used_cpu_(sys|user):/ {s += $2} END {printf "%.6f", s}'; }
+snapshot() { for port in $PORTS; do echo "$(stat_of "$port" evalsha) $(stat_of "$port" xadd) $(cpu_of "$port")"; done; }
+start_cluster_service() { # coalescing on|off
+  SECKILL_REDIS_URI="redis-cluster://127.0.0.1:7201,127.0.0.1:7202,127.0.0.1:7203" \
+  SECKILL_ADMISSION_RATE_LIMIT_PARTITIONS=3 SECKILL_RESERVATION_COALESCING_ENABLED="$1" \
+    java -Dserver.port=$PORT -jar app/target/seckill.jar > "$WORK/cluster-$1.log" 2>&1 &
+  echo $! > "$WORK/pid"
+  for _ in $(seq 1 100); do curl -sf "localhost:$PORT/health/ready" >/dev/null && break; sleep 0.3; done
+}
+cluster_row() { # buckets label -> one markdown row
+  local id before after rps p50 p99
   id=$(curl -s -X POST "localhost:$PORT/api/v1/admin/activities" -H "Authorization: Bearer $TOKEN" \
     -H 'Content-Type: application/json' -d "{\"name\":\"hot\",\"startsAt\":\"$(date -u -d '-1 min' +%FT%TZ)\",
     \"endsAt\":\"$(date -u -d '+2 hour' +%FT%TZ)\",\"skus\":[{\"skuId\":1,\"stock\":9000000,\"buckets\":$1}]}" \
     | sed 's/.*"activityId":\([0-9]*\).*/\1/')
-  warm "hot$1" "/api/v1/activities/$id/purchases"
-  before="$(evalsha_calls 7201) $(evalsha_calls 7202) $(evalsha_calls 7203)"
-  read -r rps p50 p99 <<< "$(run_wrk "hot$1" "/api/v1/activities/$id/purchases" 2xx)"
-  after="$(evalsha_calls 7201) $(evalsha_calls 7202) $(evalsha_calls 7203)"
-  echo "$rps $p99 $(awk -v a="$after" -v b="$before" 'BEGIN { split(a, x, " "); split(b, y, " ");
-    printf "%d %d %d", x[1] - y[1], x[2] - y[2], x[3] - y[3] }')"
+  warm "hot$1$2" "/api/v1/activities/$id/purchases"; sleep 3
+  before=$(snapshot)
+  read -r rps p50 p99 <<< "$(run_wrk "hot$1$2" "/api/v1/activities/$id/purchases" 2xx)"
+  after=$(snapshot)
+  paste <(echo "$before") <(echo "$after") | awk -v b="$1" -v c="$2" -v rps="$rps" -v p50="$p50" -v p99="$p99" '
+    { calls[NR] = $4 - $1; adds[NR] = $5 - $2; cpu += $6 - $3; n += $5 - $2 }
+    END { printf "| %s | %s | %s | %s / %s | %d | %d / %d / %d | %d / %d / %d | %.1f |\n", b, c, rps, p50, p99, n,
+          calls[1], calls[2], calls[3], adds[1], adds[2], adds[3], cpu * 1000000 / n }'
 }
-SECKILL_REDIS_URI="redis-cluster://127.0.0.1:7201,127.0.0.1:7202,127.0.0.1:7203" \
-  java -Dserver.port=$PORT -jar app/target/seckill.jar > "$WORK/service3.log" 2>&1 &
-echo $! > "$WORK/pid"
-for _ in $(seq 1 100); do curl -sf "localhost:$PORT/health/ready" >/dev/null && break; sleep 0.3; done
-echo "bench: hot SKU on the cluster, 1 bucket"; read -r C1_RPS C1_P99 C1_A C1_B C1_C <<< "$(cluster_row 1)"
-echo "bench: hot SKU on the cluster, 3 buckets"; read -r C3_RPS C3_P99 C3_A C3_B C3_C <<< "$(cluster_row 3)"
+start_cluster_service true
+echo "bench: cluster, coalescing on, 1 bucket";  ROW_ON1=$(cluster_row 1 on)
+echo "bench: cluster, coalescing on, 3 buckets"; ROW_ON3=$(cluster_row 3 on)
 kill "$(cat "$WORK/pid")"; wait "$(cat "$WORK/pid")" 2>/dev/null || true
-for port in 7201 7202 7203; do redis-cli -p "$port" shutdown nosave >/dev/null 2>&1 || true; done
+start_cluster_service false
+echo "bench: cluster, coalescing off, 1 bucket";  ROW_OFF1=$(cluster_row 1 off)
+echo "bench: cluster, coalescing off, 3 buckets"; ROW_OFF3=$(cluster_row 3 off)
+kill "$(cat "$WORK/pid")"; wait "$(cat "$WORK/pid")" 2>/dev/null || true
+
+# the ceilings: reserve.lua straight from redis-benchmark on each bucket's own master, keys preheated
+# the way the service lays them out (a bucket's tag carries a salt that puts it on its slot range)
+owner_of() { for port in $PORTS; do redis-cli -p "$port" exists "$1" | grep -qv MOVED && { echo "$port"; return; }; done; }
+spread_tag() { # name part parts -> tag landing in the middle half of range part/parts
+  local lo=$(( 16384 * $2 / $3 )) hi=$(( 16384 * ($2 + 1) / $3 )) salt=0 cand slot
+  local margin=$(( (hi - lo) / 4 ))
+  while :; do
+    cand="$1"; (( salt > 0 )) && cand="$1~$salt"
+    slot=$(redis-cli -p 7201 cluster keyslot "{$cand}")
+    (( slot >= lo + margin && slot < hi - margin )) && { echo "$cand"; return; }
+    salt=$((salt + 1))
+  done
+}
+LUA_SRC="$(cat modules/reservation/src/main/resources/seckill/reservation/redis/reserve.lua)"
+for port in $PORTS; do RSHA=$(redis-cli -p "$port" script load "$LUA_SRC"); done
+rb_bucket() { # tag pipeline -> "port rate"
+  local k="sk:{$1}" port
+  port=$(owner_of "$k:stock")
+  redis-cli -p "$port" set "$k:stock" 1000000000000 >/dev/null
+  redis-benchmark -p "$port" -q -r 1000000000 -n 200000 -c 50 -P "$2" EVALSHA "$RSHA" 3 "$k:stock" "$k:buyers" "$k:events" \
+    __rand_int__ 1 9-1-0-__rand_int__ req 1 9 1 | awk -v p="$port" '{for(i=1;i<=NF;i++) if ($i ~ /requests/) r=$(i-1)} END {print p, r}'
+}
+ceiling() { # buckets pipeline -> "total-rate (port:rate ...)"
+  local b out=""
+  for b in $(seq 0 $(( $1 - 1 ))); do
+    rb_bucket "$(spread_tag "ceil$1p$2:s1:b$b" "$b" "$1")" "$2" > "$WORK/ceil-$1-$2-$b" &
+  done
+  wait
+  cat "$WORK"/ceil-"$1"-"$2"-* | awk '{ s += $2; d = d sprintf("%s%s: %s", (NR > 1 ? ", " : ""), $1, $2) } END { printf "%.0f /s (%s)", s, d }'
+}
+echo "bench: redis-benchmark ceilings on the cluster"
+CEIL1=$(ceiling 1 1); CEIL3=$(ceiling 3 1); CEIL1P=$(ceiling 1 16); CEIL3P=$(ceiling 3 16)
+for port in $PORTS; do redis-cli -p "$port" shutdown nosave >/dev/null 2>&1 || true; done
 
 CPU=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)
 cat > "$OUT" <<MD
@@ -175,26 +224,35 @@ Every figure below comes from one run on one machine, each beside its baseline f
 
 | # | what | measured | baseline | ratio |
 |---|---|---|---|---|
-| 1 | purchase endpoint, each request reserves (202) | $BUY_RPS req/s, p50 $BUY_P50, p99 $BUY_P99 | trivial JAX-RS POST: $BASE_RPS req/s, p50 $BASE_P50, p99 $BASE_P99 | $(ratio "$BUY_RPS" "$BASE_RPS") |
+| 1 | purchase endpoint, each request reserves (202); coalescing on (the default) | $BUY_RPS req/s, p50 $BUY_P50, p99 $BUY_P99 | trivial JAX-RS POST: $BASE_RPS req/s, p50 $BASE_P50, p99 $BASE_P99 | $(ratio "$BUY_RPS" "$BASE_RPS") |
 | 2 | reservations/s through the service (row 1) | $BUY_RPS /s | redis-benchmark, same reserve.lua, 50 clients: $RB_ONE /s; pipelined x16: $RB_PIPE /s | $(ratio "$BUY_RPS" "$RB_ONE") / $(ratio "$BUY_RPS" "$RB_PIPE") |
 | 3 | sold-out fast path (410 from the in-process flag) | $SOLD_RPS req/s, p50 $SOLD_P50, p99 $SOLD_P99 | trivial JAX-RS POST: $BASE_RPS req/s | $(ratio "$SOLD_RPS" "$BASE_RPS") |
 | 4 | settlement: $SETTLE queued reservations to orders | $S_BATCH orders/s ($S_SECONDS s) | plain SQL, same rows and batch size: $S_CEIL orders/s; one event per transaction: $S_ONE orders/s | $(ratio "$S_BATCH" "$S_CEIL") |
-| 5 | purchase endpoint with request coalescing on | $CO_RPS req/s, p50 $CO_P50, p99 $CO_P99; Redis CPU $CO_CPU_PER µs per reservation | coalescing off (row 1): $BUY_RPS req/s, p99 $BUY_P99; Redis CPU $CPU_PER µs per reservation | $(ratio "$CO_RPS" "$BUY_RPS") |
+| 5 | Redis CPU per reservation (\`INFO CPU\` user+sys delta / reservations), row 1's load | coalescing on (row 1): $CPU_PER µs; $BUY_RPS req/s, p50 $BUY_P50, p99 $BUY_P99 | coalescing off: $OFF_CPU_PER µs; $OFF_RPS req/s, p50 $OFF_P50, p99 $OFF_P99 | $(ratio "$OFF_CPU_PER" "$CPU_PER")x less CPU |
 
 ## One hot SKU on a three-master Redis Cluster (issue #6)
 
-Same purchase load (each request a new buyer, admission's script included), the service on the
-cluster client, one SKU with 1 bucket and then with 3 buckets. Script calls (`EVALSHA`, admission's
-and the reservation's) counted on each master during the measured run:
+The same purchase load (each request a new buyer, admission's limits included) against one SKU,
+the service on the cluster client with admission's limits in 3 partitions. Per master (7201 / 7202 /
+7203) during the measured run: script calls (\`EVALSHA\`: admission's and the reservation's, so
+with coalescing on one call serves many buyers) and \`XADD\`s (one per reservation, so they show
+where a SKU's reservations were made). Redis CPU is the three masters' \`INFO CPU\` delta over
+the reservations.
 
-| buckets | req/s | p99 | EVALSHA on 7201 / 7202 / 7203 |
-|---|---|---|---|
-| 1 | $C1_RPS | $C1_P99 | $C1_A / $C1_B / $C1_C |
-| 3 | $C3_RPS | $C3_P99 | $C3_A / $C3_B / $C3_C |
+| buckets | coalescing | req/s | p50 / p99 | reservations | EVALSHA per master | XADD (reservations) per master | Redis CPU µs / reservation |
+|---|---|---|---|---|---|---|---|
+$ROW_ON1
+$ROW_ON3
+$ROW_OFF1
+$ROW_OFF3
 
-With 3 buckets the reservation scripts of one SKU spread over the masters (admission's per-buyer
-script follows the activity's tag, so one master carries it either way); on two shared cores the
-service, not Redis, is the bottleneck, so throughput does not grow here.
+Ceilings, the same \`reserve.lua\` called by \`redis-benchmark\` (50 clients per bucket, every
+bucket's benchmark at once, each on the master that owns the bucket's slot):
+
+| buckets | one call per request | pipelined x16 |
+|---|---|---|
+| 1 | $CEIL1 | $CEIL1P |
+| 3 | $CEIL3 | $CEIL3P |
 
 Reservations the service counted during row 1: $RESERVED (every request of row 1 reserved a unit;
 the run fails if any answer was not 2xx).

@@ -21,10 +21,13 @@ import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.UnifiedJedis;
 import seckill.app.drill.InvariantCheck;
+import seckill.settlement.api.Reconciliation;
+import seckill.settlement.api.SkuReconciliation;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.empty;
 import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.startsWith;
 
 /**
  * A SKU split over four buckets: every unit is sold even when all buyers share one home bucket
@@ -45,6 +48,9 @@ class BucketsTest {
 
     @Inject
     UnifiedJedis redis;
+
+    @Inject
+    Reconciliation reconciliation;
 
     @Test
     void buyersOfOneHomeBucketStillBuyEveryUnitOfAllBuckets() throws Exception {
@@ -110,6 +116,47 @@ class BucketsTest {
                 activity, activity + "-" + SKU + "-0-%").getFirst();
         String owner = sale.column("SELECT user_id FROM seckill_order WHERE reservation_id = ?", anyId).getFirst();
         assertThat(sale.get("/api/v1/reservations/" + anyId, owner).body().contains("ORDERED"), is(true));
+
+        SkuReconciliation reconciled = reconciliation.reconcile(activity).getFirst();
+        assertThat(reconciled.detail(), reconciled.state(), is("CLEAN"));
+        long reservedOverBuckets = 0;
+        for (int b = 0; b < BUCKETS; b++) {
+            assertThat(reconciled.figures().get("b" + b + ".reserved"), is(25L));
+            assertThat(reconciled.figures().get("b" + b + ".accounted"), is(25L));
+            reservedOverBuckets += reconciled.figures().get("b" + b + ".reserved");
+        }
+        assertThat(reservedOverBuckets, is(reconciled.figures().get("redisReserved")));
+    }
+
+    @Test
+    void reconciliationNamesTheBucketWhoseUnitsMovedEvenWhenTheSkuBalances() {
+        SaleFixture sale = new SaleFixture(target.getUri(), db);
+        String json = """
+                {"name":"buckets-audit","startsAt":"%s","endsAt":"%s",
+                 "skus":[{"skuId":%d,"stock":100,"perUserLimit":1,"buckets":%d}]}""".formatted(
+                Instant.now().minusSeconds(5), Instant.now().plusSeconds(600), SKU, BUCKETS);
+        HttpResponse<String> created = sale.createActivity(json, SaleFixture.ADMIN_TOKEN);
+        long activity = Long.parseLong(created.body().replaceAll(".*\"activityId\":(\\d+).*", "$1"));
+        assertThat(reconciliation.reconcile(activity).getFirst().state(), is("CLEAN"));
+
+        // a unit moved from bucket 1 to bucket 2 behind the ledger's back: the SKU's sum is unchanged
+        String from = InvariantCheck.bucketKey(activity, SKU, 1, BUCKETS, "stock");
+        String to = InvariantCheck.bucketKey(activity, SKU, 2, BUCKETS, "stock");
+        redis.decr(from);
+        redis.incr(to);
+        try {
+            SkuReconciliation result = reconciliation.reconcile(activity).getFirst();
+            assertThat(result.state(), is("MISMATCH"));
+            assertThat(result.detail(), startsWith("bucket 1:"));
+            assertThat(result.figures().get("redisReserved"), is(0L));
+            assertThat(result.figures().get("b1.reserved"), is(1L));
+            assertThat(result.figures().get("b2.reserved"), is(-1L));
+        } finally {
+            redis.incr(from);
+            redis.decr(to);
+        }
+        // put right, it is clean again (and no alarm is left for the other tests)
+        assertThat(reconciliation.reconcile(activity).getFirst().state(), is("CLEAN"));
     }
 
     /** The same rule as the reservation module's home bucket (SplitMix64 finaliser, modulo buckets). */

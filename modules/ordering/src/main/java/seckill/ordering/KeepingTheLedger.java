@@ -8,6 +8,7 @@ import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import seckill.ordering.api.ExpiredOrder;
+import seckill.ordering.api.BucketFigures;
 import seckill.ordering.api.LedgerFigures;
 import seckill.ordering.api.OrderLedger;
 import seckill.ordering.api.PaymentResult;
@@ -61,5 +62,10 @@ class KeepingTheLedger implements OrderLedger {
     @Override
     public LedgerFigures figures(long activityId, long skuId) {
         return rows.figures(activityId, skuId);
+    }
+
+    @Override
+    public List<BucketFigures> figuresByBucket(long activityId, long skuId) {
+        return rows.figuresByBucket(activityId, skuId);
     }
 }

@@ -91,13 +91,10 @@ class ReservingStock implements StockReservations {
 
     @Override
     public void preheat(PreheatStock command) {
-        long base = command.stock() / command.buckets();
-        long extra = command.stock() % command.buckets();
         StockBuckets keys = StockBuckets.of(command.activityId(), command.skuId(), command.buckets());
         try {
             for (int bucket = 0; bucket < command.buckets(); bucket++) {
-                long share = base + (bucket < extra ? 1 : 0);
-                preheatScript.preheat(redis, keys, bucket, share, consumerGroup, command.keysExpireAt());
+                preheatScript.preheat(redis, keys, bucket, PreheatStock.share(command.stock(), command.buckets(), bucket), consumerGroup, command.keysExpireAt());
             }
         } catch (JedisException e) {
             throw new ReservationUnavailable("preheat failed", e);
@@ -192,6 +189,24 @@ class ReservingStock implements StockReservations {
                 }
             }
             return any ? Optional.of(sum) : Optional.empty();
+        } catch (JedisException e) {
+            throw new ReservationUnavailable("reading stock failed", e);
+        }
+    }
+
+    @Override
+    public Optional<List<Long>> remainingByBucket(long activityId, long skuId, int buckets) {
+        try {
+            StockBuckets keys = StockBuckets.of(activityId, skuId, buckets);
+            List<Long> all = new java.util.ArrayList<>(keys.count());
+            for (int bucket = 0; bucket < keys.count(); bucket++) {
+                String value = redis.get(keys.stock(bucket));
+                if (value == null) {
+                    return Optional.empty();
+                }
+                all.add(Long.parseLong(value));
+            }
+            return Optional.of(all);
         } catch (JedisException e) {
             throw new ReservationUnavailable("reading stock failed", e);
         }

@@ -19,9 +19,11 @@ import org.eclipse.microprofile.metrics.Counter;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import seckill.ordering.api.Activity;
 import seckill.ordering.api.ActivityCatalog;
+import seckill.ordering.api.BucketFigures;
 import seckill.ordering.api.LedgerFigures;
 import seckill.ordering.api.OrderLedger;
 import seckill.ordering.api.SkuLine;
+import seckill.reservation.api.PreheatStock;
 import seckill.reservation.api.ReservationEvents;
 import seckill.reservation.api.StockReservations;
 import seckill.settlement.api.Reconciliation;
@@ -169,6 +171,7 @@ class Reconciling implements Reconciliation {
                             + " + deducted " + ledgerFigures.deducted() + " - refilled " + ledgerFigures.refilled());
         }
         long pending = 0;
+        long[] pendingByBucket = new long[ledgerFigures.buckets()];
         for (int bucket = 0; bucket < ledgerFigures.buckets(); bucket++) {
             String stream = events.streamOf(activityId, sku.skuId(), bucket, sku.buckets());
             long units = events.pendingUnits(stream, MAX_COUNTED_EVENTS);
@@ -177,6 +180,7 @@ class Reconciling implements Reconciliation {
                         "more than " + MAX_COUNTED_EVENTS + " events in flight; judged again next time");
             }
             pending += units;
+            pendingByBucket[bucket] = units;
         }
         f.put("pending", pending);
         Optional<Long> remaining = reservations.remaining(activityId, sku.skuId(), ledgerFigures.buckets());
@@ -193,7 +197,44 @@ class Reconciling implements Reconciliation {
                             + " + dead-lettered " + ledgerFigures.failedUnits() + " - released "
                             + ledgerFigures.appliedRefillUnits());
         }
+        if (ledgerFigures.buckets() > 1) {
+            String bucketMismatch = judgeBuckets(activityId, sku.skuId(), ledgerFigures, pendingByBucket, f);
+            if (bucketMismatch != null) {
+                return new SkuReconciliation(activityId, sku.skuId(), now, "MISMATCH", f, bucketMismatch);
+            }
+        }
         return new SkuReconciliation(activityId, sku.skuId(), now, "CLEAN", f, null);
+    }
+
+    /**
+     * The same equation per bucket: a SKU can balance while units sit in the wrong bucket (a refill
+     * to the wrong one, a bucket's counter touched by hand). Figures go in as {@code b<i>.reserved}
+     * and {@code b<i>.accounted}; the first bucket that does not balance is named.
+     */
+    private String judgeBuckets(long activityId, long skuId, LedgerFigures sku, long[] pendingByBucket,
+                                Map<String, Long> f) {
+        Optional<List<Long>> remaining = reservations.remainingByBucket(activityId, skuId, sku.buckets());
+        if (remaining.isEmpty()) {
+            return "Redis lacks a bucket's stock key for this SKU";
+        }
+        long[] accounted = pendingByBucket.clone();
+        for (BucketFigures bucket : ledger.figuresByBucket(activityId, skuId)) {
+            if (bucket.bucket() < 0 || bucket.bucket() >= accounted.length) {
+                return "the ledger holds units of bucket " + bucket.bucket() + " of a SKU with " + sku.buckets();
+            }
+            accounted[bucket.bucket()] += bucket.orderedUnits() + bucket.failedUnits() - bucket.appliedRefillUnits();
+        }
+        String mismatch = null;
+        for (int b = 0; b < sku.buckets(); b++) {
+            long reserved = PreheatStock.share(sku.total(), sku.buckets(), b) - remaining.get().get(b);
+            f.put("b" + b + ".reserved", reserved);
+            f.put("b" + b + ".accounted", accounted[b]);
+            if (reserved != accounted[b] && mismatch == null) {
+                mismatch = "bucket " + b + ": Redis reserved " + reserved + " != settled + pending + dead-lettered"
+                        + " - released " + accounted[b];
+            }
+        }
+        return mismatch;
     }
 
     private void report(SkuReconciliation result) {

@@ -25,3 +25,7 @@ CREATE TABLE seckill_reconciliation (
     PRIMARY KEY (id),
     KEY idx_reconciliation_sku (activity_id, sku_id, id)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
+
+--changeset settlement:3-figures-per-bucket
+--comment: a SKU split over up to 64 buckets adds two figures per bucket
+ALTER TABLE seckill_reconciliation MODIFY figures TEXT NOT NULL;

@@ -26,4 +26,7 @@ public interface OrderLedger {
     long refillBacklog();
 
     LedgerFigures figures(long activityId, long skuId);
+
+    /** The same units per stock bucket (buckets with no units yet are absent), for SKUs split over buckets. */
+    List<BucketFigures> figuresByBucket(long activityId, long skuId);
 }

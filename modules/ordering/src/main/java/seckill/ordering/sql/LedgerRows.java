@@ -10,6 +10,7 @@ import io.helidon.dbclient.DbClient;
 import io.helidon.dbclient.DbRow;
 import io.helidon.dbclient.DbTransaction;
 import seckill.ordering.api.ExpiredOrder;
+import seckill.ordering.api.BucketFigures;
 import seckill.ordering.api.LedgerFigures;
 import seckill.ordering.api.PaymentResult;
 import seckill.ordering.api.StockRefill;
@@ -119,6 +120,14 @@ public final class LedgerRows {
                 Columns.longOf(r, "refilled"), Columns.longOf(r, "ordered_units"), Columns.longOf(r, "failed_units"),
                 Columns.longOf(r, "applied_refill_units"), Columns.longOf(r, "pending_refill_units"),
                 Columns.intOf(r, "buckets"));
+    }
+
+    public List<BucketFigures> figuresByBucket(long activityId, long skuId) {
+        try (Stream<DbRow> rows = db.execute().query(OrderingSql.BUCKET_FIGURES, activityId, skuId, activityId, skuId,
+                activityId, skuId)) {
+            return rows.map(r -> new BucketFigures(Columns.intOf(r, "bucket"), Columns.longOf(r, "ordered_units"),
+                    Columns.longOf(r, "failed_units"), Columns.longOf(r, "applied_refill_units"))).toList();
+        }
     }
 
     public List<Long> activitiesEndingAfter(Instant endedAfter) {

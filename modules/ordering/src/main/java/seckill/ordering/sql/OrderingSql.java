@@ -117,6 +117,20 @@ final class OrderingSql {
                  WHERE activity_id = s.activity_id AND sku_id = s.sku_id AND status = 0) AS pending_refill_units
             FROM seckill_stock s WHERE s.activity_id = ? AND s.sku_id = ?""";
 
+    // the bucket is the third part of a reservation id: <activity>-<sku>-<bucket>-<sequence>
+    private static final String BUCKET_OF_ID = "CAST(SUBSTRING_INDEX(SUBSTRING_INDEX(reservation_id, '-', 3), '-', -1) AS UNSIGNED)";
+
+    static final String BUCKET_FIGURES = """
+            SELECT bucket, SUM(ordered) AS ordered_units, SUM(failed) AS failed_units, SUM(applied) AS applied_refill_units
+            FROM (
+              SELECT %1$s AS bucket, quantity AS ordered, 0 AS failed, 0 AS applied
+                FROM seckill_order WHERE activity_id = ? AND sku_id = ?
+              UNION ALL
+              SELECT %1$s, 0, quantity, 0 FROM seckill_reservation_failure WHERE activity_id = ? AND sku_id = ?
+              UNION ALL
+              SELECT bucket, 0, 0, quantity FROM stock_sync_outbox WHERE activity_id = ? AND sku_id = ? AND status = 1
+            ) units GROUP BY bucket ORDER BY bucket""".formatted(BUCKET_OF_ID);
+
     static String rows(String row, int count) {
         return String.join(", ", Collections.nCopies(count, row));
     }

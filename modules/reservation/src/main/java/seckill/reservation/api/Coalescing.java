@@ -100,28 +100,46 @@ public final class Coalescing<C, R> {
         return answer(pending);
     }
 
-    /** Waits for the answer; false when the claim is done (answered or withdrawn). */
+    /**
+     * Waits for the answer; false when the claim is done (answered or withdrawn). A claim already on
+     * the wire is waited for without a deadline: its call ends within the Redis client's own socket
+     * timeout, and spinning here would starve the very threads that read the answers.
+     */
     private boolean await(Lane lane, Pending<C, R> pending, long deadline) {
         long left = deadline - System.nanoTime();
         try {
-            pending.answer.get(Math.max(1, left), TimeUnit.NANOSECONDS);
-            return false;
-        } catch (TimeoutException e) {
-            if (lane.queue.remove(pending)) {
-                pending.answer.completeExceptionally(new NotSent("coalesced call not sent within its timeout"));
+            if (left > 0) {
+                pending.answer.get(left, TimeUnit.NANOSECONDS);
                 return false;
             }
-            // already on the wire: its call ends within the client's own timeout
-            return true;
+        } catch (TimeoutException e) {
+            // fall through: withdraw it, or wait for the call it rides on
         } catch (ExecutionException e) {
             return false;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            if (lane.queue.remove(pending)) {
-                pending.answer.completeExceptionally(new NotSent("interrupted before sending"));
-            }
+            withdraw(lane, pending, "interrupted before sending");
             return false;
         }
+        if (withdraw(lane, pending, "coalesced call not sent within its timeout")) {
+            return false;
+        }
+        try {
+            pending.answer.get();
+        } catch (ExecutionException e) {
+            // the caller reads it from the future
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return false;
+    }
+
+    private boolean withdraw(Lane lane, Pending<C, R> pending, String why) {
+        if (lane.queue.remove(pending)) {
+            pending.answer.completeExceptionally(new NotSent(why));
+            return true;
+        }
+        return false;
     }
 
     private void sendOnce(Lane lane) {

@@ -13,4 +13,9 @@ public record PreheatStock(long activityId, long skuId, long stock, int buckets,
             throw new IllegalArgumentException("invalid preheat command");
         }
     }
+
+    /** The units bucket {@code bucket} starts with: an even split, the first buckets taking the remainder. */
+    public static long share(long stock, int buckets, int bucket) {
+        return stock / buckets + (bucket < stock % buckets ? 1 : 0);
+    }
 }

@@ -18,6 +18,9 @@ public interface StockReservations {
     /** Units still unreserved over all buckets; empty when the SKU is not preheated. */
     Optional<Long> remaining(long activityId, long skuId, int buckets);
 
+    /** What each bucket's counter holds, in bucket order; empty when any bucket's key is missing. */
+    Optional<java.util.List<Long>> remainingByBucket(long activityId, long skuId, int buckets);
+
     /** Gives a reservation's units back to its bucket, at most once per reservation. */
     RestockOutcome restock(Restock command);
 
