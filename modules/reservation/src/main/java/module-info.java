@@ -8,6 +8,7 @@ module seckill.reservation {
     requires jakarta.inject;
     requires microprofile.config.api;
     requires java.logging;
+    requires microprofile.metrics.api;
 
     exports seckill.reservation.api;
 }

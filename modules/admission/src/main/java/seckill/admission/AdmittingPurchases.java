@@ -91,6 +91,16 @@ class AdmittingPurchases implements Admission {
         coalescing = coalescingOwn.orElse(coalescingShared);
         coalescer = new Coalescing<>((lane, checks) -> limits.checkAll(checks), coalescingBatch, coalescingWaitMicros,
                 coalescingCalls);
+        if (metrics != null) {
+            org.eclipse.microprofile.metrics.Counter calls = metrics.counter("seckill.coalescing.calls",
+                    new Tag("path", "admission"));
+            org.eclipse.microprofile.metrics.Counter claims = metrics.counter("seckill.coalescing.claims",
+                    new Tag("path", "admission"));
+            coalescer.onCall(size -> {
+                calls.inc();
+                claims.inc(size);
+            });
+        }
     }
 
     private final AtomicReference<String> haltReason = new AtomicReference<>();

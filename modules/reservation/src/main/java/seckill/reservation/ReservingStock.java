@@ -9,6 +9,9 @@ import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.metrics.Counter;
+import org.eclipse.microprofile.metrics.MetricRegistry;
+import org.eclipse.microprofile.metrics.Tag;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisException;
 import seckill.reservation.api.PreheatStock;
@@ -49,6 +52,9 @@ class ReservingStock implements StockReservations {
     Clock clock;
 
     @Inject
+    MetricRegistry metrics;
+
+    @Inject
     @ConfigProperty(name = "seckill.reservation.consumer-group", defaultValue = "ordering")
     String consumerGroup;
 
@@ -84,6 +90,12 @@ class ReservingStock implements StockReservations {
         coalescer = new Coalescing<>((lane, claims) -> reservationScript.reserveMany(redis, claims.getFirst().buckets(),
                 claims.stream().map(Claimed::claim).toList(), clock.instant()),
                 coalescingBatch, coalescingWaitMicros, coalescingCalls);
+        Counter calls = metrics.counter("seckill.coalescing.calls", new Tag("path", "reservation"));
+        Counter claims = metrics.counter("seckill.coalescing.claims", new Tag("path", "reservation"));
+        coalescer.onCall(size -> {
+            calls.inc();
+            claims.inc(size);
+        });
         long node = Math.floorMod(redis.incr(NODE_LEASE_KEY), ReservationSequence.MAX_NODES);
         sequence = new ReservationSequence(clock, node);
         LOG.info(() -> "reservation ids use node id " + node);

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiFunction;
+import java.util.function.IntConsumer;
 
 /**
  * Request coalescing ("smart batching"): concurrent calls for the same lane (one Redis slot) share
@@ -52,6 +53,7 @@ public final class Coalescing<C, R> {
     private final long maxWaitMicros;
     private final int callsPerLane;
     private final Map<String, Lane> lanes = new ConcurrentHashMap<>();
+    private volatile IntConsumer onCall = size -> { };
 
     /**
      * @param batchCall     sends one lane's claims in one call and returns one answer per claim, in order
@@ -65,6 +67,11 @@ public final class Coalescing<C, R> {
         this.maxBatch = Math.max(1, maxBatch);
         this.maxWaitMicros = Math.max(0, maxWaitMicros);
         this.callsPerLane = Math.max(1, callsPerLane);
+    }
+
+    /** Told the size of every call sent (for metrics: calls and claims give the average batch). */
+    public void onCall(IntConsumer listener) {
+        this.onCall = listener;
     }
 
     /**
@@ -156,6 +163,7 @@ public final class Coalescing<C, R> {
         }
         List<C> claims = new ArrayList<>(batch.size());
         batch.forEach(p -> claims.add(p.claim));
+        onCall.accept(claims.size());
         try {
             List<R> answers = batchCall.apply(lane.name, claims);
             for (int i = 0; i < batch.size(); i++) {
