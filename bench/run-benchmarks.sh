@@ -237,7 +237,7 @@ Every figure below comes from one run on one machine, each beside its baseline f
 | 3 | sold-out fast path (410 from the in-process flag) | $SOLD_RPS req/s, p50 $SOLD_P50, p99 $SOLD_P99 | trivial JAX-RS POST: $BASE_RPS req/s | $(ratio "$SOLD_RPS" "$BASE_RPS") |
 | 4 | settlement: $SETTLE queued reservations to orders | $S_BATCH orders/s ($S_SECONDS s) | plain SQL, same rows and batch size: $S_CEIL orders/s; one event per transaction: $S_ONE orders/s | $(ratio "$S_BATCH" "$S_CEIL") |
 | 5 | Redis CPU per reservation (\`INFO CPU\` user+sys delta / reservations), row 1's load | coalescing on (row 1): $CPU_PER µs; $BUY_RPS req/s, p50 $BUY_P50, p99 $BUY_P99 | coalescing off: $OFF_CPU_PER µs; $OFF_RPS req/s, p50 $OFF_P50, p99 $OFF_P99 | $(ratio "$OFF_CPU_PER" "$CPU_PER")x less CPU |
-| 6 | added latency of coalescing at light load (4 connections) | coalescing on: $LIGHT_RPS req/s, p50 $LIGHT_P50, p99 $LIGHT_P99 | coalescing off: $LOFF_RPS req/s, p50 $LOFF_P50, p99 $LOFF_P99 | p99 +$(awk -v a="$(ms "$LIGHT_P99")" -v b="$(ms "$LOFF_P99")" 'BEGIN { printf "%.2f", a - b }') ms |
+| 6 | added latency of coalescing at light load (4 connections) | coalescing on: $LIGHT_RPS req/s, p50 $LIGHT_P50, p99 $LIGHT_P99 | coalescing off: $LOFF_RPS req/s, p50 $LOFF_P50, p99 $LOFF_P99 | p99 $(awk -v a="$(ms "$LIGHT_P99")" -v b="$(ms "$LOFF_P99")" 'BEGIN { printf "%+.2f", a - b }') ms |
 
 ## One hot SKU on a three-master Redis Cluster (issue #6)
 

@@ -64,6 +64,7 @@ class FlashSaleTest {
         long activity = sale.createOpenActivity(SKU, stock, 1);
         long firstUser = activity * 1_000_000L;
 
+        long claimsBefore = coalescedClaims("reservation");
         Map<Integer, AtomicInteger> statuses = new ConcurrentHashMap<>();
         Set<String> reservationIds = ConcurrentHashMap.newKeySet();
         CountDownLatch gate = new CountDownLatch(1);
@@ -90,6 +91,12 @@ class FlashSaleTest {
         assertThat("HTTP outcomes " + statuses, statuses.get(202).get(), is((int) stock));
         assertThat("HTTP outcomes " + statuses, statuses.get(410).get(), is(buyers - (int) stock));
         assertThat(reservationIds, hasSize((int) stock));
+        if (coalescing()) {
+            // every reservation (and every sold-out answered by Redis) rode on a coalesced call
+            assertThat(coalescedClaims("reservation") - claimsBefore >= stock, is(true));
+        } else {
+            assertThat(coalescedClaims("reservation"), is(claimsBefore));
+        }
 
         SaleFixture.await("all orders", Duration.ofSeconds(60), () -> sale.orders(activity) == stock);
         assertLedgerHolds(activity, stock);
@@ -143,6 +150,20 @@ class FlashSaleTest {
     private StreamEntryID lastDelivered(String stream) {
         return redis.xinfoGroups(stream).stream().filter(g -> g.getName().equals("ordering")).findFirst()
                 .orElseThrow().getLastDeliveredId();
+    }
+
+    /** Whether this run has request coalescing on (the default). */
+    boolean coalescing() {
+        return true;
+    }
+
+    private long coalescedClaims(String path) {
+        for (String line : sale.get("/metrics", "1").body().split("\n")) {
+            if (line.startsWith("seckill_coalescing_claims_total{") && line.contains("path=\"" + path + "\"")) {
+                return (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return 0;
     }
 
     private void assertLedgerHolds(long activity, long stock) {

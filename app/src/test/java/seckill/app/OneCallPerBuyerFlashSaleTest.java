@@ -12,4 +12,9 @@ import io.helidon.microprofile.testing.junit5.HelidonTest;
 @AddConfig(key = "seckill.ordering.reclaim-idle-seconds", value = "3")
 @AddConfig(key = "seckill.reservation.coalescing.enabled", value = "false")
 class OneCallPerBuyerFlashSaleTest extends FlashSaleTest {
+
+    @Override
+    boolean coalescing() {
+        return false;
+    }
 }
