@@ -37,8 +37,9 @@ import seckill.reservation.api.StockReservations;
 
 /**
  * The purchase path. Bad input and doomed attempts are answered before Redis is touched; an
- * admitted attempt costs exactly one atomic script call. The answer says only what is known: a
- * Redis failure is a 503 with Retry-After, never a guess.
+ * admitted attempt is judged by one atomic script (its own call, or its place in a coalesced call
+ * shared with concurrent buyers of the same bucket). The answer says only what is known: a Redis
+ * failure is a 503 with Retry-After, never a guess.
  */
 @Path("/api/v1/activities/{activityId}/purchases")
 @ApplicationScoped
