@@ -55,13 +55,7 @@ class BucketsTest {
     @Test
     void buyersOfOneHomeBucketStillBuyEveryUnitOfAllBuckets() throws Exception {
         SaleFixture sale = new SaleFixture(target.getUri(), db);
-        String json = """
-                {"name":"buckets","startsAt":"%s","endsAt":"%s",
-                 "skus":[{"skuId":%d,"stock":100,"perUserLimit":1,"buckets":%d}]}""".formatted(
-                Instant.now().minusSeconds(5), Instant.now().plusSeconds(600), SKU, BUCKETS);
-        HttpResponse<String> created = sale.createActivity(json, SaleFixture.ADMIN_TOKEN);
-        assertThat(created.body(), created.statusCode(), is(201));
-        long activity = Long.parseLong(created.body().replaceAll(".*\"activityId\":(\\d+).*", "$1"));
+        long activity = openActivityOf100UnitsOverBuckets(sale);
         for (int b = 0; b < BUCKETS; b++) {
             assertThat(redis.get(InvariantCheck.bucketKey(activity, SKU, b, BUCKETS, "stock")), is("25"));
         }
@@ -130,13 +124,7 @@ class BucketsTest {
 
     @Test
     void reconciliationNamesTheBucketWhoseUnitsMovedEvenWhenTheSkuBalances() {
-        SaleFixture sale = new SaleFixture(target.getUri(), db);
-        String json = """
-                {"name":"buckets-audit","startsAt":"%s","endsAt":"%s",
-                 "skus":[{"skuId":%d,"stock":100,"perUserLimit":1,"buckets":%d}]}""".formatted(
-                Instant.now().minusSeconds(5), Instant.now().plusSeconds(600), SKU, BUCKETS);
-        HttpResponse<String> created = sale.createActivity(json, SaleFixture.ADMIN_TOKEN);
-        long activity = Long.parseLong(created.body().replaceAll(".*\"activityId\":(\\d+).*", "$1"));
+        long activity = openActivityOf100UnitsOverBuckets(new SaleFixture(target.getUri(), db));
         assertThat(reconciliation.reconcile(activity).getFirst().state(), is("CLEAN"));
 
         // a unit moved from bucket 1 to bucket 2 behind the ledger's back: the SKU's sum is unchanged
@@ -157,6 +145,16 @@ class BucketsTest {
         }
         // put right, it is clean again (and no alarm is left for the other tests)
         assertThat(reconciliation.reconcile(activity).getFirst().state(), is("CLEAN"));
+    }
+
+    private static long openActivityOf100UnitsOverBuckets(SaleFixture sale) {
+        String json = """
+                {"name":"buckets","startsAt":"%s","endsAt":"%s",
+                 "skus":[{"skuId":%d,"stock":100,"perUserLimit":1,"buckets":%d}]}""".formatted(
+                Instant.now().minusSeconds(5), Instant.now().plusSeconds(600), SKU, BUCKETS);
+        HttpResponse<String> created = sale.createActivity(json, SaleFixture.ADMIN_TOKEN);
+        assertThat(created.body(), created.statusCode(), is(201));
+        return Long.parseLong(created.body().replaceAll(".*\"activityId\":(\\d+).*", "$1"));
     }
 
     /** The same rule as the reservation module's home bucket (SplitMix64 finaliser, modulo buckets). */
