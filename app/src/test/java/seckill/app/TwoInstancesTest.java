@@ -8,8 +8,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -25,9 +27,18 @@ import jakarta.ws.rs.client.WebTarget;
 import org.eclipse.microprofile.config.Config;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.ConnectionPool;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisCluster;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.util.JedisClusterCRC16;
+import seckill.app.drill.InvariantCheck;
 import seckill.app.infra.DevServers;
 
 import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.empty;
+import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.is;
 
 /**
@@ -54,6 +65,9 @@ class TwoInstancesTest {
 
     @Inject
     DevServers devServers;
+
+    @Inject
+    UnifiedJedis redis;
 
     private Process second;
 
@@ -116,6 +130,30 @@ class TwoInstancesTest {
         assertThat(sale.available(activity, SKU), is(0L));
         assertThat(sale.count("SELECT COUNT(DISTINCT user_id) FROM seckill_order WHERE activity_id = ?", activity),
                 is(100L));
+        assertThat(InvariantCheck.violations(new InvariantCheck(db, redis).audit(activity)), empty());
+        boolean onCluster = config.getOptionalValue("seckill.redis.uri", String.class).orElse("")
+                .startsWith("redis-cluster://");
+        assertThat(redis instanceof JedisCluster, is(onCluster));
+        if (redis instanceof JedisCluster cluster) {
+            // the SKU's three buckets live on the cluster's three masters, one each
+            Set<String> owners = new HashSet<>();
+            for (int b = 0; b < 3; b++) {
+                owners.add(ownerOf(cluster, InvariantCheck.bucketKey(activity, SKU, b, 3, "stock")));
+            }
+            assertThat(owners.toString(), owners, hasSize(3));
+        }
+    }
+
+    private static String ownerOf(JedisCluster cluster, String key) {
+        int slot = JedisClusterCRC16.getSlot(key);
+        for (Map.Entry<String, ConnectionPool> node : cluster.getClusterNodes().entrySet()) {
+            try (Connection connection = node.getValue().getResource()) {
+                if (new Jedis(connection).clusterCountKeysInSlot(slot) > 0) {
+                    return node.getKey();
+                }
+            }
+        }
+        throw new AssertionError("no master holds " + key);
     }
 
     private URI startSecondInstance(SaleFixture sale) throws Exception {
