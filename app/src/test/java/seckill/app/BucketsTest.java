@@ -55,7 +55,7 @@ class BucketsTest {
     @Test
     void buyersOfOneHomeBucketStillBuyEveryUnitOfAllBuckets() throws Exception {
         SaleFixture sale = new SaleFixture(target.getUri(), db);
-        long activity = openActivityOf100UnitsOverBuckets(sale);
+        long activity = sale.createBucketedActivity(SKU, 100, BUCKETS);
         for (int b = 0; b < BUCKETS; b++) {
             assertThat(redis.get(InvariantCheck.bucketKey(activity, SKU, b, BUCKETS, "stock")), is("25"));
         }
@@ -63,7 +63,7 @@ class BucketsTest {
         // 400 buyers who all live in the same home bucket, each clicking twice at once
         List<Long> users = new ArrayList<>();
         for (long u = activity * 1_000_000; users.size() < 400; u++) {
-            if (homeBucket(u) == 0) {
+            if (SaleFixture.homeBucket(u, BUCKETS) == 0) {
                 users.add(u);
             }
         }
@@ -124,7 +124,7 @@ class BucketsTest {
 
     @Test
     void reconciliationNamesTheBucketWhoseUnitsMovedEvenWhenTheSkuBalances() {
-        long activity = openActivityOf100UnitsOverBuckets(new SaleFixture(target.getUri(), db));
+        long activity = new SaleFixture(target.getUri(), db).createBucketedActivity(SKU, 100, BUCKETS);
         assertThat(reconciliation.reconcile(activity).getFirst().state(), is("CLEAN"));
 
         // a unit moved from bucket 1 to bucket 2 behind the ledger's back: the SKU's sum is unchanged
@@ -147,20 +147,4 @@ class BucketsTest {
         assertThat(reconciliation.reconcile(activity).getFirst().state(), is("CLEAN"));
     }
 
-    private static long openActivityOf100UnitsOverBuckets(SaleFixture sale) {
-        String json = """
-                {"name":"buckets","startsAt":"%s","endsAt":"%s",
-                 "skus":[{"skuId":%d,"stock":100,"perUserLimit":1,"buckets":%d}]}""".formatted(
-                Instant.now().minusSeconds(5), Instant.now().plusSeconds(600), SKU, BUCKETS);
-        HttpResponse<String> created = sale.createActivity(json, SaleFixture.ADMIN_TOKEN);
-        assertThat(created.body(), created.statusCode(), is(201));
-        return Long.parseLong(created.body().replaceAll(".*\"activityId\":(\\d+).*", "$1"));
-    }
-
-    /** The same rule as the reservation module's home bucket (SplitMix64 finaliser, modulo buckets). */
-    private static int homeBucket(long userId) {
-        long z = userId * 0x9E3779B97F4A7C15L;
-        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-        return (int) Math.floorMod(z ^ (z >>> 31), (long) BUCKETS);
-    }
 }

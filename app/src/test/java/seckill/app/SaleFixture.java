@@ -53,6 +53,13 @@ final class SaleFixture {
         return send(request);
     }
 
+    /** The same rule as the reservation module's home bucket (SplitMix64 finaliser, modulo buckets). */
+    static int homeBucket(long userId, int buckets) {
+        long z = userId * 0x9E3779B97F4A7C15L;
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        return (int) Math.floorMod(z ^ (z >>> 31), (long) buckets);
+    }
+
     long createOpenActivity(long skuId, long stock, int perUserLimit) {
         return createActivity(Instant.now().minusSeconds(5), Instant.now().plusSeconds(3600), skuId, stock, perUserLimit);
     }
@@ -62,10 +69,20 @@ final class SaleFixture {
     }
 
     long createActivity(Instant startsAt, Instant endsAt, long skuId, long stock, int perUserLimit, int paymentWindow) {
+        return createActivity(startsAt, endsAt, skuId, stock, perUserLimit, paymentWindow, 1);
+    }
+
+    /** An open activity selling {@code stock} units of one SKU split over {@code buckets} buckets, one per buyer. */
+    long createBucketedActivity(long skuId, long stock, int buckets) {
+        return createActivity(Instant.now().minusSeconds(5), Instant.now().plusSeconds(600), skuId, stock, 1, 600, buckets);
+    }
+
+    private long createActivity(Instant startsAt, Instant endsAt, long skuId, long stock, int perUserLimit,
+                                int paymentWindow, int buckets) {
         String json = """
                 {"name":"test sale","startsAt":"%s","endsAt":"%s","paymentWindowSeconds":%d,
-                 "skus":[{"skuId":%d,"stock":%d,"perUserLimit":%d}]}""".formatted(startsAt, endsAt, paymentWindow, skuId,
-                stock, perUserLimit);
+                 "skus":[{"skuId":%d,"stock":%d,"perUserLimit":%d,"buckets":%d}]}""".formatted(startsAt, endsAt,
+                paymentWindow, skuId, stock, perUserLimit, buckets);
         HttpResponse<String> response = createActivity(json, ADMIN_TOKEN);
         if (response.statusCode() != 201) {
             throw new IllegalStateException("activity not created: " + response.statusCode() + " " + response.body());

@@ -29,12 +29,15 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import redis.clients.jedis.StreamEntryID;
 import redis.clients.jedis.UnifiedJedis;
+import seckill.app.drill.InvariantCheck;
 import seckill.ordering.api.OrderingSwitch;
 import seckill.reservation.api.ReservationId;
 import seckill.reservation.api.Restock;
 import seckill.reservation.api.RestockOutcome;
 import seckill.reservation.api.StockReservations;
+import seckill.settlement.api.Reconciliation;
 import seckill.settlement.api.SettlementSweeps;
+import seckill.settlement.api.SkuReconciliation;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -72,6 +75,9 @@ class SettlementRecoveryTest {
 
     @Inject
     StockReservations reservations;
+
+    @Inject
+    Reconciliation reconciliation;
 
     private SaleFixture sale;
 
@@ -129,6 +135,40 @@ class SettlementRecoveryTest {
         assertThat(sale.orders(activity), is(0L));
         // the released buyer can buy for real now
         assertThat(sale.purchase(activity, user, SKU, 1, "after-dead-letter").statusCode(), is(202));
+    }
+
+    @Test
+    void aPoisonEventFromADonorBucketIsDeadLetteredThereAndItsUnitGoesBackThere() {
+        int buckets = 3;
+        long activity = sale.createBucketedActivity(SKU, 30, buckets);
+        long user = activity * 1000 + 1;
+        while (SaleFixture.homeBucket(user, buckets) != 0) {
+            user++;
+        }
+        // recorded exactly as a purchase served by a donor does it: the unit and the event in bucket 2,
+        // the buyer's record at home in bucket 0; but with a requestId no order row can hold
+        String home = InvariantCheck.bucketKey(activity, SKU, 0, buckets, "");
+        String donor = InvariantCheck.bucketKey(activity, SKU, 2, buckets, "");
+        String id = new ReservationId(activity, SKU, 2, 778).toString();
+        redis.decr(donor + "stock");
+        redis.hset(home + "buyers", Long.toString(user), id);
+        redis.xadd(donor + "events", StreamEntryID.NEW_ENTRY, Map.of("reservationId", id, "userId", Long.toString(user),
+                "activityId", Long.toString(activity), "skuId", Long.toString(SKU), "quantity", "1",
+                "requestId", "x".repeat(200), "reservedAt", Long.toString(System.currentTimeMillis())));
+
+        SaleFixture.await("dead letter", Duration.ofSeconds(30), () -> redis.xlen(donor + "dead") == 1);
+        assertThat(redis.xlen(home + "dead"), is(0L));
+        SaleFixture.await("acknowledged", Duration.ofSeconds(10),
+                () -> redis.xpending(donor + "events", "ordering").getTotal() == 0);
+        assertThat(sweeps.relayRefills(), is(1));
+        assertThat("the unit is back in the bucket it came from", redis.get(donor + "stock"), is("10"));
+        assertThat(redis.get(home + "stock"), is("10"));
+        assertThat("the buyer is released at home", redis.hexists(home + "buyers", Long.toString(user)), is(false));
+        assertThat(sale.available(activity, SKU), is(30L));
+        SkuReconciliation reconciled = reconciliation.reconcile(activity).getFirst();
+        assertThat(reconciled.detail(), reconciled.state(), is("CLEAN"));
+        assertThat(reconciled.figures().get("b2.accounted"), is(0L));
+        assertThat(sale.purchase(activity, user, SKU, 1, "after-donor-dead-letter").statusCode(), is(202));
     }
 
     @Test
