@@ -115,11 +115,7 @@ class SettlementRecoveryTest {
         // a reservation recorded exactly as reserve.lua records one, but whose requestId no order row can hold
         String tag = "sk:{a" + activity + ":s" + SKU + ":b0}";
         String id = new ReservationId(activity, SKU, 0, 777).toString();
-        redis.decr(tag + ":stock");
-        redis.hset(tag + ":buyers", Long.toString(user), id);
-        redis.xadd(tag + ":events", StreamEntryID.NEW_ENTRY, Map.of("reservationId", id, "userId", Long.toString(user),
-                "activityId", Long.toString(activity), "skuId", Long.toString(SKU), "quantity", "1",
-                "requestId", "x".repeat(200), "reservedAt", Long.toString(System.currentTimeMillis())));
+        plantUnorderableReservation(tag + ":", tag + ":", id, user);
 
         SaleFixture.await("dead letter", Duration.ofSeconds(30), () -> redis.xlen(tag + ":dead") == 1);
         // acknowledged right after it is copied to the dead-letter stream
@@ -150,11 +146,7 @@ class SettlementRecoveryTest {
         String home = InvariantCheck.bucketKey(activity, SKU, 0, buckets, "");
         String donor = InvariantCheck.bucketKey(activity, SKU, 2, buckets, "");
         String id = new ReservationId(activity, SKU, 2, 778).toString();
-        redis.decr(donor + "stock");
-        redis.hset(home + "buyers", Long.toString(user), id);
-        redis.xadd(donor + "events", StreamEntryID.NEW_ENTRY, Map.of("reservationId", id, "userId", Long.toString(user),
-                "activityId", Long.toString(activity), "skuId", Long.toString(SKU), "quantity", "1",
-                "requestId", "x".repeat(200), "reservedAt", Long.toString(System.currentTimeMillis())));
+        plantUnorderableReservation(donor, home, id, user);
 
         SaleFixture.await("dead letter", Duration.ofSeconds(30), () -> redis.xlen(donor + "dead") == 1);
         assertThat(redis.xlen(home + "dead"), is(0L));
@@ -309,6 +301,19 @@ class SettlementRecoveryTest {
         HttpResponse<String> ready = sale.get("/health/ready", null);
         assertThat(ready.body(), ready.statusCode(), is(200));
         assertThat(sale.purchase(activity, activity * 1000 + 1, SKU, 1, "open").statusCode(), is(202));
+    }
+
+    /**
+     * A reservation recorded as the scripts record one (unit taken and event in {@code unitBucket},
+     * buyer's record in {@code homeBucket}, each a key prefix), but with a requestId no order row can hold.
+     */
+    private void plantUnorderableReservation(String unitBucket, String homeBucket, String id, long user) {
+        ReservationId parsed = ReservationId.parse(id).orElseThrow();
+        redis.decr(unitBucket + "stock");
+        redis.hset(homeBucket + "buyers", Long.toString(user), id);
+        redis.xadd(unitBucket + "events", StreamEntryID.NEW_ENTRY, Map.of("reservationId", id, "userId",
+                Long.toString(user), "activityId", Long.toString(parsed.activityId()), "skuId", Long.toString(parsed.skuId()),
+                "quantity", "1", "requestId", "x".repeat(200), "reservedAt", Long.toString(System.currentTimeMillis())));
     }
 
     private void buyers(long activity, int count) {
