@@ -13,7 +13,7 @@ import jakarta.inject.Inject;
 import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 import redis.clients.jedis.UnifiedJedis;
 import seckill.app.drill.Drill;
 import seckill.app.drill.DrillOptions;
@@ -49,12 +49,12 @@ class DrillTest {
     seckill.admission.api.Admission admission;
 
     @ParameterizedTest
-    @ValueSource(strings = {"restart-workers", "redis-pause", "db-stall"})
-    void aDrillWithAFaultStaysSound(String fault) throws Exception {
+    @CsvSource({"restart-workers,1", "redis-pause,3", "db-stall,1"})
+    void aDrillWithAFaultStaysSound(String fault, int buckets) throws Exception {
         Path json = Files.createTempFile("drill", ".json");
         DrillOptions options = DrillOptions.parse(new String[] {"--buyers", "1500", "--stock", "1000", "--skus", "2",
                 "--clicks", "2", "--concurrency", "100", "--fault", fault, "--json", json.toString(),
-                "--settle-timeout", "60", "--duration", "30"});
+                "--settle-timeout", "60", "--duration", "30", "--buckets", Integer.toString(buckets)});
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
         Drill drill = new Drill(options, target.getUri(), SaleFixture.ADMIN_TOKEN, db, redis, ordering,
                 new PrintStream(printed, true, StandardCharsets.UTF_8));
@@ -101,7 +101,7 @@ class DrillTest {
     @Test
     void badOptionsAreRefused() {
         for (String[] args : new String[][] {{"--buyers"}, {"--buyers", "0"}, {"--nope", "1"}, {"--fault", "boom"},
-                {"--pay-ratio", "2"}}) {
+                {"--pay-ratio", "2"}, {"--buckets", "65"}}) {
             org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> DrillOptions.parse(args));
         }
     }

@@ -174,7 +174,8 @@ public final class Drill {
                 skus.append(',');
             }
             skus.append("{\"skuId\":").append(i).append(",\"stock\":").append(options.stock())
-                    .append(",\"perUserLimit\":").append(options.perUserLimit()).append('}');
+                    .append(",\"perUserLimit\":").append(options.perUserLimit())
+                    .append(",\"buckets\":").append(options.buckets()).append('}');
         }
         String body = "{\"name\":\"drill %s\",\"startsAt\":\"%s\",\"endsAt\":\"%s\",\"paymentWindowSeconds\":%d,\"skus\":[%s]}"
                 .formatted(Instant.now(), Instant.now().minusSeconds(1), Instant.now().plus(Duration.ofHours(2)),

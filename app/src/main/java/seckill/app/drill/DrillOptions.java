@@ -12,7 +12,7 @@ import java.util.Optional;
 public record DrillOptions(Optional<String> url, int buyers, long stock, int skus, int concurrency, int clicks,
                            int perUserLimit, Duration duration, Duration settleTimeout, Optional<String> adminToken,
                            Optional<Path> json, Optional<String> fault, int paymentWindowSeconds,
-                           Optional<Double> payRatio, Optional<String> paymentKey) {
+                           Optional<Double> payRatio, Optional<String> paymentKey, int buckets) {
 
     public static final String USAGE = """
             usage: java -jar seckill.jar drill [options]
@@ -24,6 +24,7 @@ public record DrillOptions(Optional<String> url, int buyers, long stock, int sku
               --concurrency N         requests in flight at once (default 200)
               --clicks N              purchase clicks per buyer (default 1)
               --per-user-limit N      units one buyer may hold (default 1)
+              --buckets N             stock buckets per SKU, 1..64 (default 1; a hot SKU spread over shards)
               --duration SECONDS      cap on the buying phase (default 60)
               --settle-timeout SECONDS how long to wait for every reservation to be ordered (default 120)
               --admin-token TOKEN     admin token of the service (default: seckill.admin.token, or the dev token)
@@ -56,6 +57,7 @@ public record DrillOptions(Optional<String> url, int buyers, long stock, int sku
         int paymentWindow = 900;
         Optional<Double> payRatio = Optional.empty();
         Optional<String> paymentKey = Optional.empty();
+        int buckets = 1;
         for (int i = 0; i < args.length; i++) {
             String name = args[i];
             if (i + 1 >= args.length) {
@@ -70,6 +72,12 @@ public record DrillOptions(Optional<String> url, int buyers, long stock, int sku
                 case "--concurrency" -> concurrency = positive(name, value);
                 case "--clicks" -> clicks = positive(name, value);
                 case "--per-user-limit" -> perUserLimit = positive(name, value);
+                case "--buckets" -> {
+                    buckets = positive(name, value);
+                    if (buckets > 64) {
+                        throw new IllegalArgumentException("--buckets must be at most 64, got " + value);
+                    }
+                }
                 case "--duration" -> duration = positive(name, value);
                 case "--settle-timeout" -> settle = positive(name, value);
                 case "--admin-token" -> token = Optional.of(value);
@@ -97,7 +105,7 @@ public record DrillOptions(Optional<String> url, int buyers, long stock, int sku
             }
         }
         return new DrillOptions(url, buyers, stock, skus, concurrency, clicks, perUserLimit, Duration.ofSeconds(duration),
-                Duration.ofSeconds(settle), token, json, fault, paymentWindow, payRatio, paymentKey);
+                Duration.ofSeconds(settle), token, json, fault, paymentWindow, payRatio, paymentKey, buckets);
     }
 
     private static int positive(String name, String value) {

@@ -52,6 +52,9 @@ public final class Coalescing<C, R> {
     private final int maxBatch;
     private final long maxWaitMicros;
     private final int callsPerLane;
+    // one lane per bucket ever seen would grow with every sale; idle ones are dropped past this many
+    static final int IDLE_LANES_KEPT = 4096;
+
     private final Map<String, Lane> lanes = new ConcurrentHashMap<>();
     private volatile IntConsumer onCall = size -> { };
 
@@ -104,7 +107,23 @@ public final class Coalescing<C, R> {
                 mine.calls.release();
             }
         }
+        if (lanes.size() > IDLE_LANES_KEPT) {
+            dropIdleLanes();
+        }
         return answer(pending);
+    }
+
+    /**
+     * Forgets lanes with nothing queued and nothing on the wire. A caller still holding a dropped
+     * lane drives it to the end on its own (it sends its own claim), and a newcomer gets a fresh
+     * lane; two lanes for one slot for a moment only means two calls, each atomic in Redis.
+     */
+    private void dropIdleLanes() {
+        lanes.values().removeIf(lane -> lane.queue.isEmpty() && lane.calls.availablePermits() == callsPerLane);
+    }
+
+    int laneCount() {
+        return lanes.size();
     }
 
     /**

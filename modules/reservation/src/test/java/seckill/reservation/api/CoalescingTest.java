@@ -96,6 +96,15 @@ class CoalescingTest {
         assertThat(sizes, is(List.of(1)));
     }
 
+    @Test
+    void idleLanesAreForgottenSoTheyDoNotGrowWithEverySale() {
+        Coalescing<Integer, String> coalescing = new Coalescing<>((lane, claims) -> List.of(lane), 32, 0, 1);
+        for (int i = 0; i < Coalescing.IDLE_LANES_KEPT * 2; i++) {
+            assertThat(coalescing.submit("bucket-" + i, i, 1_000), is("bucket-" + i));
+        }
+        assertThat(coalescing.laneCount(), lessThanOrEqualTo(Coalescing.IDLE_LANES_KEPT + 1));
+    }
+
     private static void sleep(long millis) {
         try {
             Thread.sleep(millis);
