@@ -99,18 +99,30 @@ public final class Coalescing<C, R> {
             }
         }
         // every slot holder looks at the queue on its way out, so a claim queued while all slots
-        // were busy is never stranded
-        while (!mine.queue.isEmpty() && mine.calls.tryAcquire()) {
-            try {
-                sendOnce(mine);
-            } finally {
-                mine.calls.release();
-            }
-        }
+        // were busy is never stranded; the leftovers go to a sender of their own, never on this
+        // caller's time (under a steady stream it would never get back to its own buyer)
+        handOff(mine);
         if (lanes.size() > IDLE_LANES_KEPT) {
             dropIdleLanes();
         }
         return answer(pending);
+    }
+
+    private void handOff(Lane lane) {
+        if (lane.queue.isEmpty() || !lane.calls.tryAcquire()) {
+            return;
+        }
+        Thread.ofVirtual().name("coalescing " + lane.name).start(() -> {
+            do {
+                try {
+                    while (!lane.queue.isEmpty()) {
+                        sendOnce(lane);
+                    }
+                } finally {
+                    lane.calls.release();
+                }
+            } while (!lane.queue.isEmpty() && lane.calls.tryAcquire());
+        });
     }
 
     /**

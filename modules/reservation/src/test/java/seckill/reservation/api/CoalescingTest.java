@@ -97,6 +97,38 @@ class CoalescingTest {
     }
 
     @Test
+    void noCallerIsKeptSendingOtherBuyersClaimsWhileTheyKeepArriving() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        Coalescing<Integer, String> coalescing = new Coalescing<>((lane, claims) -> {
+            calls.incrementAndGet();
+            sleep(2);
+            return claims.stream().map(String::valueOf).toList();
+        }, 4, 0, 1);
+        java.util.concurrent.atomic.AtomicLong longestNanos = new java.util.concurrent.atomic.AtomicLong();
+        List<Future<?>> producers = new ArrayList<>();
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int t = 0; t < 16; t++) {
+                producers.add(pool.submit(() -> {
+                    // a steady stream of buyers for three seconds: a caller made to drain the queue
+                    // before returning would be stuck for the rest of it
+                    long until = System.nanoTime() + 3_000_000_000L;
+                    for (int i = 0; System.nanoTime() < until; i++) {
+                        long started = System.nanoTime();
+                        assertThat(coalescing.submit("hot", i, 10_000), is(String.valueOf(i)));
+                        longestNanos.accumulateAndGet(System.nanoTime() - started, Math::max);
+                    }
+                    return null;
+                }));
+            }
+        }
+        for (Future<?> producer : producers) {
+            producer.get();
+        }
+        assertThat(calls.get() > 100, is(true));
+        assertThat("longest single call in ms", longestNanos.get() / 1_000_000, lessThanOrEqualTo(1_500L));
+    }
+
+    @Test
     void idleLanesAreForgottenSoTheyDoNotGrowWithEverySale() {
         Coalescing<Integer, String> coalescing = new Coalescing<>((lane, claims) -> List.of(lane), 32, 0, 1);
         for (int i = 0; i < Coalescing.IDLE_LANES_KEPT * 2; i++) {
