@@ -299,6 +299,9 @@ $(cat "$WORK/settle.txt")
   3-bucket ceiling row). Admission's limits are in 3 partitions in every row, so its calls are
   spread either way. On two shared cores the service, wrk and three Redis processes compete, so the
   cluster rows measure spreading and CPU per reservation more than absolute throughput.
+- Coalescing saves less Redis CPU per reservation on the cluster with 3 buckets than on one Redis:
+  the same burst is spread over six lanes (3 buckets, 3 rate-limit partitions), so each call carries
+  fewer buyers, and three redis-server processes share the two cores with the service and wrk.
 MD
 echo "bench: wrote $OUT"
 cat "$OUT"
