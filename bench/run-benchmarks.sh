@@ -32,9 +32,13 @@ export SECKILL_DB_USER=seckill_bench SECKILL_DB_PASSWORD=bench SECKILL_ADMIN_TOK
 export SECKILL_ADMISSION_TOKEN_REQUIRED=false
 
 [[ -f app/target/seckill.jar ]] || mvn -B -q package -DskipTests
-java -Dserver.port=$PORT -jar app/target/seckill.jar > "$WORK/service.log" 2>&1 &
-echo $! > "$WORK/pid"
-for _ in $(seq 1 100); do curl -sf "localhost:$PORT/health/ready" >/dev/null && break; sleep 0.3; done
+start_service() { # log-name [VAR=value ...]: the service on $PORT, back when it is ready
+  env "${@:2}" java -Dserver.port=$PORT -jar app/target/seckill.jar > "$WORK/$1.log" 2>&1 &
+  echo $! > "$WORK/pid"
+  for _ in $(seq 1 100); do curl -sf "localhost:$PORT/health/ready" >/dev/null && break; sleep 0.3; done
+}
+stop_service() { kill "$(cat "$WORK/pid")"; wait "$(cat "$WORK/pid")" 2>/dev/null || true; }
+start_service service
 
 activity() { # stock -> activity id
   curl -s -X POST "localhost:$PORT/api/v1/admin/activities" -H "Authorization: Bearer $TOKEN" \
@@ -73,6 +77,15 @@ run_wrk() { # name path expected-status [connections] -> "rps p50 p99"; fails wh
   fi
   echo "$rps $p50 $p99"
 }
+reservations() { curl -s "localhost:$PORT/metrics" | awk '/^seckill_reservations_total/ {print $2}'; }
+measure_purchase() { # name path -> "rps p50 p99 reservations redis-µs-per-reservation" (single Redis)
+  local before cpu_before rps p50 p99 cpu_after after
+  before=$(reservations); cpu_before=$(redis_cpu)
+  read -r rps p50 p99 <<< "$(run_wrk "$1" "$2" 2xx)"
+  cpu_after=$(redis_cpu); after=$(reservations)
+  awk -v r="$rps" -v p="$p50" -v q="$p99" -v a="$after" -v b="$before" -v c1="$cpu_after" -v c0="$cpu_before" \
+    'BEGIN { n = a - b; printf "%s %s %s %d %.1f\n", r, p, q, n, (c1 - c0) * 1000000 / n }'
+}
 redis_cpu() { redis-cli info cpu | awk -F: '/^used_cpu_(sys|user):/ {s += $2} END {printf "%.6f", s}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 ms() { awk -v v="$1" 'BEGIN { if (v ~ /us$/) printf "%.3f", v / 1000; else if (v ~ /ms$/) printf "%.3f", v + 0;
@@ -88,13 +101,8 @@ echo "bench: warming up"
 warm baseline /api/v1/baseline; warm purchase "/api/v1/activities/$WARM/purchases"; warm soldout "/api/v1/activities/$ONE/purchases"
 sleep 5  # let the workers settle the warm-up's orders before measuring
 echo "bench: baseline endpoint"; read -r BASE_RPS BASE_P50 BASE_P99 <<< "$(run_wrk baseline /api/v1/baseline 2xx)"
-before=$(curl -s "localhost:$PORT/metrics" | awk '/^seckill_reservations_total/ {print $2}')
-cpu_before=$(redis_cpu)
-echo "bench: purchase path (activity $BIG)"; read -r BUY_RPS BUY_P50 BUY_P99 <<< "$(run_wrk purchase "/api/v1/activities/$BIG/purchases" 2xx)"
-cpu_after=$(redis_cpu)
-after=$(curl -s "localhost:$PORT/metrics" | awk '/^seckill_reservations_total/ {print $2}')
-RESERVED=$(awk -v a="$after" -v b="$before" 'BEGIN { printf "%d", a - b }')
-CPU_PER=$(awk -v a="$cpu_after" -v b="$cpu_before" -v n="$RESERVED" 'BEGIN { printf "%.1f", (a - b) * 1000000 / n }')
+echo "bench: purchase path (activity $BIG)"
+read -r BUY_RPS BUY_P50 BUY_P99 RESERVED CPU_PER <<< "$(measure_purchase purchase "/api/v1/activities/$BIG/purchases")"
 echo "bench: purchase path at light load (4 connections)"
 read -r LIGHT_RPS LIGHT_P50 LIGHT_P99 <<< "$(run_wrk light "/api/v1/activities/$BIG/purchases" 2xx 4)"
 echo "bench: sold-out path (activity $ONE)"; read -r SOLD_RPS SOLD_P50 SOLD_P99 <<< "$(run_wrk soldout "/api/v1/activities/$ONE/purchases" 4xx)"
@@ -109,25 +117,17 @@ RB_ONE=$($RB EVALSHA "$SHA" 3 "$K:stock" "$K:buyers" "$K:events" __rand_int__ 1 
 RB_PIPE=$($RB -P 16 EVALSHA "$SHA" 3 "$K:stock" "$K:buyers" "$K:events" __rand_int__ 1 9-1-0-__rand_int__ req 1 9 1 | awk '{for(i=1;i<=NF;i++) if ($i ~ /requests/) print $(i-1)}' | tail -1)
 redis-cli -n 1 DEL "$K:stock" "$K:buyers" "$K:events" >/dev/null
 
-kill "$(cat "$WORK/pid")"; wait "$(cat "$WORK/pid")" 2>/dev/null || true
+stop_service
 
 # the same purchase load with request coalescing off (one script call per buyer for admission and reservation)
-SECKILL_RESERVATION_COALESCING_ENABLED=false java -Dserver.port=$PORT -jar app/target/seckill.jar > "$WORK/service2.log" 2>&1 &
-echo $! > "$WORK/pid"
-for _ in $(seq 1 100); do curl -sf "localhost:$PORT/health/ready" >/dev/null && break; sleep 0.3; done
+start_service service2 SECKILL_RESERVATION_COALESCING_ENABLED=false
 CBIG=$(activity 10000000); CWARM=$(activity 10000000)
 warm purchase "/api/v1/activities/$CWARM/purchases"; sleep 5
-before=$(curl -s "localhost:$PORT/metrics" | awk '/^seckill_reservations_total/ {print $2}')
-cpu_before=$(redis_cpu)
 echo "bench: purchase path with coalescing off (activity $CBIG)"
-read -r OFF_RPS OFF_P50 OFF_P99 <<< "$(run_wrk uncoalesced "/api/v1/activities/$CBIG/purchases" 2xx)"
-cpu_after=$(redis_cpu)
-after=$(curl -s "localhost:$PORT/metrics" | awk '/^seckill_reservations_total/ {print $2}')
-OFF_RESERVED=$(awk -v a="$after" -v b="$before" 'BEGIN { printf "%d", a - b }')
-OFF_CPU_PER=$(awk -v a="$cpu_after" -v b="$cpu_before" -v n="$OFF_RESERVED" 'BEGIN { printf "%.1f", (a - b) * 1000000 / n }')
+read -r OFF_RPS OFF_P50 OFF_P99 OFF_RESERVED OFF_CPU_PER <<< "$(measure_purchase uncoalesced "/api/v1/activities/$CBIG/purchases")"
 echo "bench: purchase path at light load, coalescing off"
 read -r LOFF_RPS LOFF_P50 LOFF_P99 <<< "$(run_wrk lightoff "/api/v1/activities/$CBIG/purchases" 2xx 4)"
-kill "$(cat "$WORK/pid")"; wait "$(cat "$WORK/pid")" 2>/dev/null || true
+stop_service
 
 echo "bench: settlement of $SETTLE queued reservations"
 java -jar app/target/seckill.jar bench-settle "$SETTLE" 10000 2>/dev/null | grep -E "^(stream|plain|RESULT)" | tee "$WORK/settle.txt"
@@ -151,11 +151,8 @@ stat_of() { # port command -> calls (0 when the command never ran there)
 cpu_of() { redis-cli -p "$1" info cpu | awk -F: '/^used_cpu_(sys|user):/ {s += $2} END {printf "%.6f", s}'; }
 snapshot() { for port in $PORTS; do echo "$(stat_of "$port" evalsha) $(stat_of "$port" xadd) $(cpu_of "$port")"; done; }
 start_cluster_service() { # coalescing on|off
-  SECKILL_REDIS_URI="redis-cluster://127.0.0.1:7201,127.0.0.1:7202,127.0.0.1:7203" \
-  SECKILL_ADMISSION_RATE_LIMIT_PARTITIONS=3 SECKILL_RESERVATION_COALESCING_ENABLED="$1" \
-    java -Dserver.port=$PORT -jar app/target/seckill.jar > "$WORK/cluster-$1.log" 2>&1 &
-  echo $! > "$WORK/pid"
-  for _ in $(seq 1 100); do curl -sf "localhost:$PORT/health/ready" >/dev/null && break; sleep 0.3; done
+  start_service "cluster-$1" SECKILL_REDIS_URI="redis-cluster://127.0.0.1:7201,127.0.0.1:7202,127.0.0.1:7203" \
+    SECKILL_ADMISSION_RATE_LIMIT_PARTITIONS=3 SECKILL_RESERVATION_COALESCING_ENABLED="$1"
 }
 cluster_row() { # buckets label -> one markdown row
   local id before after rps p50 p99
@@ -175,11 +172,11 @@ cluster_row() { # buckets label -> one markdown row
 start_cluster_service true
 echo "bench: cluster, coalescing on, 1 bucket";  ROW_ON1=$(cluster_row 1 on)
 echo "bench: cluster, coalescing on, 3 buckets"; ROW_ON3=$(cluster_row 3 on)
-kill "$(cat "$WORK/pid")"; wait "$(cat "$WORK/pid")" 2>/dev/null || true
+stop_service
 start_cluster_service false
 echo "bench: cluster, coalescing off, 1 bucket";  ROW_OFF1=$(cluster_row 1 off)
 echo "bench: cluster, coalescing off, 3 buckets"; ROW_OFF3=$(cluster_row 3 off)
-kill "$(cat "$WORK/pid")"; wait "$(cat "$WORK/pid")" 2>/dev/null || true
+stop_service
 
 # the ceilings: reserve.lua straight from redis-benchmark on each bucket's own master, keys preheated
 # the way the service lays them out (a bucket's tag carries a salt that puts it on its slot range)

@@ -20,6 +20,7 @@ import seckill.admission.api.Admission;
 import seckill.admission.api.AdmissionDecision;
 import seckill.admission.api.PurchaseAttempt;
 import seckill.reservation.api.Coalescing;
+import seckill.reservation.api.ReservationUnavailable;
 
 /**
  * Judges purchase attempts in the order that costs least first: halt, blocklists, the activity's
@@ -89,17 +90,9 @@ class AdmittingPurchases implements Admission {
     void init() {
         limits = new RateLimits(redis, clock, partitions);
         coalescing = coalescingOwn.orElse(coalescingShared);
-        coalescer = new Coalescing<>((lane, checks) -> limits.checkAll(checks), coalescingBatch, coalescingWaitMicros,
-                coalescingCalls);
+        coalescer = new Coalescing<>(limits::checkAll, coalescingBatch, coalescingWaitMicros, coalescingCalls);
         if (metrics != null) {
-            org.eclipse.microprofile.metrics.Counter calls = metrics.counter("seckill.coalescing.calls",
-                    new Tag("path", "admission"));
-            org.eclipse.microprofile.metrics.Counter claims = metrics.counter("seckill.coalescing.claims",
-                    new Tag("path", "admission"));
-            coalescer.onCall(size -> {
-                calls.inc();
-                claims.inc(size);
-            });
+            coalescer.countIn(metrics, "admission");
         }
     }
 
@@ -160,14 +153,14 @@ class AdmittingPurchases implements Admission {
         try {
             RateLimits.Check check = new RateLimits.Check(attempt.activityId(), attempt.userId(), switches.buyerRate(),
                     switches.buyerWindowMillis(), switches.globalRate());
-            verdict = coalescing
-                    ? coalescer.submit(limits.lane(attempt.activityId(), attempt.userId()), check, timeoutMillis)
-                    : limits.checkAll(List.of(check)).getFirst();
+            String lane = limits.lane(attempt.activityId(), attempt.userId());
+            verdict = coalescing ? coalescer.submit(lane, check, timeoutMillis)
+                    : limits.checkAll(lane, List.of(check)).getFirst();
         } catch (Coalescing.NotSent e) {
             // queued behind this instance's own calls for too long: Redis never saw it
             return new AdmissionDecision.Throttled("GLOBAL", 1, switches.buyerRate(), 0, 1);
         } catch (JedisException e) {
-            if (poolExhausted(e)) {
+            if (ReservationUnavailable.poolExhausted(e)) {
                 // this instance is saturated, Redis is fine: queue the buyer like the global limit does
                 return new AdmissionDecision.Throttled("GLOBAL", 1, switches.buyerRate(), 0, 1);
             }
@@ -185,15 +178,6 @@ class AdmittingPurchases implements Admission {
             return new AdmissionDecision.Throttled(verdict.limit(), retry, verdict.buyerLimit(), remaining, retry);
         }
         return new AdmissionDecision.Admitted();
-    }
-
-    private static boolean poolExhausted(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof java.util.NoSuchElementException) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static String outcome(AdmissionDecision decision) {

@@ -1,14 +1,13 @@
 package seckill.admission;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.exceptions.JedisNoScriptException;
+import seckill.reservation.api.RedisScript;
 import seckill.reservation.api.SlotSpread;
 
 /**
@@ -31,63 +30,67 @@ final class RateLimits {
     record Check(long activityId, long userId, long buyerLimit, long windowMillis, long globalPerSecond) {
     }
 
+    private static final int KNOWN_LIMIT = 10_000;
+
     private final UnifiedJedis redis;
     private final Clock clock;
     private final int partitions;
-    private final String source;
-    private volatile String sha;
+    private final RedisScript script = RedisScript.read(RateLimits.class.getResourceAsStream("throttle.lua"),
+            "throttle.lua");
+    // every attempt asks for its partition's tag: computed once per activity
+    private final Map<Long, String[]> tagsByActivity = new ConcurrentHashMap<>();
 
     RateLimits(UnifiedJedis redis, Clock clock, int partitions) {
         this.redis = redis;
         this.clock = clock;
         this.partitions = Math.max(1, partitions);
-        try (InputStream in = RateLimits.class.getResourceAsStream("throttle.lua")) {
-            this.source = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException | NullPointerException e) {
-            throw new IllegalStateException("throttle.lua missing beside " + RateLimits.class.getName(), e);
-        }
     }
 
     /** The hash tag of the partition that counts this buyer's attempts: also the coalescing lane. */
     String lane(long activityId, long userId) {
         int part = (int) Math.floorMod(userId * 0x9E3779B97F4A7C15L >>> 17, (long) partitions);
-        return "{" + SlotSpread.tag("rl:a" + activityId + ":p" + part, part, partitions) + "}";
+        String[] tags = tagsByActivity.get(activityId);
+        if (tags == null) {
+            if (tagsByActivity.size() > KNOWN_LIMIT) {
+                tagsByActivity.clear();
+            }
+            tags = tagsByActivity.computeIfAbsent(activityId, this::tagsOf);
+        }
+        return tags[part];
+    }
+
+    private String[] tagsOf(long activityId) {
+        String[] tags = new String[partitions];
+        for (int part = 0; part < partitions; part++) {
+            tags[part] = "{" + SlotSpread.tag("rl:a" + activityId + ":p" + part, part, partitions) + "}";
+        }
+        return tags;
     }
 
     Verdict check(long activityId, long userId, long buyerLimit, long windowMillis, long globalPerSecond) {
-        return checkAll(List.of(new Check(activityId, userId, buyerLimit, windowMillis, globalPerSecond))).getFirst();
+        return checkAll(lane(activityId, userId),
+                List.of(new Check(activityId, userId, buyerLimit, windowMillis, globalPerSecond))).getFirst();
     }
 
-    /** Judges attempts of one partition in order, in one call, with the first attempt's limits. */
-    List<Verdict> checkAll(List<Check> checks) {
+    /**
+     * Judges attempts of one partition ({@code tag}, from {@link #lane}) in order, in one call, with
+     * the first attempt's limits.
+     */
+    List<Verdict> checkAll(String tag, List<Check> checks) {
         Check first = checks.getFirst();
         long now = clock.millis();
-        String tag = lane(first.activityId(), first.userId());
         List<String> keys = new ArrayList<>(checks.size() + 1);
         keys.add("sk:" + tag + ":g" + (now / 1000));
         checks.forEach(c -> keys.add("sk:" + tag + ":u" + c.userId()));
         long share = first.globalPerSecond() <= 0 ? 0 : (first.globalPerSecond() + partitions - 1) / partitions;
         List<String> args = List.of(Long.toString(first.buyerLimit()), Long.toString(first.windowMillis()),
                 Long.toString(share), Long.toString(1000 - now % 1000));
-        List<?> reply = (List<?>) call(keys, args);
+        List<?> reply = (List<?>) script.run(redis, keys, args);
         List<Verdict> verdicts = new ArrayList<>(checks.size());
         for (int i = 0; i < checks.size(); i++) {
             verdicts.add(new Verdict(String.valueOf(reply.get(i * 3)), ((Number) reply.get(i * 3 + 1)).longValue(),
                     Math.max(0, ((Number) reply.get(i * 3 + 2)).longValue()), first.buyerLimit()));
         }
         return verdicts;
-    }
-
-    private Object call(List<String> keys, List<String> args) {
-        String current = sha;
-        if (current == null) {
-            current = sha = redis.scriptLoad(source, keys.getFirst());
-        }
-        try {
-            return redis.evalsha(current, keys, args);
-        } catch (JedisNoScriptException e) {
-            sha = redis.scriptLoad(source, keys.getFirst());
-            return redis.evalsha(sha, keys, args);
-        }
     }
 }

@@ -9,9 +9,7 @@ import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.eclipse.microprofile.metrics.Counter;
 import org.eclipse.microprofile.metrics.MetricRegistry;
-import org.eclipse.microprofile.metrics.Tag;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisException;
 import seckill.reservation.api.PreheatStock;
@@ -90,12 +88,7 @@ class ReservingStock implements StockReservations {
         coalescer = new Coalescing<>((lane, claims) -> reservationScript.reserveMany(redis, claims.getFirst().buckets(),
                 claims.stream().map(Claimed::claim).toList(), clock.instant()),
                 coalescingBatch, coalescingWaitMicros, coalescingCalls);
-        Counter calls = metrics.counter("seckill.coalescing.calls", new Tag("path", "reservation"));
-        Counter claims = metrics.counter("seckill.coalescing.claims", new Tag("path", "reservation"));
-        coalescer.onCall(size -> {
-            calls.inc();
-            claims.inc(size);
-        });
+        coalescer.countIn(metrics, "reservation");
         long node = Math.floorMod(redis.incr(NODE_LEASE_KEY), ReservationSequence.MAX_NODES);
         sequence = new ReservationSequence(clock, node);
         LOG.info(() -> "reservation ids use node id " + node);

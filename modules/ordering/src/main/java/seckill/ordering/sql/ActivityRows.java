@@ -38,11 +38,7 @@ public final class ActivityRows {
             return new Activity(id, activity.name(), activity.startsAt(), activity.endsAt(), activity.paymentWindow(),
                     activity.skus());
         } catch (RuntimeException e) {
-            try {
-                tx.rollback();
-            } catch (RuntimeException suppressed) {
-                e.addSuppressed(suppressed);
-            }
+            Transactions.rollbackQuietly(tx, e);
             throw e;
         }
     }

@@ -83,11 +83,7 @@ public final class LedgerRows {
             tx.commit();
             return Optional.of(new ExpiredOrder(orderNo, reservationId, activityId, skuId, quantity));
         } catch (RuntimeException e) {
-            try {
-                tx.rollback();
-            } catch (RuntimeException suppressed) {
-                e.addSuppressed(suppressed);
-            }
+            Transactions.rollbackQuietly(tx, e);
             throw e;
         }
     }

@@ -62,7 +62,7 @@ public final class OrderWriter {
             tx.commit();
             return toWrite.size();
         } catch (RuntimeException e) {
-            rollbackQuietly(tx, e);
+            Transactions.rollbackQuietly(tx, e);
             throw new BatchRefused("batch of " + events.size() + " refused: " + e.getMessage(), e);
         }
     }
@@ -98,7 +98,7 @@ public final class OrderWriter {
             tx.commit();
             return SettlementOutcome.ORDERED;
         } catch (RuntimeException e) {
-            rollbackQuietly(tx, e);
+            Transactions.rollbackQuietly(tx, e);
             return SettlementOutcome.RETRY;
         }
     }
@@ -119,7 +119,7 @@ public final class OrderWriter {
             }
             tx.commit();
         } catch (RuntimeException e) {
-            rollbackQuietly(tx, e);
+            Transactions.rollbackQuietly(tx, e);
             throw e;
         }
     }
@@ -214,13 +214,5 @@ public final class OrderWriter {
             case "uk_order_no" -> "ORDER_NUMBER_TAKEN: the order number is already used";
             default -> "LEDGER_CONFLICT: " + violatedKey;
         };
-    }
-
-    private static void rollbackQuietly(DbTransaction tx, RuntimeException cause) {
-        try {
-            tx.rollback();
-        } catch (RuntimeException e) {
-            cause.addSuppressed(e);
-        }
     }
 }

@@ -14,6 +14,10 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiFunction;
 import java.util.function.IntConsumer;
 
+import org.eclipse.microprofile.metrics.Counter;
+import org.eclipse.microprofile.metrics.MetricRegistry;
+import org.eclipse.microprofile.metrics.Tag;
+
 /**
  * Request coalescing ("smart batching"): concurrent calls for the same lane (one Redis slot) share
  * one round trip. A caller who finds one of the lane's few call slots free sends everything queued
@@ -72,9 +76,17 @@ public final class Coalescing<C, R> {
         this.callsPerLane = Math.max(1, callsPerLane);
     }
 
-    /** Told the size of every call sent (for metrics: calls and claims give the average batch). */
-    public void onCall(IntConsumer listener) {
-        this.onCall = listener;
+    /**
+     * Counts the calls sent and the claims they carried as {@code seckill.coalescing.calls} and
+     * {@code seckill.coalescing.claims} tagged {@code path}: claims ÷ calls is the average batch.
+     */
+    public void countIn(MetricRegistry metrics, String path) {
+        Counter calls = metrics.counter("seckill.coalescing.calls", new Tag("path", path));
+        Counter claims = metrics.counter("seckill.coalescing.claims", new Tag("path", path));
+        onCall = size -> {
+            calls.inc();
+            claims.inc(size);
+        };
     }
 
     /**

@@ -1,8 +1,5 @@
 package seckill.reservation.api;
 
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-
 import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
@@ -12,15 +9,13 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  * equal ranges: with {@code n} a multiple of the master count, every master carries the same
  * number of parts. The tag is the given name, or the name with {@code ~<salt>} appended, the first
  * salt that lands in range; it depends only on its inputs, so every instance computes the same one.
- * A single part keeps its plain name.
+ * A single part keeps its plain name. The search costs a few CRC16s per part: callers on a hot path
+ * keep the tags they computed.
  */
 public final class SlotSpread {
 
     /** Slots of a Redis Cluster. */
     public static final int SLOTS = 16384;
-
-    private static final int CACHE_LIMIT = 100_000;
-    private static final Map<String, String> CACHE = new ConcurrentHashMap<>();
 
     private SlotSpread() {
     }
@@ -33,17 +28,7 @@ public final class SlotSpread {
         if (part < 0 || part >= parts || parts > SLOTS / 4) {
             throw new IllegalArgumentException("part " + part + " of " + parts);
         }
-        String key = name + "/" + part + "/" + parts;
-        String known = CACHE.get(key);
-        if (known != null) {
-            return known;
-        }
-        if (CACHE.size() > CACHE_LIMIT) {
-            CACHE.clear();
-        }
-        String found = search(name, part, parts);
-        CACHE.put(key, found);
-        return found;
+        return search(name, part, parts);
     }
 
     /** The cluster slot of a hash tag. */

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.List;
 
 import redis.clients.jedis.UnifiedJedis;
+import seckill.reservation.api.RedisScript;
 import seckill.reservation.api.ReservationId;
 
 /**
@@ -15,9 +16,12 @@ public final class BucketScripts {
 
     public static final String PENDING = "pending:";
 
-    private final RedisScript claim = RedisScript.fromResource(BucketScripts.class, "claim.lua");
-    private final RedisScript take = RedisScript.fromResource(BucketScripts.class, "take.lua");
-    private final RedisScript settle = RedisScript.fromResource(BucketScripts.class, "settle_claim.lua");
+    private final RedisScript claim = RedisScript.read(
+            BucketScripts.class.getResourceAsStream("claim.lua"), "claim.lua");
+    private final RedisScript take = RedisScript.read(
+            BucketScripts.class.getResourceAsStream("take.lua"), "take.lua");
+    private final RedisScript settle = RedisScript.read(
+            BucketScripts.class.getResourceAsStream("settle_claim.lua"), "settle_claim.lua");
 
     /** Records a pending claim; returns the value already held for the buyer, or empty when claimed. */
     public String claim(UnifiedJedis redis, StockBuckets buckets, int home, long userId, String pendingValue) {

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.List;
 
 import redis.clients.jedis.UnifiedJedis;
+import seckill.reservation.api.RedisScript;
 
 /**
  * Runs {@code preheat.lua} for one bucket, then registers the bucket's stream so that consumers on
@@ -12,7 +13,8 @@ import redis.clients.jedis.UnifiedJedis;
  */
 public final class PreheatScript {
 
-    private final RedisScript script = RedisScript.fromResource(PreheatScript.class, "preheat.lua");
+    private final RedisScript script = RedisScript.read(
+            PreheatScript.class.getResourceAsStream("preheat.lua"), "preheat.lua");
 
     public void preheat(UnifiedJedis redis, StockBuckets buckets, int bucket, long stock, String group, Instant expireAt) {
         List<String> keys = List.of(buckets.stock(bucket), buckets.buyers(bucket), buckets.events(bucket),

@@ -3,13 +3,15 @@ package seckill.reservation.redis;
 import java.util.List;
 
 import redis.clients.jedis.UnifiedJedis;
+import seckill.reservation.api.RedisScript;
 import seckill.reservation.api.ReservationId;
 import seckill.reservation.api.RestockOutcome;
 
 /** Runs {@code refill.lua}: units back to the bucket once per reservation, optionally freeing the buyer. */
 public final class RefillScript {
 
-    private final RedisScript script = RedisScript.fromResource(RefillScript.class, "refill.lua");
+    private final RedisScript script = RedisScript.read(
+            RefillScript.class.getResourceAsStream("refill.lua"), "refill.lua");
 
     public RestockOutcome refill(UnifiedJedis redis, StockBuckets buckets, ReservationId id, long userId, int quantity,
                                  boolean releaseBuyer) {

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.List;
 
 import redis.clients.jedis.UnifiedJedis;
+import seckill.reservation.api.RedisScript;
 import seckill.reservation.api.ReservationId;
 import seckill.reservation.api.ReservationOutcome;
 
@@ -14,8 +15,10 @@ import seckill.reservation.api.ReservationOutcome;
  */
 public final class ReservationScript {
 
-    private final RedisScript script = RedisScript.fromResource(ReservationScript.class, "reserve.lua");
-    private final RedisScript many = RedisScript.fromResource(ReservationScript.class, "reserve_many.lua");
+    private final RedisScript script = RedisScript.read(
+            ReservationScript.class.getResourceAsStream("reserve.lua"), "reserve.lua");
+    private final RedisScript many = RedisScript.read(
+            ReservationScript.class.getResourceAsStream("reserve_many.lua"), "reserve_many.lua");
 
     /** One buyer's part of a coalesced call. */
     public record Claim(ReservationId candidate, long userId, int quantity, String requestId) {

@@ -1,6 +1,8 @@
 package seckill.reservation.redis;
 
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import seckill.reservation.api.SlotSpread;
 
@@ -15,6 +17,13 @@ public final class StockBuckets {
     /** Sorted set of live event streams, scored by their expiry (epoch millis). */
     public static final String STREAM_REGISTRY = "sk:streams";
 
+    // a purchase asks for its SKU's keys every time: the tags are computed once per SKU
+    private static final int KNOWN_LIMIT = 10_000;
+    private static final Map<Layout, StockBuckets> KNOWN = new ConcurrentHashMap<>();
+
+    private record Layout(long activityId, long skuId, int buckets) {
+    }
+
     private final String[] tags;
 
     private StockBuckets(long activityId, long skuId, int buckets) {
@@ -26,7 +35,15 @@ public final class StockBuckets {
 
     /** The keys of a SKU split into {@code buckets} buckets. */
     public static StockBuckets of(long activityId, long skuId, int buckets) {
-        return new StockBuckets(activityId, skuId, Math.max(1, buckets));
+        Layout layout = new Layout(activityId, skuId, Math.max(1, buckets));
+        StockBuckets known = KNOWN.get(layout);
+        if (known != null) {
+            return known;
+        }
+        if (KNOWN.size() > KNOWN_LIMIT) {
+            KNOWN.clear();
+        }
+        return KNOWN.computeIfAbsent(layout, l -> new StockBuckets(l.activityId(), l.skuId(), l.buckets()));
     }
 
     public int count() {

@@ -1,4 +1,4 @@
-package seckill.reservation.redis;
+package seckill.reservation.api;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -10,10 +10,11 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 /**
  * A Lua script kept as a resource beside the class that calls it. It is loaded once and called by
- * SHA; when a server answers NOSCRIPT (restart, failover, SCRIPT FLUSH) it is loaded again on the
- * node that owns the first key and the call is repeated once.
+ * SHA; when a server answers NOSCRIPT (restart, failover, SCRIPT FLUSH, a cluster node that has not
+ * seen it yet) it is loaded again on the node that owns the first key and the call is repeated once.
+ * Exported so every module's scripts follow the same rule.
  */
-final class RedisScript {
+public final class RedisScript {
 
     private final String source;
     private volatile String sha;
@@ -22,18 +23,22 @@ final class RedisScript {
         this.source = source;
     }
 
-    static RedisScript fromResource(Class<?> neighbour, String name) {
-        try (InputStream in = neighbour.getResourceAsStream(name)) {
-            if (in == null) {
-                throw new IllegalStateException("Lua script " + name + " not found beside " + neighbour.getName());
-            }
+    /**
+     * Reads the script from {@code in} ({@code name} is for the error). The caller opens the stream
+     * so that a resource is looked up by its own module.
+     */
+    public static RedisScript read(InputStream in, String name) {
+        if (in == null) {
+            throw new IllegalStateException("Lua script " + name + " not found");
+        }
+        try (in) {
             return new RedisScript(new String(in.readAllBytes(), StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new IllegalStateException("cannot read Lua script " + name, e);
         }
     }
 
-    Object run(UnifiedJedis redis, List<String> keys, List<String> args) {
+    public Object run(UnifiedJedis redis, List<String> keys, List<String> args) {
         String current = sha;
         if (current == null) {
             current = load(redis, keys.getFirst());
@@ -51,7 +56,8 @@ final class RedisScript {
         return loaded;
     }
 
-    static String text(Object reply) {
+    /** A reply element as text (Jedis hands bulk strings over as bytes or strings). */
+    public static String text(Object reply) {
         if (reply instanceof byte[] bytes) {
             return new String(bytes, StandardCharsets.UTF_8);
         }
