@@ -11,6 +11,8 @@ import java.util.Optional;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.Response;
 import redis.clients.jedis.StreamEntryID;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.params.XAutoClaimParams;
@@ -107,12 +109,9 @@ class StreamedReservations implements ReservationEvents {
         if (redis.xpending(stream, consumerGroup).getTotal() > 0) {
             return 0;
         }
-        for (StreamGroupInfo group : redis.xinfoGroups(stream)) {
-            if (consumerGroup.equals(group.getName())) {
-                return redis.xtrim(stream, XTrimParams.xTrimParams().minId(group.getLastDeliveredId().toString()));
-            }
-        }
-        return 0;
+        return ourGroup(stream)
+                .map(group -> redis.xtrim(stream, XTrimParams.xTrimParams().minId(group.getLastDeliveredId().toString())))
+                .orElse(0L);
     }
 
     @Override
@@ -127,19 +126,21 @@ class StreamedReservations implements ReservationEvents {
         if (pending.size() > limit) {
             return -1;
         }
-        for (var p : pending) {
-            for (StreamEntry entry : redis.xrange(stream, p.getID(), p.getID(), 1)) {
-                units += quantityOf(entry);
+        // one round trip for all pending entries, not one per entry (all on the stream's slot)
+        List<Response<List<StreamEntry>>> entries = new ArrayList<>(pending.size());
+        try (AbstractPipeline pipeline = redis.pipelined()) {
+            for (var p : pending) {
+                entries.add(pipeline.xrange(stream, p.getID(), p.getID(), 1));
+            }
+            pipeline.sync();
+        }
+        for (Response<List<StreamEntry>> entry : entries) {
+            for (StreamEntry e : entry.get()) {
+                units += quantityOf(e);
             }
             seen++;
         }
-        StreamEntryID lastDelivered = null;
-        for (StreamGroupInfo group : redis.xinfoGroups(stream)) {
-            if (consumerGroup.equals(group.getName())) {
-                lastDelivered = group.getLastDeliveredId();
-            }
-        }
-        String from = lastDelivered == null ? "-" : "(" + lastDelivered;
+        String from = ourGroup(stream).map(group -> "(" + group.getLastDeliveredId()).orElse("-");
         List<StreamEntry> undelivered = redis.xrange(stream, from, "+", limit - seen + 1);
         if (seen + undelivered.size() > limit) {
             return -1;
@@ -199,14 +200,12 @@ class StreamedReservations implements ReservationEvents {
 
     @Override
     public long undelivered(String stream) {
-        for (StreamGroupInfo group : redis.xinfoGroups(stream)) {
-            if (consumerGroup.equals(group.getName())) {
-                // "lag" exists from Redis 7.0; older servers (the embedded 6.2) do not report it
-                Object lag = group.getGroupInfo().get("lag");
-                return lag instanceof Long value ? value : 0;
-            }
-        }
-        return 0;
+        // "lag" exists from Redis 7.0; older servers (the embedded 6.2) do not report it
+        return ourGroup(stream).map(group -> group.getGroupInfo().get("lag") instanceof Long lag ? lag : 0L).orElse(0L);
+    }
+
+    private Optional<StreamGroupInfo> ourGroup(String stream) {
+        return redis.xinfoGroups(stream).stream().filter(group -> consumerGroup.equals(group.getName())).findFirst();
     }
 
     private Optional<ReservationEvent> toEvent(String stream, StreamEntry entry, long deliveries) {
