@@ -35,7 +35,6 @@ import seckill.ordering.api.OrderingSwitch;
  */
 public final class Drill {
 
-    private static final Duration FAULT_LENGTH = Duration.ofSeconds(3);
 
     private final DrillOptions options;
     private final URI base;
@@ -44,11 +43,19 @@ public final class Drill {
     private final UnifiedJedis redis;
     private final OrderingSwitch ordering;
     private final PrintStream out;
+    private final TcpProxy databaseProxy;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
 
     public Drill(DrillOptions options, URI base, String adminToken, DbClient db, UnifiedJedis redis,
                  OrderingSwitch ordering, PrintStream out) {
+        this(options, base, adminToken, db, redis, ordering, out, null);
+    }
+
+    /** A drill whose {@code db-down} fault cuts {@code databaseProxy}, the proxy the service's database sits behind. */
+    public Drill(DrillOptions options, URI base, String adminToken, DbClient db, UnifiedJedis redis,
+                 OrderingSwitch ordering, PrintStream out, TcpProxy databaseProxy) {
+        this.databaseProxy = databaseProxy;
         this.options = options;
         this.base = base;
         this.adminToken = adminToken;
@@ -251,6 +258,7 @@ public final class Drill {
                 case "restart-workers" -> restartWorkers();
                 case "redis-pause" -> pauseRedis();
                 case "db-stall" -> stallDatabase();
+                case "db-down" -> cutDatabase();
                 default -> throw new IllegalStateException("unknown fault");
             }
         } catch (RuntimeException e) {
@@ -265,16 +273,16 @@ public final class Drill {
         }
         out.println("\ndrill: FAULT stopping the ordering workers");
         ordering.pause();
-        sleep(FAULT_LENGTH);
+        sleep(options.faultLength());
         ordering.resume();
         out.println("\ndrill: FAULT ordering workers restarted");
     }
 
     /** Redis stops answering every client for a while (CLIENT PAUSE): purchases time out, workers back off. */
     private void pauseRedis() {
-        out.println("\ndrill: FAULT Redis paused for " + FAULT_LENGTH.toSeconds() + " s");
-        redis.sendCommand(Protocol.Command.CLIENT, "PAUSE", Long.toString(FAULT_LENGTH.toMillis()));
-        sleep(FAULT_LENGTH);
+        out.println("\ndrill: FAULT Redis paused for " + options.faultLength().toSeconds() + " s");
+        redis.sendCommand(Protocol.Command.CLIENT, "PAUSE", Long.toString(options.faultLength().toMillis()));
+        sleep(options.faultLength());
         out.println("\ndrill: FAULT Redis answers again");
     }
 
@@ -286,13 +294,29 @@ public final class Drill {
         DbTransaction tx = db.transaction();
         try {
             tx.dml("FLUSH TABLES WITH READ LOCK");
-            out.println("\ndrill: FAULT database writes blocked for " + FAULT_LENGTH.toSeconds() + " s");
-            sleep(FAULT_LENGTH);
+            out.println("\ndrill: FAULT database writes blocked for " + options.faultLength().toSeconds() + " s");
+            sleep(options.faultLength());
             tx.dml("UNLOCK TABLES");
             out.println("\ndrill: FAULT database writes allowed again");
         } finally {
             tx.rollback();
         }
+    }
+
+    /**
+     * The service loses its database: every connection through the proxy in front of it is reset and
+     * new ones are refused for the fault's length. Purchases go on from Redis; orders wait.
+     */
+    private void cutDatabase() {
+        if (databaseProxy == null) {
+            out.println("\ndrill: FAULT db-down needs the in-process service (its database behind the drill's proxy); skipped");
+            return;
+        }
+        databaseProxy.cut();
+        out.println("\ndrill: FAULT database connections cut for " + options.faultLength().toSeconds() + " s");
+        sleep(options.faultLength());
+        databaseProxy.restore();
+        out.println("\ndrill: FAULT database reachable again");
     }
 
     private static void sleep(Duration duration) {

@@ -9,6 +9,7 @@ import jakarta.enterprise.inject.spi.CDI;
 import org.eclipse.microprofile.config.ConfigProvider;
 import redis.clients.jedis.UnifiedJedis;
 import seckill.app.infra.DevDefaultsSource;
+import seckill.app.infra.DevServers;
 import seckill.ordering.api.OrderingSwitch;
 
 /**
@@ -47,6 +48,19 @@ public final class DrillCommand {
             System.setProperty("seckill.admission.token-required", "false");
         }
         options.adminToken().ifPresent(t -> System.setProperty("seckill.admin.token", t));
+        DevServers embeddedDatabase = null;
+        TcpProxy databaseProxy = null;
+        if (options.url().isEmpty() && options.fault().filter("db-down"::equals).isPresent()) {
+            // the fault cuts the in-process service's database connections: put its database behind a proxy
+            String jdbcUrl = ConfigProvider.getConfig().getOptionalValue("seckill.db.url", String.class)
+                    .filter(u -> !u.isBlank()).orElse(null);
+            if (jdbcUrl == null) {
+                embeddedDatabase = new DevServers();
+                jdbcUrl = embeddedDatabase.jdbcUrl();
+            }
+            databaseProxy = TcpProxy.forJdbcUrl(jdbcUrl);
+            System.setProperty("seckill.db.url", databaseProxy.route(jdbcUrl));
+        }
         Server server = Server.builder().build().start();
         try {
             var cdi = CDI.current();
@@ -56,7 +70,7 @@ public final class DrillCommand {
                     .orElse(DevDefaultsSource.ADMIN_TOKEN);
             OrderingSwitch ordering = options.url().isPresent() ? null : cdi.select(OrderingSwitch.class).get();
             Drill drill = new Drill(options, base, token, cdi.select(DbClient.class).get(),
-                    cdi.select(UnifiedJedis.class).get(), ordering, System.out);
+                    cdi.select(UnifiedJedis.class).get(), ordering, System.out, databaseProxy);
             List<String> violations = drill.run();
             return violations.isEmpty() ? 0 : 1;
         } catch (Exception e) {
@@ -65,6 +79,12 @@ public final class DrillCommand {
             return 1;
         } finally {
             server.stop();
+            if (databaseProxy != null) {
+                databaseProxy.close();
+            }
+            if (embeddedDatabase != null) {
+                embeddedDatabase.stop();
+            }
         }
     }
 }

@@ -12,7 +12,8 @@ import java.util.Optional;
 public record DrillOptions(Optional<String> url, int buyers, long stock, int skus, int concurrency, int clicks,
                            int perUserLimit, Duration duration, Duration settleTimeout, Optional<String> adminToken,
                            Optional<Path> json, Optional<String> fault, int paymentWindowSeconds,
-                           Optional<Double> payRatio, Optional<String> paymentKey, int buckets) {
+                           Optional<Double> payRatio, Optional<String> paymentKey, int buckets,
+                           Duration faultLength) {
 
     public static final String USAGE = """
             usage: java -jar seckill.jar drill [options]
@@ -29,9 +30,11 @@ public record DrillOptions(Optional<String> url, int buyers, long stock, int sku
               --settle-timeout SECONDS how long to wait for every reservation to be ordered (default 120)
               --admin-token TOKEN     admin token of the service (default: seckill.admin.token, or the dev token)
               --json FILE             also write the report as JSON
-              --fault NAME            inject a 3 s fault a third into the sale: restart-workers (in-process
+              --fault NAME            inject a fault a third into the sale: restart-workers (in-process
                                       only), redis-pause (CLIENT PAUSE), db-stall (FLUSH TABLES WITH READ
-                                      LOCK; the database user needs RELOAD)
+                                      LOCK; the database user needs RELOAD), db-down (the in-process
+                                      service's database connections cut by a TCP proxy)
+              --fault-seconds N       how long the fault lasts (default 3)
               --payment-window SECONDS payment window of the drill's activity (default 900)
               --pay-ratio R           after settling, pay this fraction (0..1) of the orders through signed
                                       callbacks, leave the rest unpaid and wait until their stock is back on
@@ -40,6 +43,9 @@ public record DrillOptions(Optional<String> url, int buyers, long stock, int sku
                                       dev key)
             Verification reads MySQL and Redis directly; with --url, seckill.redis.uri and seckill.db.url must
             name the target's stores.""";
+
+    /** The faults a drill can inject. */
+    public static final List<String> FAULTS = List.of("restart-workers", "redis-pause", "db-stall", "db-down");
 
     public static DrillOptions parse(String[] args) {
         Optional<String> url = Optional.empty();
@@ -58,6 +64,7 @@ public record DrillOptions(Optional<String> url, int buyers, long stock, int sku
         Optional<Double> payRatio = Optional.empty();
         Optional<String> paymentKey = Optional.empty();
         int buckets = 1;
+        long faultSeconds = 3;
         for (int i = 0; i < args.length; i++) {
             String name = args[i];
             if (i + 1 >= args.length) {
@@ -83,11 +90,12 @@ public record DrillOptions(Optional<String> url, int buyers, long stock, int sku
                 case "--admin-token" -> token = Optional.of(value);
                 case "--json" -> json = Optional.of(Path.of(value));
                 case "--fault" -> {
-                    if (!List.of("restart-workers", "redis-pause", "db-stall").contains(value)) {
+                    if (!FAULTS.contains(value)) {
                         throw new IllegalArgumentException("unknown fault " + value);
                     }
                     fault = Optional.of(value);
                 }
+                case "--fault-seconds" -> faultSeconds = positive(name, value);
                 case "--payment-window" -> paymentWindow = positive(name, value);
                 case "--payment-key" -> paymentKey = Optional.of(value);
                 case "--pay-ratio" -> {
@@ -105,7 +113,8 @@ public record DrillOptions(Optional<String> url, int buyers, long stock, int sku
             }
         }
         return new DrillOptions(url, buyers, stock, skus, concurrency, clicks, perUserLimit, Duration.ofSeconds(duration),
-                Duration.ofSeconds(settle), token, json, fault, paymentWindow, payRatio, paymentKey, buckets);
+                Duration.ofSeconds(settle), token, json, fault, paymentWindow, payRatio, paymentKey, buckets,
+                Duration.ofSeconds(faultSeconds));
     }
 
     private static int positive(String name, String value) {

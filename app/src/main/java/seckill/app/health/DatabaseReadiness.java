@@ -6,8 +6,15 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
+import seckill.ordering.api.LedgerUnavailable;
+import seckill.ordering.api.OrderingSwitch;
 
-/** Ready only while the ledger database answers. */
+/**
+ * Says whether the ledger database answers. An outage does not take the instance out of the load
+ * balancer: purchases are judged in Redis and queue in the stream until the workers can write them,
+ * so the check stays UP and says why ordering is backing off ({@code ledger: UNAVAILABLE}). Any
+ * other failure (a broken schema, bad credentials) is DOWN.
+ */
 @Readiness
 @ApplicationScoped
 public class DatabaseReadiness implements HealthCheck {
@@ -15,13 +22,23 @@ public class DatabaseReadiness implements HealthCheck {
     @Inject
     DbClient db;
 
+    @Inject
+    OrderingSwitch ordering;
+
     @Override
     public HealthCheckResponse call() {
+        var response = HealthCheckResponse.named("database");
         try {
             db.execute().query("SELECT 1").close();
-            return HealthCheckResponse.named("database").up().build();
+            response.up().withData("ledger", "AVAILABLE");
         } catch (RuntimeException e) {
-            return HealthCheckResponse.named("database").down().withData("error", String.valueOf(e.getMessage())).build();
+            if (LedgerUnavailable.isOutage(e)) {
+                response.up().withData("ledger", "UNAVAILABLE").withData("error", String.valueOf(e.getMessage()));
+            } else {
+                response.down().withData("error", String.valueOf(e.getMessage()));
+            }
         }
+        ordering.ledgerOutage().ifPresent(why -> response.withData("ordering", why));
+        return response.build();
     }
 }

@@ -13,16 +13,19 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
+import seckill.ordering.api.LedgerUnavailable;
 
 /**
  * Writes every failure of the HTTP edge as {@code application/problem+json}: our own
- * {@link Problem}s as they are, JAX-RS errors with their status, anything unexpected as a 500
+ * {@link Problem}s as they are, JAX-RS errors with their status, a database outage as a 503 with
+ * {@code Retry-After}, anything unexpected as a 500
  * whose details go to the log, not to the client.
  */
 @Provider
 public class ProblemMapper implements ExceptionMapper<Throwable> {
 
     private static final Logger LOG = Logger.getLogger(ProblemMapper.class.getName());
+    private static final java.time.Duration LEDGER_RETRY_AFTER = java.time.Duration.ofSeconds(5);
 
     @Context
     UriInfo uriInfo;
@@ -35,6 +38,9 @@ public class ProblemMapper implements ExceptionMapper<Throwable> {
         }
         Problem problem = switch (failure) {
             case Problem p -> p;
+            case Throwable t when LedgerUnavailable.isOutage(t) -> new Problem(503, "DATABASE_UNAVAILABLE",
+                    "Temporarily unavailable", "The order ledger cannot answer right now; reservations already "
+                    + "accepted are kept and become orders when it is back.", LEDGER_RETRY_AFTER);
             case NotAllowedException e -> new Problem(405, "METHOD_NOT_ALLOWED", "Method not allowed",
                     "This resource does not support that method.");
             case NotSupportedException e -> new Problem(415, "UNSUPPORTED_MEDIA_TYPE", "Unsupported media type",

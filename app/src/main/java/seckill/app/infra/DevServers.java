@@ -70,7 +70,7 @@ public class DevServers {
     }
 
     @PreDestroy
-    synchronized void stop() {
+    public synchronized void stop() {
         if (redis != null) {
             try {
                 redis.stop();

@@ -5,6 +5,7 @@ import java.net.InetAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -16,6 +17,7 @@ import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.metrics.MetricRegistry;
+import seckill.ordering.api.LedgerUnavailable;
 import seckill.ordering.api.OrderingSwitch;
 import seckill.reservation.api.ReservationEvent;
 import seckill.reservation.api.ReservationEvents;
@@ -43,6 +45,9 @@ class OrderingWorkers implements OrderingSwitch {
     CrashInjection crashes;
 
     @Inject
+    java.time.Clock clock;
+
+    @Inject
     @ConfigProperty(name = "seckill.ordering.enabled", defaultValue = "true")
     boolean enabled;
 
@@ -66,6 +71,12 @@ class OrderingWorkers implements OrderingSwitch {
     @ConfigProperty(name = "seckill.ordering.consumer-name")
     java.util.Optional<String> consumerName;
 
+    /** Longest pause between attempts while the ledger or Redis is failing. */
+    @Inject
+    @ConfigProperty(name = "seckill.ordering.max-backoff-millis", defaultValue = "5000")
+    long maxBackoffMillis;
+
+    private final LedgerOutage outage = new LedgerOutage();
     private final List<Thread> threads = new ArrayList<>();
     private final AtomicLong pendingSeen = new AtomicLong();
     private volatile boolean running;
@@ -129,6 +140,11 @@ class OrderingWorkers implements OrderingSwitch {
     }
 
     @Override
+    public Optional<String> ledgerOutage() {
+        return outage.current();
+    }
+
+    @Override
     public int aliveWorkers() {
         return (int) threads.stream().filter(Thread::isAlive).count();
     }
@@ -144,26 +160,29 @@ class OrderingWorkers implements OrderingSwitch {
     private void work(String consumer) {
         long backoff = 0;
         long nextReclaim = System.nanoTime();
-        try {
-            settleOwnPending(consumer);
-        } catch (CrashInjection.WorkerCrash crash) {
-            LOG.warning(() -> "ordering worker " + consumer + " killed: " + crash.getMessage());
-            return;
-        }
+        // a (re)started consumer, or one coming out of an outage, first finishes what it was handed
+        boolean ownPendingFirst = true;
         while (running) {
             try {
+                if (outage.ongoing() && !placingOrders.ledgerAnswers()) {
+                    throw new LedgerUnavailable(new java.sql.SQLTransientConnectionException("the ledger does not answer"));
+                }
+                if (ownPendingFirst) {
+                    settleOwnPending(consumer);
+                    ownPendingFirst = false;
+                }
                 int settled = 0;
                 RuntimeException failure = null;
                 for (String stream : liveStreams()) {
-                    // one stream's trouble must not starve the others
+                    // one stream's trouble must not starve the others; an outage of the ledger stops them all
                     try {
                         List<ReservationEvent> batch = events.readNew(stream, consumer, batchSize);
                         if (!batch.isEmpty()) {
                             placingOrders.settle(batch);
                             settled += batch.size();
                         }
-                    } catch (CrashInjection.WorkerCrash crash) {
-                        throw crash;
+                    } catch (CrashInjection.WorkerCrash | LedgerUnavailable e) {
+                        throw e;
                     } catch (RuntimeException e) {
                         failure = e;
                     }
@@ -183,6 +202,7 @@ class OrderingWorkers implements OrderingSwitch {
                     throw failure;
                 }
                 backoff = 0;
+                outage.ended();
                 if (settled == 0) {
                     Thread.sleep(idlePollMillis);
                 }
@@ -192,20 +212,41 @@ class OrderingWorkers implements OrderingSwitch {
             } catch (CrashInjection.WorkerCrash crash) {
                 LOG.warning(() -> "ordering worker " + consumer + " killed: " + crash.getMessage());
                 return;
+            } catch (LedgerUnavailable e) {
+                // not the events' fault: they stay pending, nothing counts against them, and no new ones are taken
+                ownPendingFirst = true;
+                backoff = Math.min(maxBackoffMillis, Math.max(100, backoff * 2));
+                if (outage.began(e.getMessage(), clock.instant())) {
+                    LOG.warning("ledger database unavailable; ordering workers back off (up to " + maxBackoffMillis
+                            + " ms) and take no new events until it answers: " + e.getMessage());
+                }
+                if (!pause(backoff)) {
+                    return;
+                }
             } catch (RuntimeException e) {
-                backoff = Math.min(5_000, Math.max(100, backoff * 2));
+                backoff = Math.min(maxBackoffMillis, Math.max(100, backoff * 2));
                 LOG.log(Level.WARNING, "ordering worker " + consumer + " failed; retrying in " + backoff + " ms", e);
-                try {
-                    Thread.sleep(backoff);
-                } catch (InterruptedException interrupted) {
-                    Thread.currentThread().interrupt();
+                if (!pause(backoff)) {
                     return;
                 }
             }
         }
     }
 
-    /** A restarted consumer first finishes what it had been handed before it stopped. */
+    private static boolean pause(long millis) {
+        try {
+            Thread.sleep(millis);
+            return true;
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /**
+     * Finishes what this consumer had been handed before it stopped or before the ledger went away.
+     * An outage is thrown; any other trouble is logged and left to the reclaim.
+     */
     private void settleOwnPending(String consumer) {
         try {
             for (String stream : liveStreams()) {
@@ -220,8 +261,8 @@ class OrderingWorkers implements OrderingSwitch {
                     mine = next;
                 }
             }
-        } catch (CrashInjection.WorkerCrash crash) {
-            throw crash;
+        } catch (CrashInjection.WorkerCrash | LedgerUnavailable e) {
+            throw e;
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "consumer " + consumer + " could not settle its own pending events", e);
         }

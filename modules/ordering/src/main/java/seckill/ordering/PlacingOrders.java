@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -18,6 +19,7 @@ import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.Tag;
 import seckill.ordering.api.Activity;
 import seckill.ordering.api.ActivityCatalog;
+import seckill.ordering.api.LedgerUnavailable;
 import seckill.ordering.api.OrderingSwitch;
 import seckill.ordering.sql.OrderWriter;
 import seckill.ordering.sql.SettlementOutcome;
@@ -28,7 +30,9 @@ import seckill.reservation.api.ReservationEvents;
 /**
  * Turns a batch of reservation events into orders: one transaction for the batch, and when the
  * ledger refuses it, one transaction per event so a single bad event cannot hold back the rest.
- * An event is acknowledged only after its outcome (order, or recorded failure) is committed.
+ * An event is acknowledged only after its outcome (order, or recorded failure) is committed. A
+ * database outage ({@link LedgerUnavailable}) is thrown to the worker, which backs off: it is never
+ * held against an event, so a long outage cannot fail a buyer who won.
  */
 @ApplicationScoped
 class PlacingOrders {
@@ -53,6 +57,7 @@ class PlacingOrders {
     @Inject
     CrashInjection crashes;
 
+    /** Refusals by the ledger itself (never database outages) before an event is dead-lettered. */
     @Inject
     @ConfigProperty(name = "seckill.ordering.max-deliveries", defaultValue = "5")
     int maxDeliveries;
@@ -72,7 +77,12 @@ class PlacingOrders {
         deadLetters = metrics.counter("seckill.ordering.dead.letters");
     }
 
-    /** Settles the events and acknowledges those whose outcome is committed. */
+    /**
+     * Settles the events and acknowledges those whose outcome is committed.
+     *
+     * @throws LedgerUnavailable when the database cannot answer; the unsettled events stay pending,
+     *                           and nothing counts against them
+     */
     void settle(List<ReservationEvent> batch) {
         List<ReservationEvent> readable = new ArrayList<>(batch.size());
         List<EventPosition> orphans = new ArrayList<>();
@@ -81,10 +91,7 @@ class PlacingOrders {
             if (event.id() == null) {
                 // no reservation id means no ledger row can ever represent it; it stays pending for an operator
                 LOG.warning(() -> "unreadable reservation event left pending at " + event.position());
-            } else if (event.deliveries() > maxDeliveries) {
-                deadLetter(event, now);
-                orphans.add(event.position());
-            } else if (catalog.find(event.id().activityId()).isEmpty()) {
+            } else if (knownActivity(event.id().activityId()).isEmpty()) {
                 // the ledger answered and has no such activity: this event can never become an order
                 writer.recordFailure(event, "UNKNOWN_ACTIVITY: the ledger has no activity " + event.id().activityId(), now,
                         false);
@@ -113,39 +120,71 @@ class PlacingOrders {
         }
     }
 
-    /**
-     * An event that failed {@code max-deliveries} times: its failure and the refill of its units are
-     * committed first, then it is copied to the dead-letter stream; the caller acknowledges it after.
-     */
-    private void deadLetter(ReservationEvent event, Instant now) {
-        String reason = "DEAD_LETTER: not settled after " + (event.deliveries() - 1) + " deliveries";
-        writer.recordFailure(event, reason, now, true);
-        events.deadLetter(event, reason);
-        deadLetters.inc();
-        LOG.warning(() -> "reservation " + event.id() + " dead-lettered after " + (event.deliveries() - 1)
-                + " deliveries; its stock goes back through the outbox");
-    }
-
     private void settleOneByOne(List<ReservationEvent> batch, Instant now) {
         List<EventPosition> settled = new ArrayList<>();
-        for (ReservationEvent event : batch) {
-            SettlementOutcome outcome = writer.writeOne(event, paymentWindowOf(event.id().activityId()), now);
-            switch (outcome) {
-                case ORDERED -> {
-                    ordersCreated.inc();
-                    settled.add(event.position());
+        try {
+            for (ReservationEvent event : batch) {
+                SettlementOutcome outcome = writer.writeOne(event, paymentWindowOf(event.id().activityId()), now);
+                switch (outcome) {
+                    case SettlementOutcome.Ordered ordered -> {
+                        ordersCreated.inc();
+                        settled.add(event.position());
+                    }
+                    case SettlementOutcome.AlreadySettled already -> settled.add(event.position());
+                    case SettlementOutcome.Failed failed -> {
+                        failures.inc();
+                        settled.add(event.position());
+                        LOG.warning(() -> "reservation " + event.id() + " can never be ordered: " + failed.reason());
+                    }
+                    case SettlementOutcome.Rejected rejected -> {
+                        if (rejectedOnce(event, rejected.reason(), now)) {
+                            settled.add(event.position());
+                        }
+                    }
                 }
-                case ALREADY_ORDERED -> settled.add(event.position());
-                case FAILED -> {
-                    failures.inc();
-                    settled.add(event.position());
-                    LOG.warning(() -> "reservation " + event.id() + " can never be ordered; failure recorded");
-                }
-                case RETRY -> LOG.fine(() -> "reservation " + event.id() + " left pending for a retry");
+            }
+        } finally {
+            // what was committed before an outage cut the loop short is acknowledged all the same
+            if (!settled.isEmpty()) {
+                events.acknowledge(settled);
             }
         }
-        if (!settled.isEmpty()) {
-            events.acknowledge(settled);
+    }
+
+    /**
+     * Counts one refusal by the ledger; the {@code max-deliveries}-th dead-letters the event: its
+     * failure and refill are committed first (unless an order turned up meanwhile), then it is
+     * copied to the dead-letter stream.
+     *
+     * @return whether the event is settled now (and may be acknowledged)
+     */
+    private boolean rejectedOnce(ReservationEvent event, String reason, Instant now) {
+        int attempts = writer.countRejection(event, reason, now);
+        if (attempts < maxDeliveries) {
+            LOG.fine(() -> "reservation " + event.id() + " refused by the ledger (" + attempts + "/" + maxDeliveries
+                    + "): " + reason + "; left pending for a retry");
+            return false;
+        }
+        String deadReason = "DEAD_LETTER: refused by the ledger " + attempts + " times; last: " + reason;
+        if (writer.deadLetter(event, deadReason, now)) {
+            events.deadLetter(event, deadReason);
+            deadLetters.inc();
+            LOG.warning(() -> "reservation " + event.id() + " dead-lettered: " + deadReason
+                    + "; its stock goes back through the outbox");
+        }
+        return true;
+    }
+
+    /** Whether the ledger database answers at all (a worker backing off from an outage asks). */
+    boolean ledgerAnswers() {
+        return writer.answers();
+    }
+
+    private Optional<Activity> knownActivity(long activityId) {
+        try {
+            return catalog.find(activityId);
+        } catch (RuntimeException e) {
+            throw LedgerUnavailable.isOutage(e) ? new LedgerUnavailable(e) : e;
         }
     }
 

@@ -99,3 +99,13 @@ CREATE TABLE stock_sync_outbox (
 
 --changeset ordering:4-order-payment
 ALTER TABLE seckill_order ADD COLUMN payment_id VARCHAR(64) NULL, ADD COLUMN paid_at DATETIME(3) NULL COMMENT 'UTC';
+
+--changeset ordering:5-rejection
+--comment: how often the ledger itself refused a reservation (bad data, a constraint it cannot satisfy); database outages never count here. Dead-lettering is decided on this count.
+CREATE TABLE seckill_reservation_rejection (
+    reservation_id VARCHAR(64)  NOT NULL,
+    attempts       INT          NOT NULL,
+    last_reason    VARCHAR(200) NOT NULL,
+    updated_at     DATETIME(3)  NOT NULL COMMENT 'UTC',
+    PRIMARY KEY (reservation_id)
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;

@@ -77,7 +77,12 @@ class SettlementSchedule implements SettlementSweeps {
             try {
                 task.run();
             } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, what + " failed; next run as scheduled", e);
+                if (seckill.ordering.api.LedgerUnavailable.isOutage(e)) {
+                    // an outage is reported by readiness and the ordering workers; no stack trace every run
+                    LOG.warning(() -> what + " skipped, the ledger database is unavailable: " + e.getMessage());
+                } else {
+                    LOG.log(Level.WARNING, what + " failed; next run as scheduled", e);
+                }
             }
         }, millis, millis, TimeUnit.MILLISECONDS);
     }

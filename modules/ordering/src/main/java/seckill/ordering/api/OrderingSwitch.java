@@ -22,6 +22,12 @@ public interface OrderingSwitch {
      */
     void injectCrash(CrashPoint point, int times);
 
+    /**
+     * Why ordering is backing off, while this instance's workers find the ledger database away
+     * (purchases keep being answered from Redis and queue in the stream meanwhile); empty otherwise.
+     */
+    java.util.Optional<String> ledgerOutage();
+
     /** Workers currently alive. */
     int aliveWorkers();
 

@@ -14,6 +14,7 @@ import java.util.stream.Stream;
 import io.helidon.dbclient.DbClient;
 import io.helidon.dbclient.DbRow;
 import io.helidon.dbclient.DbTransaction;
+import seckill.ordering.api.LedgerUnavailable;
 import seckill.reservation.api.ReservationEvent;
 
 /**
@@ -44,9 +45,9 @@ public final class OrderWriter {
      * @throws BatchRefused when anything in the batch fails; nothing was committed then
      */
     public int writeBatch(List<ReservationEvent> events, LongFunction<Duration> paymentWindow, Instant now) {
-        DbTransaction tx = db.transaction();
+        DbTransaction tx = begin();
         try {
-            Set<String> done = alreadyOrdered(tx, events);
+            Set<String> done = alreadySettled(tx, events);
             List<ReservationEvent> fresh = events.stream()
                     .filter(e -> !done.contains(e.id().toString()))
                     .toList();
@@ -63,17 +64,24 @@ public final class OrderWriter {
             return toWrite.size();
         } catch (RuntimeException e) {
             Transactions.rollbackQuietly(tx, e);
+            if (LedgerUnavailable.isOutage(e)) {
+                throw new LedgerUnavailable(e);
+            }
             throw new BatchRefused("batch of " + events.size() + " refused: " + e.getMessage(), e);
         }
     }
 
-    /** Writes one event in its own transaction and says what came of it. */
+    /**
+     * Writes one event in its own transaction and says what came of it.
+     *
+     * @throws LedgerUnavailable when the database could not answer; nothing was decided then
+     */
     public SettlementOutcome writeOne(ReservationEvent event, Duration paymentWindow, Instant now) {
-        DbTransaction tx = db.transaction();
+        DbTransaction tx = begin();
         try {
-            if (!alreadyOrdered(tx, List.of(event)).isEmpty()) {
+            if (!alreadySettled(tx, List.of(event)).isEmpty()) {
                 tx.commit();
-                return SettlementOutcome.ALREADY_ORDERED;
+                return new SettlementOutcome.AlreadySettled();
             }
             try {
                 insertOrders(tx, List.of(event), activity -> paymentWindow, now);
@@ -84,22 +92,27 @@ public final class OrderWriter {
                 }
                 tx.rollback();
                 if (violated.equals("uk_order_reservation")) {
-                    return SettlementOutcome.ALREADY_ORDERED;
+                    return new SettlementOutcome.AlreadySettled();
                 }
-                recordFailure(event, reasonFor(violated), now, true);
-                return SettlementOutcome.FAILED;
+                String reason = reasonFor(violated);
+                recordFailure(event, reason, now, true);
+                return new SettlementOutcome.Failed(reason);
             }
             insertDeductLogs(tx, List.of(event), now);
             if (tx.dml(OrderingSql.DEDUCT_STOCK, event.quantity(), event.id().activityId(), event.id().skuId(),
                     event.quantity()) != 1) {
                 tx.rollback();
-                return SettlementOutcome.RETRY;
+                return new SettlementOutcome.Rejected("LEDGER_STOCK_SHORT: the ledger has fewer than "
+                        + event.quantity() + " units left");
             }
             tx.commit();
-            return SettlementOutcome.ORDERED;
+            return new SettlementOutcome.Ordered();
         } catch (RuntimeException e) {
             Transactions.rollbackQuietly(tx, e);
-            return SettlementOutcome.RETRY;
+            if (LedgerUnavailable.isOutage(e)) {
+                throw new LedgerUnavailable(e);
+            }
+            return new SettlementOutcome.Rejected("LEDGER_REFUSED: " + firstLine(e));
         }
     }
 
@@ -109,25 +122,105 @@ public final class OrderWriter {
      * is never recorded without its stock coming back.
      */
     public void recordFailure(ReservationEvent event, String reason, Instant now, boolean refill) {
-        DbTransaction tx = db.transaction();
+        DbTransaction tx = begin();
         try {
-            tx.dml(OrderingSql.INSERT_FAILURE, event.id().toString(), event.id().activityId(),
-                    event.id().skuId(), event.userId(), event.quantity(), reason, UtcTime.column(now));
-            if (refill) {
-                tx.dml(OrderingSql.INSERT_REFILL, event.id().activityId(), event.id().skuId(), event.id().bucket(),
-                        event.id().toString(), event.userId(), event.quantity(), 1, UtcTime.column(now));
-            }
+            insertFailure(tx, event, reason, now, refill);
             tx.commit();
         } catch (RuntimeException e) {
             Transactions.rollbackQuietly(tx, e);
+            throw LedgerUnavailable.isOutage(e) ? new LedgerUnavailable(e) : e;
+        }
+    }
+
+    /**
+     * Gives up on a reservation the ledger keeps refusing: in one transaction, makes sure it has no
+     * order (locking the order's unique-key slot, so none can be committed meanwhile) and records the
+     * failure with its refill.
+     *
+     * @return false when an order exists after all; then nothing was written and the event is settled
+     */
+    public boolean deadLetter(ReservationEvent event, String reason, Instant now) {
+        DbTransaction tx = begin();
+        try {
+            boolean ordered;
+            try (Stream<DbRow> rows = tx.query(OrderingSql.LOCK_ORDER_OF_RESERVATION, event.id().toString())) {
+                ordered = rows.findAny().isPresent();
+            }
+            if (!ordered) {
+                insertFailure(tx, event, reason, now, true);
+            }
+            tx.commit();
+            return !ordered;
+        } catch (RuntimeException e) {
+            Transactions.rollbackQuietly(tx, e);
+            throw LedgerUnavailable.isOutage(e) ? new LedgerUnavailable(e) : e;
+        }
+    }
+
+    /** Counts one more refusal of a reservation by the ledger and returns how many there have been. */
+    public int countRejection(ReservationEvent event, String reason, Instant now) {
+        DbTransaction tx = begin();
+        try {
+            tx.dml(OrderingSql.COUNT_REJECTION, event.id().toString(), truncate(reason, 200), UtcTime.column(now));
+            int attempts = tx.get(OrderingSql.SELECT_REJECTIONS, event.id().toString())
+                    .map(row -> Columns.longOf(row, "attempts")).orElse(1L).intValue();
+            tx.commit();
+            return attempts;
+        } catch (RuntimeException e) {
+            Transactions.rollbackQuietly(tx, e);
+            throw LedgerUnavailable.isOutage(e) ? new LedgerUnavailable(e) : e;
+        }
+    }
+
+    /** Whether the database answers at all. */
+    public boolean answers() {
+        try {
+            db.execute().query(OrderingSql.PING).close();
+            return true;
+        } catch (RuntimeException e) {
+            if (LedgerUnavailable.isOutage(e)) {
+                return false;
+            }
             throw e;
         }
     }
 
-    private static Set<String> alreadyOrdered(DbTransaction tx, List<ReservationEvent> events) {
-        List<Object> ids = new ArrayList<>(events.size());
+    private DbTransaction begin() {
+        try {
+            return db.transaction();
+        } catch (RuntimeException e) {
+            throw LedgerUnavailable.isOutage(e) ? new LedgerUnavailable(e) : e;
+        }
+    }
+
+    private static void insertFailure(DbTransaction tx, ReservationEvent event, String reason, Instant now, boolean refill) {
+        tx.dml(OrderingSql.INSERT_FAILURE, event.id().toString(), event.id().activityId(),
+                event.id().skuId(), event.userId(), event.quantity(), truncate(reason, 200), UtcTime.column(now));
+        if (refill) {
+            tx.dml(OrderingSql.INSERT_REFILL, event.id().activityId(), event.id().skuId(), event.id().bucket(),
+                    event.id().toString(), event.userId(), event.quantity(), 1, UtcTime.column(now));
+        }
+    }
+
+    private static String firstLine(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        String message = String.valueOf(t.getMessage());
+        int newline = message.indexOf('\n');
+        return newline < 0 ? message : message.substring(0, newline);
+    }
+
+    private static String truncate(String text, int max) {
+        return text.length() <= max ? text : text.substring(0, max);
+    }
+
+    private static Set<String> alreadySettled(DbTransaction tx, List<ReservationEvent> events) {
+        List<Object> ids = new ArrayList<>(events.size() * 2);
         events.forEach(e -> ids.add(e.id().toString()));
-        try (Stream<DbRow> rows = tx.query(OrderingSql.selectOrderedReservations(ids.size()), ids.toArray())) {
+        ids.addAll(List.copyOf(ids));
+        try (Stream<DbRow> rows = tx.query(OrderingSql.selectSettledReservations(events.size()), ids.toArray())) {
             Set<String> found = new HashSet<>();
             rows.forEach(row -> found.add(Columns.textOf(row, "reservation_id")));
             return found;

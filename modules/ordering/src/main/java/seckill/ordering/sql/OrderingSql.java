@@ -24,9 +24,27 @@ final class OrderingSql {
     static final String SELECT_STOCK_LINES = """
             SELECT sku_id, total, per_user_limit, buckets FROM seckill_stock WHERE activity_id = ? ORDER BY sku_id""";
 
-    static String selectOrderedReservations(int count) {
-        return "SELECT reservation_id FROM seckill_order WHERE reservation_id IN (" + placeholders(count) + ")";
+    /**
+     * Reservations that already have their outcome: an order, or a recorded failure (whose units went
+     * back); takes the ids twice.
+     */
+    static String selectSettledReservations(int count) {
+        return "SELECT reservation_id FROM seckill_order WHERE reservation_id IN (" + placeholders(count) + ")"
+                + " UNION ALL SELECT reservation_id FROM seckill_reservation_failure WHERE reservation_id IN ("
+                + placeholders(count) + ")";
     }
+
+    /** Locks the order's unique-key slot (a gap lock when absent) so no order can appear until commit. */
+    static final String LOCK_ORDER_OF_RESERVATION = "SELECT reservation_id FROM seckill_order WHERE reservation_id = ? FOR UPDATE";
+
+    static final String COUNT_REJECTION = """
+            INSERT INTO seckill_reservation_rejection (reservation_id, attempts, last_reason, updated_at)
+            VALUES (?, 1, ?, ?)
+            ON DUPLICATE KEY UPDATE attempts = attempts + 1, last_reason = VALUES(last_reason), updated_at = VALUES(updated_at)""";
+
+    static final String SELECT_REJECTIONS = "SELECT attempts FROM seckill_reservation_rejection WHERE reservation_id = ?";
+
+    static final String PING = "SELECT 1";
 
     static final String ORDER_COLUMNS = """
             INSERT INTO seckill_order (order_no, reservation_id, request_id, activity_id, sku_id, user_id, quantity,

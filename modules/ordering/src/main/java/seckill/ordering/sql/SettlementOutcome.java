@@ -1,13 +1,27 @@
 package seckill.ordering.sql;
 
-/** What writing one reservation into the ledger came to. */
-public enum SettlementOutcome {
+/**
+ * What writing one reservation into the ledger came to. A database outage is none of these: it is
+ * thrown as {@link seckill.ordering.api.LedgerUnavailable} and the event stays pending untouched.
+ */
+public sealed interface SettlementOutcome {
+
     /** A new order was committed. */
-    ORDERED,
-    /** The reservation already had its order; nothing was written. */
-    ALREADY_ORDERED,
-    /** The reservation can never become an order; the reason was committed. */
-    FAILED,
-    /** Nothing was committed; the event must stay pending and be tried again. */
-    RETRY
+    record Ordered() implements SettlementOutcome {
+    }
+
+    /** The reservation already had its outcome (an order or a recorded failure); nothing was written. */
+    record AlreadySettled() implements SettlementOutcome {
+    }
+
+    /** The reservation can never become an order; the reason and the refill were committed. */
+    record Failed(String reason) implements SettlementOutcome {
+    }
+
+    /**
+     * The ledger refused the reservation this time (bad data, not enough stock in the ledger);
+     * nothing was written. Refusals are counted, and enough of them dead-letter the event.
+     */
+    record Rejected(String reason) implements SettlementOutcome {
+    }
 }
