@@ -18,7 +18,6 @@ import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.params.XAutoClaimParams;
 import redis.clients.jedis.params.XAddParams;
 import redis.clients.jedis.params.XPendingParams;
-import redis.clients.jedis.params.XTrimParams;
 import redis.clients.jedis.params.XReadGroupParams;
 import redis.clients.jedis.resps.StreamEntry;
 import redis.clients.jedis.resps.StreamGroupInfo;
@@ -27,6 +26,7 @@ import seckill.reservation.api.ReservationEvent;
 import seckill.reservation.api.ReservationEvents;
 import seckill.reservation.api.ReservationId;
 import seckill.reservation.redis.StockBuckets;
+import seckill.reservation.redis.TrimScript;
 
 /**
  * Reads reservation events through the consumer group, one stream per bucket. Reading is
@@ -45,6 +45,8 @@ class StreamedReservations implements ReservationEvents {
     @Inject
     @ConfigProperty(name = "seckill.reservation.consumer-group", defaultValue = "ordering")
     String consumerGroup;
+
+    private final TrimScript trimScript = new TrimScript();
 
     @Override
     public List<String> activeStreams() {
@@ -106,12 +108,8 @@ class StreamedReservations implements ReservationEvents {
 
     @Override
     public long trimSettled(String stream) {
-        if (redis.xpending(stream, consumerGroup).getTotal() > 0) {
-            return 0;
-        }
-        return ourGroup(stream)
-                .map(group -> redis.xtrim(stream, XTrimParams.xTrimParams().minId(group.getLastDeliveredId().toString())))
-                .orElse(0L);
+        // one script, not XPENDING + XINFO + XTRIM: a worker reading in between had its entries trimmed
+        return trimScript.trim(redis, stream, consumerGroup);
     }
 
     @Override

@@ -29,8 +29,9 @@ public interface ReservationEvents {
     void deadLetter(ReservationEvent event, String reason);
 
     /**
-     * Removes entries that are delivered and acknowledged (everything before the group's last
-     * delivered id) when nothing is pending. Returns how many were removed.
+     * Removes entries that are delivered and acknowledged: everything before the oldest pending id,
+     * or before the group's last delivered id when nothing is pending; atomically, so an entry a
+     * worker is settling is never removed. Returns how many were removed.
      */
     long trimSettled(String stream);
 

@@ -1,0 +1,112 @@
+package seckill.reservation;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.StreamEntryID;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.params.XReadGroupParams;
+import redis.clients.jedis.resps.StreamEntry;
+import redis.embedded.RedisServer;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.greaterThan;
+import static org.hamcrest.Matchers.is;
+
+/**
+ * Trimming races with a worker on real Redis: one thread appends events, one reads them through the
+ * consumer group and acknowledges each batch only after checking it is still there, one trims as
+ * often as it can. A pending entry must never be trimmed. Uses SECKILL_REDIS_URI when set, else an
+ * embedded redis-server.
+ */
+class StreamTrimTest {
+
+    private static RedisServer embedded;
+    private static UnifiedJedis redis;
+
+    @BeforeAll
+    static void redis() throws IOException {
+        String uri = System.getenv("SECKILL_REDIS_URI");
+        if (uri == null || uri.isBlank() || !uri.startsWith("redis://")) {
+            int port;
+            try (ServerSocket socket = new ServerSocket(0)) {
+                port = socket.getLocalPort();
+            }
+            embedded = RedisServer.newRedisServer().port(port).bind("127.0.0.1").setting("save \"\"").build();
+            embedded.start();
+            uri = "redis://127.0.0.1:" + port;
+        }
+        redis = new JedisPooled(uri);
+    }
+
+    @AfterAll
+    static void stop() throws IOException {
+        redis.close();
+        if (embedded != null) {
+            embedded.stop();
+        }
+    }
+
+    @Test
+    void trimmingNeverRemovesAnEntryThatIsStillPending() throws Exception {
+        String stream = "sk:{trim-test-" + System.nanoTime() + "}:events";
+        redis.xgroupCreate(stream, "ordering", new StreamEntryID(), true);
+        StreamedReservations events = new StreamedReservations();
+        events.redis = redis;
+        events.clock = Clock.systemUTC();
+        events.consumerGroup = "ordering";
+
+        AtomicBoolean running = new AtomicBoolean(true);
+        AtomicLong trimmed = new AtomicLong();
+        AtomicLong lostWhilePending = new AtomicLong();
+        AtomicLong settled = new AtomicLong();
+        Thread producer = Thread.ofPlatform().start(() -> {
+            while (running.get()) {
+                redis.xadd(stream, StreamEntryID.NEW_ENTRY, Map.of("reservationId", "x", "quantity", "1"));
+            }
+        });
+        Thread worker = Thread.ofPlatform().start(() -> {
+            while (running.get()) {
+                var reply = redis.xreadGroup("ordering", "w", XReadGroupParams.xReadGroupParams().count(5),
+                        Map.of(stream, StreamEntryID.XREADGROUP_UNDELIVERED_ENTRY));
+                if (reply == null) {
+                    continue;
+                }
+                List<StreamEntryID> ids = new ArrayList<>();
+                reply.forEach(s -> s.getValue().stream().map(StreamEntry::getID).forEach(ids::add));
+                // the batch is being settled: every entry of it must still be in the stream
+                for (StreamEntryID id : ids) {
+                    if (redis.xrange(stream, id, id, 1).isEmpty()) {
+                        lostWhilePending.incrementAndGet();
+                    }
+                }
+                redis.xack(stream, "ordering", ids.toArray(StreamEntryID[]::new));
+                settled.addAndGet(ids.size());
+            }
+        });
+        Thread trimmer = Thread.ofPlatform().start(() -> {
+            while (running.get()) {
+                trimmed.addAndGet(events.trimSettled(stream));
+            }
+        });
+        Thread.sleep(3_000);
+        running.set(false);
+        producer.join();
+        worker.join();
+        trimmer.join();
+        redis.del(stream);
+
+        assertThat("entries were trimmed, so the race was run", trimmed.get(), greaterThan(1_000L));
+        assertThat("settled " + settled.get() + ", trimmed " + trimmed.get(), lostWhilePending.get(), is(0L));
+    }
+}
