@@ -25,6 +25,7 @@ import seckill.app.sale.LaunchingActivities;
 import seckill.ordering.api.Activity;
 import seckill.ordering.api.NewActivity;
 import seckill.ordering.api.SkuLine;
+import seckill.reservation.api.ReservationId;
 import seckill.reservation.api.ReservationUnavailable;
 
 /** Operators create activities here; the body is validated completely before anything is written. */
@@ -84,7 +85,7 @@ public class AdminActivitiesResource {
         Set<Long> seen = new HashSet<>();
         List<JsonBody> skuBodies = body.objects("skus", 1, MAX_SKUS);
         for (JsonBody sku : skuBodies) {
-            Optional<Long> skuId = sku.integer("skuId", true, 1, Long.MAX_VALUE / 2);
+            Optional<Long> skuId = sku.integer("skuId", true, 1, ReservationId.MAX_PART);
             Optional<Long> stock = sku.integer("stock", true, 1, MAX_STOCK);
             long perUser = sku.integer("perUserLimit", false, 1, MAX_PER_USER).orElse(1L);
             long buckets = sku.integer("buckets", false, 1, MAX_BUCKETS).orElse(1L);

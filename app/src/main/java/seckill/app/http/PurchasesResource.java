@@ -30,6 +30,7 @@ import seckill.admission.api.PurchaseAttempt;
 import seckill.ordering.api.Activity;
 import seckill.ordering.api.ActivityCatalog;
 import seckill.ordering.api.SkuLine;
+import seckill.reservation.api.ReservationId;
 import seckill.reservation.api.ReservationOutcome;
 import seckill.reservation.api.ReservationUnavailable;
 import seckill.reservation.api.ReserveStock;
@@ -98,7 +99,7 @@ public class PurchasesResource {
         long userId = Buyer.from(userHeader);
         long activityId = Buyer.pathId(activityIdText, "activity");
         JsonBody json = JsonBody.parse(body);
-        long skuId = json.integer("skuId", true, 1, Long.MAX_VALUE).orElse(0L);
+        long skuId = json.integer("skuId", true, 1, ReservationId.MAX_PART).orElse(0L);
         long quantity = json.integer("quantity", false, 1, Integer.MAX_VALUE).orElse(1L);
         String requestId = json.text("requestId", true, 64).orElse(null);
         if (requestId != null && !REQUEST_ID.matcher(requestId).matches()) {

@@ -12,6 +12,7 @@ import seckill.ordering.api.BucketFigures;
 import seckill.ordering.api.LedgerFigures;
 import seckill.ordering.api.OrderLedger;
 import seckill.ordering.api.PaymentResult;
+import seckill.ordering.api.SettledUnits;
 import seckill.ordering.api.StockRefill;
 import seckill.ordering.sql.LedgerRows;
 
@@ -67,5 +68,10 @@ class KeepingTheLedger implements OrderLedger {
     @Override
     public List<BucketFigures> figuresByBucket(long activityId, long skuId) {
         return rows.figuresByBucket(activityId, skuId);
+    }
+
+    @Override
+    public SettledUnits settledAsOf(long activityId, long skuId, int bucket, long lastEvent, List<String> unsettled) {
+        return rows.settledAsOf(activityId, skuId, bucket, lastEvent, unsettled);
     }
 }

@@ -109,3 +109,8 @@ CREATE TABLE seckill_reservation_rejection (
     updated_at     DATETIME(3)  NOT NULL COMMENT 'UTC',
     PRIMARY KEY (reservation_id)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
+
+--changeset ordering:6-event-position
+--comment: the position of the reservation's event in its bucket's stream (entry id ms * 1000000 + seq), so reconciliation can take the ledger as of a Redis snapshot: exactly the events the snapshot had seen
+ALTER TABLE seckill_order ADD COLUMN event_position BIGINT NULL;
+ALTER TABLE seckill_reservation_failure ADD COLUMN event_position BIGINT NULL;

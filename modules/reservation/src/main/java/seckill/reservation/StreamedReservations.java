@@ -21,11 +21,13 @@ import redis.clients.jedis.params.XPendingParams;
 import redis.clients.jedis.params.XReadGroupParams;
 import redis.clients.jedis.resps.StreamEntry;
 import redis.clients.jedis.resps.StreamGroupInfo;
+import seckill.reservation.api.BucketSnapshot;
 import seckill.reservation.api.EventPosition;
 import seckill.reservation.api.ReservationEvent;
 import seckill.reservation.api.ReservationEvents;
 import seckill.reservation.api.ReservationId;
 import seckill.reservation.redis.StockBuckets;
+import seckill.reservation.redis.SnapshotScript;
 import seckill.reservation.redis.TrimScript;
 
 /**
@@ -47,6 +49,7 @@ class StreamedReservations implements ReservationEvents {
     String consumerGroup;
 
     private final TrimScript trimScript = new TrimScript();
+    private final SnapshotScript snapshotScript = new SnapshotScript();
 
     @Override
     public List<String> activeStreams() {
@@ -113,48 +116,8 @@ class StreamedReservations implements ReservationEvents {
     }
 
     @Override
-    public long pendingUnits(String stream, int limit) {
-        if (!redis.exists(stream)) {
-            // an expired or never-created stream holds nothing in flight
-            return 0;
-        }
-        long units = 0;
-        int seen = 0;
-        var pending = redis.xpending(stream, consumerGroup, XPendingParams.xPendingParams().count(limit + 1));
-        if (pending.size() > limit) {
-            return -1;
-        }
-        // one round trip for all pending entries, not one per entry (all on the stream's slot)
-        List<Response<List<StreamEntry>>> entries = new ArrayList<>(pending.size());
-        try (AbstractPipeline pipeline = redis.pipelined()) {
-            for (var p : pending) {
-                entries.add(pipeline.xrange(stream, p.getID(), p.getID(), 1));
-            }
-            pipeline.sync();
-        }
-        for (Response<List<StreamEntry>> entry : entries) {
-            for (StreamEntry e : entry.get()) {
-                units += quantityOf(e);
-            }
-            seen++;
-        }
-        String from = ourGroup(stream).map(group -> "(" + group.getLastDeliveredId()).orElse("-");
-        List<StreamEntry> undelivered = redis.xrange(stream, from, "+", limit - seen + 1);
-        if (seen + undelivered.size() > limit) {
-            return -1;
-        }
-        for (StreamEntry entry : undelivered) {
-            units += quantityOf(entry);
-        }
-        return units;
-    }
-
-    private static long quantityOf(StreamEntry entry) {
-        try {
-            return Long.parseLong(entry.getFields().getOrDefault("quantity", "0"));
-        } catch (NumberFormatException e) {
-            return 0;
-        }
+    public BucketSnapshot snapshot(long activityId, long skuId, int bucket, int buckets, int limit) {
+        return snapshotScript.take(redis, StockBuckets.of(activityId, skuId, buckets), bucket, consumerGroup, limit);
     }
 
     @Override

@@ -19,22 +19,25 @@ import org.eclipse.microprofile.metrics.Counter;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import seckill.ordering.api.Activity;
 import seckill.ordering.api.ActivityCatalog;
-import seckill.ordering.api.BucketFigures;
 import seckill.ordering.api.LedgerFigures;
 import seckill.ordering.api.OrderLedger;
+import seckill.ordering.api.SettledUnits;
 import seckill.ordering.api.SkuLine;
+import seckill.reservation.api.BucketSnapshot;
 import seckill.reservation.api.PreheatStock;
 import seckill.reservation.api.ReservationEvents;
-import seckill.reservation.api.StockReservations;
 import seckill.settlement.api.Reconciliation;
 import seckill.settlement.api.SkuReconciliation;
+import seckill.settlement.rules.BucketBalance;
 import seckill.settlement.sql.SettlementRows;
 
 /**
- * Reconciliation of each live SKU: MySQL against itself, then Redis against the ledger and the
- * stream. A mismatch is judged twice, a second apart, before it is reported, because an event can
- * be committed but not yet acknowledged at the instant both sides are read. Results are stored;
- * a clean SKU with nothing in flight has its settled stream entries trimmed.
+ * Reconciliation of each live SKU: MySQL against itself, then each bucket's Redis figures against
+ * the ledger and the stream. Each bucket is read from Redis in one atomic snapshot (stock, refills,
+ * last event, unsettled events), then the ledger as of exactly that snapshot's events, so work in
+ * flight is counted once and is never an alarm ({@link BucketBalance}). A mismatch is still judged
+ * twice, a second apart, before it is reported. Results are stored; a clean SKU has its settled
+ * stream entries trimmed.
  */
 @ApplicationScoped
 class Reconciling implements Reconciliation {
@@ -47,9 +50,6 @@ class Reconciling implements Reconciliation {
 
     @Inject
     OrderLedger ledger;
-
-    @Inject
-    StockReservations reservations;
 
     @Inject
     ReservationEvents events;
@@ -170,71 +170,40 @@ class Reconciling implements Reconciliation {
                     "MySQL: total " + ledgerFigures.total() + " != available " + ledgerFigures.available()
                             + " + deducted " + ledgerFigures.deducted() + " - refilled " + ledgerFigures.refilled());
         }
-        long pending = 0;
-        long[] pendingByBucket = new long[ledgerFigures.buckets()];
-        for (int bucket = 0; bucket < ledgerFigures.buckets(); bucket++) {
-            String stream = events.streamOf(activityId, sku.skuId(), bucket, sku.buckets());
-            long units = events.pendingUnits(stream, MAX_COUNTED_EVENTS);
-            if (units < 0) {
-                return new SkuReconciliation(activityId, sku.skuId(), now, "IN_FLIGHT", f,
-                        "more than " + MAX_COUNTED_EVENTS + " events in flight; judged again next time");
-            }
-            pending += units;
-            pendingByBucket[bucket] = units;
-        }
-        f.put("pending", pending);
-        Optional<Long> remaining = reservations.remaining(activityId, sku.skuId(), ledgerFigures.buckets());
-        if (remaining.isEmpty()) {
-            return new SkuReconciliation(activityId, sku.skuId(), now, "MISMATCH", f, "Redis has no stock keys for this SKU");
-        }
-        long reserved = ledgerFigures.total() - remaining.get();
-        f.put("redisReserved", reserved);
-        long accounted = ledgerFigures.orderedUnits() + pending + ledgerFigures.failedUnits()
-                - ledgerFigures.appliedRefillUnits();
-        if (reserved != accounted) {
-            return new SkuReconciliation(activityId, sku.skuId(), now, "MISMATCH", f,
-                    "Redis reserved " + reserved + " != settled " + ledgerFigures.orderedUnits() + " + pending " + pending
-                            + " + dead-lettered " + ledgerFigures.failedUnits() + " - released "
-                            + ledgerFigures.appliedRefillUnits());
-        }
-        if (ledgerFigures.buckets() > 1) {
-            String bucketMismatch = judgeBuckets(activityId, sku.skuId(), ledgerFigures, pendingByBucket, f);
-            if (bucketMismatch != null) {
-                return new SkuReconciliation(activityId, sku.skuId(), now, "MISMATCH", f, bucketMismatch);
+        // each bucket: one atomic Redis snapshot, then the ledger as of that snapshot's events
+        List<BucketBalance> balances = new ArrayList<>(sku.buckets());
+        for (int bucket = 0; bucket < sku.buckets(); bucket++) {
+            BucketSnapshot snapshot = events.snapshot(activityId, sku.skuId(), bucket, sku.buckets(), MAX_COUNTED_EVENTS);
+            switch (snapshot) {
+                case BucketSnapshot.NotPreheated notPreheated -> {
+                    return new SkuReconciliation(activityId, sku.skuId(), now, "NOT_PREHEATED", f,
+                            "Redis has no stock for bucket " + bucket + " of this SKU; preheat it again");
+                }
+                case BucketSnapshot.TooManyInFlight tooMany -> {
+                    return new SkuReconciliation(activityId, sku.skuId(), now, "IN_FLIGHT", f,
+                            "more than " + tooMany.limit() + " events in flight; judged again next time");
+                }
+                case BucketSnapshot.Taken taken -> {
+                    SettledUnits settled = ledger.settledAsOf(activityId, sku.skuId(), bucket, taken.lastEvent(),
+                            taken.unsettledReservations());
+                    balances.add(new BucketBalance(bucket, PreheatStock.share(sku.total(), sku.buckets(), bucket),
+                            taken.remaining(), taken.refilledUnits(), taken.unsettledUnits(), taken.lostEvents(),
+                            settled.total()));
+                }
             }
         }
-        return new SkuReconciliation(activityId, sku.skuId(), now, "CLEAN", f, null);
-    }
-
-    /**
-     * The same equation per bucket: a SKU can balance while units sit in the wrong bucket (a refill
-     * to the wrong one, a bucket's counter touched by hand). Figures go in as {@code b<i>.reserved}
-     * and {@code b<i>.accounted}; the first bucket that does not balance is named.
-     */
-    private String judgeBuckets(long activityId, long skuId, LedgerFigures sku, long[] pendingByBucket,
-                                Map<String, Long> f) {
-        Optional<List<Long>> remaining = reservations.remainingByBucket(activityId, skuId, sku.buckets());
-        if (remaining.isEmpty()) {
-            return "Redis lacks a bucket's stock key for this SKU";
-        }
-        long[] accounted = pendingByBucket.clone();
-        for (BucketFigures bucket : ledger.figuresByBucket(activityId, skuId)) {
-            if (bucket.bucket() < 0 || bucket.bucket() >= accounted.length) {
-                return "the ledger holds units of bucket " + bucket.bucket() + " of a SKU with " + sku.buckets();
-            }
-            accounted[bucket.bucket()] += bucket.orderedUnits() + bucket.failedUnits() - bucket.appliedRefillUnits();
-        }
-        String mismatch = null;
-        for (int b = 0; b < sku.buckets(); b++) {
-            long reserved = PreheatStock.share(sku.total(), sku.buckets(), b) - remaining.get().get(b);
-            f.put("b" + b + ".reserved", reserved);
-            f.put("b" + b + ".accounted", accounted[b]);
-            if (reserved != accounted[b] && mismatch == null) {
-                mismatch = "bucket " + b + ": Redis reserved " + reserved + " != settled + pending + dead-lettered"
-                        + " - released " + accounted[b];
+        f.put("pending", balances.stream().mapToLong(BucketBalance::unsettledUnits).sum());
+        f.put("redisReserved", balances.stream().mapToLong(BucketBalance::reserved).sum());
+        f.put("redisRefilled", balances.stream().mapToLong(BucketBalance::refilledUnits).sum());
+        if (balances.size() > 1) {
+            for (BucketBalance b : balances) {
+                f.put("b" + b.bucket() + ".reserved", b.reserved());
+                f.put("b" + b.bucket() + ".accounted", b.accounted());
             }
         }
-        return mismatch;
+        return BucketBalance.firstMismatch(balances)
+                .map(detail -> new SkuReconciliation(activityId, sku.skuId(), now, "MISMATCH", f, detail))
+                .orElseGet(() -> new SkuReconciliation(activityId, sku.skuId(), now, "CLEAN", f, null));
     }
 
     private void report(SkuReconciliation result) {

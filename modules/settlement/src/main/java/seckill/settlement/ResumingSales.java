@@ -7,13 +7,13 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import seckill.admission.api.Admission;
-import seckill.reservation.api.ReservationEvents;
 import seckill.settlement.api.SkuReconciliation;
 
 /**
  * "When the arbiter is in doubt, stop issuing, count what is unsettled, then resume." Sales halted
- * because Redis was in doubt resume only when Redis answers again, no reservation event is left
- * unsettled, and every live SKU reconciles clean. Never by falling back to another path.
+ * because Redis was in doubt resume when Redis answers again and every live SKU reconciles clean,
+ * the events still in flight counted exactly (so other instances may keep selling meanwhile).
+ * Never by falling back to another path.
  */
 @ApplicationScoped
 class ResumingSales {
@@ -23,9 +23,6 @@ class ResumingSales {
 
     @Inject
     Admission admission;
-
-    @Inject
-    ReservationEvents events;
 
     @Inject
     Reconciling reconciling;
@@ -45,16 +42,13 @@ class ResumingSales {
             return false;
         }
         try {
-            List<String> streams = events.activeStreams();
-            for (String stream : streams) {
-                if (events.pending(stream) + events.undelivered(stream) > 0) {
-                    LOG.info(() -> "sales stay halted: events still unsettled on " + stream);
-                    return false;
-                }
-            }
+            // Redis answers again; what must be cleared is whether it still holds exactly what was
+            // reserved: every live SKU's buckets balance against the ledger plus the events in flight
+            // (counted exactly, so other instances may keep selling meanwhile). A SKU whose stock is
+            // not in Redis blocks nothing: it answers NOT_READY until an operator preheats it.
             List<SkuReconciliation> results = reconciling.reconcileLive();
             for (SkuReconciliation result : results) {
-                if (!result.clean()) {
+                if (!result.clean() && !"NOT_PREHEATED".equals(result.state())) {
                     LOG.warning(() -> "sales stay halted: activity " + result.activityId() + " sku " + result.skuId()
                             + " reconciles " + result.state() + " " + result.detail());
                     return false;

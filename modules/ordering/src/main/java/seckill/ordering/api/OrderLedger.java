@@ -29,4 +29,11 @@ public interface OrderLedger {
 
     /** The same units per stock bucket (buckets with no units yet are absent), for SKUs split over buckets. */
     List<BucketFigures> figuresByBucket(long activityId, long skuId);
+
+    /**
+     * Units of bucket {@code bucket} of a SKU the ledger has settled (ordered or failed) among the
+     * events at or before stream position {@code lastEvent}, leaving out the reservations in
+     * {@code unsettled}; read in one statement, so it describes one moment of the ledger.
+     */
+    SettledUnits settledAsOf(long activityId, long skuId, int bucket, long lastEvent, java.util.List<String> unsettled);
 }

@@ -13,6 +13,7 @@ import seckill.ordering.api.ExpiredOrder;
 import seckill.ordering.api.BucketFigures;
 import seckill.ordering.api.LedgerFigures;
 import seckill.ordering.api.PaymentResult;
+import seckill.ordering.api.SettledUnits;
 import seckill.ordering.api.StockRefill;
 import seckill.reservation.api.ReservationId;
 
@@ -124,6 +125,16 @@ public final class LedgerRows {
             return rows.map(r -> new BucketFigures(Columns.intOf(r, "bucket"), Columns.longOf(r, "ordered_units"),
                     Columns.longOf(r, "failed_units"), Columns.longOf(r, "applied_refill_units"))).toList();
         }
+    }
+
+    public SettledUnits settledAsOf(long activityId, long skuId, int bucket, long lastEvent, List<String> unsettled) {
+        List<Object> where = new java.util.ArrayList<>(List.of(activityId, skuId, bucket, lastEvent));
+        where.addAll(unsettled);
+        List<Object> params = new java.util.ArrayList<>(where);
+        params.addAll(where);
+        return db.execute().get(OrderingSql.bucketUnitsAsOf(unsettled.size()), params.toArray())
+                .map(r -> new SettledUnits(Columns.longOf(r, "ordered_units"), Columns.longOf(r, "failed_units")))
+                .orElse(new SettledUnits(0, 0));
     }
 
     public List<Long> activitiesEndingAfter(Instant endedAfter) {

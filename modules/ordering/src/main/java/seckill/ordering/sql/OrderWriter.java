@@ -195,7 +195,8 @@ public final class OrderWriter {
 
     private static void insertFailure(DbTransaction tx, ReservationEvent event, String reason, Instant now, boolean refill) {
         tx.dml(OrderingSql.INSERT_FAILURE, event.id().toString(), event.id().activityId(),
-                event.id().skuId(), event.userId(), event.quantity(), truncate(reason, 200), UtcTime.column(now));
+                event.id().skuId(), event.userId(), event.quantity(), truncate(reason, 200), UtcTime.column(now),
+                event.position().ordinal());
         if (refill) {
             tx.dml(OrderingSql.INSERT_REFILL, event.id().activityId(), event.id().skuId(), event.id().bucket(),
                     event.id().toString(), event.userId(), event.quantity(), 1, UtcTime.column(now));
@@ -242,6 +243,7 @@ public final class OrderWriter {
             params.add(UtcTime.column(expireAt));
             params.add(UtcTime.column(now));
             params.add(UtcTime.column(now));
+            params.add(e.position().ordinal());
         }
         tx.insert(OrderingSql.ORDER_COLUMNS + OrderingSql.rows(OrderingSql.ORDER_ROW, events.size()), params.toArray());
     }

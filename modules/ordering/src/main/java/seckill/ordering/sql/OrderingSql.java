@@ -48,10 +48,10 @@ final class OrderingSql {
 
     static final String ORDER_COLUMNS = """
             INSERT INTO seckill_order (order_no, reservation_id, request_id, activity_id, sku_id, user_id, quantity,
-                                       status, expire_at, created_at, updated_at)
+                                       status, expire_at, created_at, updated_at, event_position)
             VALUES """;
-    static final String ORDER_ROW = "(?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)";
-    static final int ORDER_PARAMS = 10;
+    static final String ORDER_ROW = "(?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)";
+    static final int ORDER_PARAMS = 11;
 
     static final String LOG_COLUMNS = """
             INSERT INTO seckill_stock_log (activity_id, sku_id, change_type, quantity, biz_id, created_at)
@@ -65,8 +65,9 @@ final class OrderingSql {
             WHERE activity_id = ? AND sku_id = ? AND available >= ?""";
 
     static final String INSERT_FAILURE = """
-            INSERT INTO seckill_reservation_failure (reservation_id, activity_id, sku_id, user_id, quantity, reason, failed_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO seckill_reservation_failure (reservation_id, activity_id, sku_id, user_id, quantity, reason, failed_at,
+                                                     event_position)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             ON DUPLICATE KEY UPDATE reason = reason""";
 
     static final String SELECT_ORDER_BY_RESERVATION = """
@@ -148,6 +149,19 @@ final class OrderingSql {
               UNION ALL
               SELECT bucket, 0, 0, quantity FROM stock_sync_outbox WHERE activity_id = ? AND sku_id = ? AND status = 1
             ) units GROUP BY bucket ORDER BY bucket""".formatted(BUCKET_OF_ID);
+
+    /**
+     * Units of one bucket the ledger holds as of a Redis snapshot: orders and failures of events at
+     * or before the snapshot's last stream entry, leaving out {@code excluded} reservations (the
+     * snapshot counts those as pending). Rows written before event positions were kept count as seen.
+     */
+    static String bucketUnitsAsOf(int excluded) {
+        String notIn = excluded == 0 ? "" : " AND reservation_id NOT IN (" + placeholders(excluded) + ")";
+        String where = "activity_id = ? AND sku_id = ? AND %s = ? AND COALESCE(event_position, 0) <= ?".formatted(BUCKET_OF_ID)
+                + notIn;
+        return "SELECT (SELECT COALESCE(SUM(quantity), 0) FROM seckill_order WHERE " + where + ") AS ordered_units,"
+                + " (SELECT COALESCE(SUM(quantity), 0) FROM seckill_reservation_failure WHERE " + where + ") AS failed_units";
+    }
 
     static String rows(String row, int count) {
         return String.join(", ", Collections.nCopies(count, row));

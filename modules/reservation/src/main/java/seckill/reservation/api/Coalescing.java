@@ -212,8 +212,12 @@ public final class Coalescing<C, R> {
             for (int i = 0; i < batch.size(); i++) {
                 batch.get(i).answer.complete(answers.get(i));
             }
-        } catch (RuntimeException e) {
+        } catch (Throwable e) {
+            // every waiter gets an answer, whatever went wrong; one already answered keeps its answer
             batch.forEach(p -> p.answer.completeExceptionally(e));
+            if (e instanceof Error error) {
+                throw error;
+            }
         }
     }
 

@@ -38,15 +38,15 @@ public interface ReservationEvents {
     /** The event stream of bucket {@code bucket} of a SKU split into {@code buckets}. */
     String streamOf(long activityId, long skuId, int bucket, int buckets);
 
-    /**
-     * Units in events recorded but not yet acknowledged (pending or never delivered), counting at
-     * most {@code limit} events; -1 when there are more.
-     */
-    long pendingUnits(String stream, int limit);
-
     /** Events delivered but not yet acknowledged on a stream. */
     long pending(String stream);
 
     /** Events recorded but never delivered to the group on a stream. */
     long undelivered(String stream);
+
+    /**
+     * Bucket {@code bucket} of a SKU split into {@code buckets}, read in one atomic step, listing at
+     * most {@code limit} unsettled events.
+     */
+    BucketSnapshot snapshot(long activityId, long skuId, int bucket, int buckets, int limit);
 }

@@ -11,10 +11,16 @@ import java.util.regex.Pattern;
  */
 public record ReservationId(long activityId, long skuId, int bucket, long sequence) {
 
+    /**
+     * Largest activity or SKU id an id can carry (18 digits, as {@link #parse} reads them). The HTTP
+     * edge refuses larger ones, so no event is ever recorded that nobody could parse.
+     */
+    public static final long MAX_PART = 999_999_999_999_999_999L;
+
     private static final Pattern FORM = Pattern.compile("[1-9][0-9]{0,17}-[1-9][0-9]{0,17}-[0-9]{1,4}-[0-9a-z]{1,13}");
 
     public ReservationId {
-        if (activityId <= 0 || skuId <= 0 || bucket < 0 || sequence < 0) {
+        if (activityId <= 0 || skuId <= 0 || bucket < 0 || sequence < 0 || activityId > MAX_PART || skuId > MAX_PART) {
             throw new IllegalArgumentException("invalid reservation id parts");
         }
     }

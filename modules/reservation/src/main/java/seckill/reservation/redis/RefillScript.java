@@ -15,7 +15,8 @@ public final class RefillScript {
 
     public RestockOutcome refill(UnifiedJedis redis, StockBuckets buckets, ReservationId id, long userId, int quantity,
                                  boolean releaseBuyer) {
-        List<String> keys = List.of(buckets.stock(id.bucket()), buckets.buyers(id.bucket()), buckets.refilled(id.bucket()));
+        List<String> keys = List.of(buckets.stock(id.bucket()), buckets.buyers(id.bucket()), buckets.refilled(id.bucket()),
+                buckets.refilledUnits(id.bucket()));
         Object reply = script.run(redis, keys, List.of(id.toString(), Long.toString(userId), Integer.toString(quantity),
                 releaseBuyer ? "1" : "0"));
         return RestockOutcome.valueOf(RedisScript.text(reply));

@@ -70,6 +70,11 @@ public final class StockBuckets {
         return "sk:" + tags[bucket] + ":refilled";
     }
 
+    /** Units put back into the bucket by refills, counted by the refill script. */
+    public String refilledUnits(int bucket) {
+        return "sk:" + tags[bucket] + ":refilled-units";
+    }
+
     public String deadLetters(int bucket) {
         return "sk:" + tags[bucket] + ":dead";
     }

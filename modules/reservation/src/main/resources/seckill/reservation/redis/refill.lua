@@ -1,5 +1,6 @@
 -- Returns a reservation's units to its bucket exactly once, whatever the number of calls.
--- KEYS[1] stock counter, KEYS[2] buyers hash, KEYS[3] set of reservation ids already refilled (one hash tag).
+-- KEYS[1] stock counter, KEYS[2] buyers hash, KEYS[3] set of reservation ids already refilled,
+-- KEYS[4] units refilled so far (read by reconciliation atomically with the stock; one hash tag).
 -- ARGV: reservationId, userId, quantity, releaseBuyer (1 lets the buyer reserve again)
 if redis.call('SISMEMBER', KEYS[3], ARGV[1]) == 1 then
   return 'ALREADY_APPLIED'
@@ -13,7 +14,10 @@ if ARGV[4] == '1' and redis.call('HGET', KEYS[2], ARGV[2]) == ARGV[1] then
   redis.call('HDEL', KEYS[2], ARGV[2])
 end
 redis.call('SADD', KEYS[3], ARGV[1])
-if redis.call('PTTL', KEYS[3]) < 0 then
-  redis.call('PEXPIRE', KEYS[3], math.max(1, redis.call('PTTL', KEYS[1])))
+redis.call('INCRBY', KEYS[4], ARGV[3])
+for i = 3, 4 do
+  if redis.call('PTTL', KEYS[i]) < 0 then
+    redis.call('PEXPIRE', KEYS[i], math.max(1, redis.call('PTTL', KEYS[1])))
+  end
 end
 return 'APPLIED'
