@@ -1,11 +1,17 @@
 package seckill.reservation;
 
 import java.time.Clock;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.List;
 import java.util.Optional;
 import java.util.logging.Logger;
 
 import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -23,6 +29,7 @@ import seckill.reservation.api.RestockOutcome;
 import seckill.reservation.api.Coalescing;
 import seckill.reservation.redis.BucketScripts;
 import seckill.reservation.redis.PreheatScript;
+import seckill.reservation.redis.NodeLease;
 import seckill.reservation.redis.RefillScript;
 import seckill.reservation.redis.ReservationScript;
 import seckill.reservation.redis.ReservationSequence;
@@ -36,7 +43,6 @@ import seckill.reservation.redis.StockBuckets;
 class ReservingStock implements StockReservations {
 
     private static final Logger LOG = Logger.getLogger(ReservingStock.class.getName());
-    static final String NODE_LEASE_KEY = "sk:node-seq";
 
     private final ReservationScript reservationScript = new ReservationScript();
     private final PreheatScript preheatScript = new PreheatScript();
@@ -76,7 +82,14 @@ class ReservingStock implements StockReservations {
     @ConfigProperty(name = "seckill.redis.timeout-millis", defaultValue = "2000")
     long timeoutMillis;
 
-    private ReservationSequence sequence;
+    /** How long a node id lease lasts without renewal; renewed every third of it. */
+    @Inject
+    @ConfigProperty(name = "seckill.reservation.node-lease-seconds", defaultValue = "30")
+    long nodeLeaseSeconds;
+
+    private volatile ReservationSequence sequence;
+    private NodeLease lease;
+    private ScheduledExecutorService renewals;
     private Coalescing<Claimed, ReservationOutcome> coalescer;
 
     /** One buyer's claim on a bucket, with the keys of its SKU (every claim of a lane shares them). */
@@ -89,17 +102,62 @@ class ReservingStock implements StockReservations {
                 claims.stream().map(Claimed::claim).toList(), clock.instant()),
                 coalescingBatch, coalescingWaitMicros, coalescingCalls);
         coalescer.countIn(metrics, "reservation");
-        long node = Math.floorMod(redis.incr(NODE_LEASE_KEY), ReservationSequence.MAX_NODES);
+        lease = new NodeLease(redis, clock, Duration.ofSeconds(nodeLeaseSeconds),
+                ProcessHandle.current().pid() + ":" + UUID.randomUUID());
+        long node = lease.acquire();
         sequence = new ReservationSequence(clock, node);
-        LOG.info(() -> "reservation ids use node id " + node);
+        LOG.info(() -> "reservation ids use node id " + node + " (leased for " + nodeLeaseSeconds + " s, renewed)");
+        renewals = Executors.newSingleThreadScheduledExecutor(r -> Thread.ofPlatform().daemon(true)
+                .name("node-lease").unstarted(r));
+        long every = Math.max(1, nodeLeaseSeconds * 1000 / 3);
+        renewals.scheduleWithFixedDelay(this::renewLease, every, every, TimeUnit.MILLISECONDS);
+    }
+
+    /** Keeps the node id; a lost one is replaced by a new lease (new ids), never used again. */
+    private void renewLease() {
+        try {
+            if (!lease.renew()) {
+                long lost = lease.node();
+                long node = lease.acquire();
+                sequence = new ReservationSequence(clock, node);
+                LOG.warning(() -> "node id lease " + lost + " was lost; reservation ids now use node id " + node);
+            }
+        } catch (RuntimeException e) {
+            // the lease lapses by itself if this goes on; minting stops before it can
+            LOG.warning(() -> "node id lease not renewed: " + e.getMessage());
+        }
+    }
+
+    @PreDestroy
+    void releaseLease() {
+        if (renewals != null) {
+            renewals.shutdownNow();
+        }
+        try {
+            lease.release();
+        } catch (RuntimeException e) {
+            LOG.fine(() -> "node id lease not released (it lapses): " + e.getMessage());
+        }
+    }
+
+    /** A fresh sequence number, only under a valid node id lease: an instance without one does not sell. */
+    private long nextSequence() {
+        if (!lease.valid()) {
+            throw new ReservationUnavailable("this instance holds no valid node id lease; not selling until it does",
+                    null, false);
+        }
+        return sequence.next();
     }
 
     @Override
     public void preheat(PreheatStock command) {
         StockBuckets keys = StockBuckets.of(command.activityId(), command.skuId(), command.buckets());
+        // unique across instances; the same for a client's retry of one script call
+        long preheatId = nextSequence();
         try {
             for (int bucket = 0; bucket < command.buckets(); bucket++) {
-                preheatScript.preheat(redis, keys, bucket, PreheatStock.share(command.stock(), command.buckets(), bucket), consumerGroup, command.keysExpireAt());
+                preheatScript.preheat(redis, keys, bucket, PreheatStock.share(command.stock(), command.buckets(), bucket),
+                        consumerGroup, command.keysExpireAt(), preheatId);
             }
         } catch (JedisException e) {
             throw new ReservationUnavailable("preheat failed", e);
@@ -110,7 +168,7 @@ class ReservingStock implements StockReservations {
     public ReservationOutcome reserve(ReserveStock command) {
         int bucket = StockBuckets.homeBucket(command.userId(), command.buckets());
         StockBuckets keys = StockBuckets.of(command.activityId(), command.skuId(), command.buckets());
-        ReservationId candidate = new ReservationId(command.activityId(), command.skuId(), bucket, sequence.next());
+        ReservationId candidate = new ReservationId(command.activityId(), command.skuId(), bucket, nextSequence());
         ReservationOutcome atHome = reserveAtHome(command, keys, candidate);
         if (command.buckets() == 1) {
             return atHome;
@@ -135,23 +193,32 @@ class ReservingStock implements StockReservations {
         String pending = BucketScripts.PENDING + homeCandidate.sequence();
         try {
             String held = bucketScripts.claim(redis, keys, home, command.userId(), pending);
-            if (!held.isEmpty()) {
-                // the buyer already holds one (or another click of theirs is taking units right now)
-                return ReservationId.parse(held).<ReservationOutcome>map(ReservationOutcome.AlreadyReserved::new)
-                        .orElse(new ReservationOutcome.AlreadyReserved(homeCandidate));
+            if (held.startsWith(BucketScripts.PENDING)) {
+                // another click of theirs is taking units from a donor right now; its id is not known yet
+                return new ReservationOutcome.InProgress();
             }
+            if (!held.isEmpty()) {
+                return ReservationId.parse(held).<ReservationOutcome>map(ReservationOutcome.AlreadyReserved::new)
+                        .orElseThrow(() -> new IllegalStateException("malformed reservation id in Redis: " + held));
+            }
+        } catch (JedisException e) {
+            throw new ReservationUnavailable("reservation across buckets failed", e, !ReservationUnavailable.poolExhausted(e));
+        }
+        ReservationOutcome.Reserved taken = null;
+        try {
             long bestRemaining = atHome instanceof ReservationOutcome.InsufficientStock i ? i.remaining() : 0;
             for (int step = 1; step < command.buckets(); step++) {
                 int donor = (home + step) % command.buckets();
                 ReservationId id = new ReservationId(command.activityId(), command.skuId(), donor, homeCandidate.sequence());
-                List<String> taken = bucketScripts.take(redis, keys, id, command.userId(), command.quantity(),
+                List<String> reply = bucketScripts.take(redis, keys, id, command.userId(), command.quantity(),
                         command.requestId(), clock.instant());
-                switch (taken.get(0)) {
+                switch (reply.get(0)) {
                     case "RESERVED" -> {
+                        taken = new ReservationOutcome.Reserved(id, Long.parseLong(reply.get(2)), false);
                         bucketScripts.settle(redis, keys, home, command.userId(), pending, id.toString());
-                        return new ReservationOutcome.Reserved(id, Long.parseLong(taken.get(2)), false);
+                        return taken;
                     }
-                    case "INSUFFICIENT" -> bestRemaining = Math.max(bestRemaining, Long.parseLong(taken.get(1)));
+                    case "INSUFFICIENT" -> bestRemaining = Math.max(bestRemaining, Long.parseLong(reply.get(1)));
                     default -> {
                         // sold out or not preheated: the next bucket
                     }
@@ -161,7 +228,26 @@ class ReservingStock implements StockReservations {
             return bestRemaining > 0 ? new ReservationOutcome.InsufficientStock(bestRemaining)
                     : new ReservationOutcome.SoldOut();
         } catch (JedisException e) {
-            throw new ReservationUnavailable("reservation across buckets failed", e, !ReservationUnavailable.poolExhausted(e));
+            if (taken != null) {
+                // the unit is taken and its event recorded: the buyer has it; point their record at it
+                settleQuietly(keys, home, command.userId(), pending, taken.id().toString());
+                return taken;
+            }
+            boolean inDoubt = !ReservationUnavailable.poolExhausted(e);
+            if (!inDoubt) {
+                // nothing was sent after the claim: give the buyer their home record back, or they are
+                // locked out of the sale by a claim nobody will settle
+                settleQuietly(keys, home, command.userId(), pending, "");
+            }
+            throw new ReservationUnavailable("reservation across buckets failed", e, inDoubt);
+        }
+    }
+
+    private void settleQuietly(StockBuckets keys, int home, long userId, String pending, String replacement) {
+        try {
+            bucketScripts.settle(redis, keys, home, userId, pending, replacement);
+        } catch (JedisException e) {
+            LOG.warning(() -> "the pending claim of buyer " + userId + " could not be settled: " + e.getMessage());
         }
     }
 

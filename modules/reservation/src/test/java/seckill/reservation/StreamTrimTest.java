@@ -1,7 +1,6 @@
 package seckill.reservation;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,12 +11,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.JedisPooled;
 import redis.clients.jedis.StreamEntryID;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.params.XReadGroupParams;
 import redis.clients.jedis.resps.StreamEntry;
-import redis.embedded.RedisServer;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.greaterThan;
@@ -26,35 +23,22 @@ import static org.hamcrest.Matchers.is;
 /**
  * Trimming races with a worker on real Redis: one thread appends events, one reads them through the
  * consumer group and acknowledges each batch only after checking it is still there, one trims as
- * often as it can. A pending entry must never be trimmed. Uses SECKILL_REDIS_URI when set, else an
- * embedded redis-server.
+ * often as it can. A pending entry must never be trimmed ({@link TestRedis}).
  */
 class StreamTrimTest {
 
-    private static RedisServer embedded;
+    private static TestRedis server;
     private static UnifiedJedis redis;
 
     @BeforeAll
     static void redis() throws IOException {
-        String uri = System.getenv("SECKILL_REDIS_URI");
-        if (uri == null || uri.isBlank() || !uri.startsWith("redis://")) {
-            int port;
-            try (ServerSocket socket = new ServerSocket(0)) {
-                port = socket.getLocalPort();
-            }
-            embedded = RedisServer.newRedisServer().port(port).bind("127.0.0.1").setting("save \"\"").build();
-            embedded.start();
-            uri = "redis://127.0.0.1:" + port;
-        }
-        redis = new JedisPooled(uri);
+        server = new TestRedis();
+        redis = server.client();
     }
 
     @AfterAll
     static void stop() throws IOException {
-        redis.close();
-        if (embedded != null) {
-            embedded.stop();
-        }
+        server.close();
     }
 
     @Test

@@ -38,4 +38,11 @@ public sealed interface ReservationOutcome {
     /** The SKU's stock is not in Redis (not preheated, or its keys expired). */
     record NotPreheated() implements ReservationOutcome {
     }
+
+    /**
+     * Another click of the same buyer is taking units from another bucket right now; its
+     * reservation id is not known yet. Asking again shortly answers it.
+     */
+    record InProgress() implements ReservationOutcome {
+    }
 }

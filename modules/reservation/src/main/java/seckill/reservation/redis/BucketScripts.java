@@ -10,7 +10,8 @@ import seckill.reservation.api.ReservationId;
 /**
  * The steps of a reservation that crosses buckets, each atomic on its own slot: claim the buyer at
  * home, take units from a donor bucket, then settle the claim (final id, or release). A crash in
- * between leaves a pending claim, which blocks that buyer but never loses or doubles a unit.
+ * between leaves a pending claim, which blocks that buyer but never loses or doubles a unit. Each
+ * step gives the same answer when a client retries it with the same arguments.
  */
 public final class BucketScripts {
 
@@ -32,7 +33,8 @@ public final class BucketScripts {
     /** {verdict, value, remaining} as reserve.lua answers. */
     public List<String> take(UnifiedJedis redis, StockBuckets buckets, ReservationId id, long userId, int quantity,
                              String requestId, Instant reservedAt) {
-        List<?> reply = (List<?>) take.run(redis, List.of(buckets.stock(id.bucket()), buckets.events(id.bucket())),
+        List<?> reply = (List<?>) take.run(redis,
+                List.of(buckets.stock(id.bucket()), buckets.events(id.bucket()), buckets.served(id.bucket())),
                 List.of(Long.toString(userId), Integer.toString(quantity), id.toString(), requestId,
                         Long.toString(reservedAt.toEpochMilli()), Long.toString(id.activityId()),
                         Long.toString(id.skuId())));

@@ -16,10 +16,14 @@ public final class PreheatScript {
     private final RedisScript script = RedisScript.read(
             PreheatScript.class.getResourceAsStream("preheat.lua"), "preheat.lua");
 
-    public void preheat(UnifiedJedis redis, StockBuckets buckets, int bucket, long stock, String group, Instant expireAt) {
+    /** {@code preheatId} tells a client's retry of this call (same id: nothing changes) from a new preheat. */
+    public void preheat(UnifiedJedis redis, StockBuckets buckets, int bucket, long stock, String group, Instant expireAt,
+                        long preheatId) {
         List<String> keys = List.of(buckets.stock(bucket), buckets.buyers(bucket), buckets.events(bucket),
-                buckets.refilled(bucket), buckets.deadLetters(bucket));
-        script.run(redis, keys, List.of(Long.toString(stock), group, Long.toString(expireAt.toEpochMilli())));
+                buckets.refilled(bucket), buckets.deadLetters(bucket), buckets.refilledUnits(bucket),
+                buckets.served(bucket), buckets.preheatMarker(bucket));
+        script.run(redis, keys, List.of(Long.toString(stock), group, Long.toString(expireAt.toEpochMilli()),
+                Long.toString(preheatId)));
         redis.zadd(StockBuckets.STREAM_REGISTRY, expireAt.toEpochMilli(), buckets.events(bucket));
     }
 }

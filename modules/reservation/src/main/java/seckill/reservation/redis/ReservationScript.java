@@ -63,12 +63,8 @@ public final class ReservationScript {
                 reply.size() > 2 ? RedisScript.text(reply.get(2)) : "0", candidate);
     }
 
-    /** The buyer's record: a reservation id, or a claim still taking units from another bucket. */
-    private static ReservationId held(String value, ReservationId candidate) {
-        if (value.startsWith(BucketScripts.PENDING)) {
-            return new ReservationId(candidate.activityId(), candidate.skuId(), candidate.bucket(),
-                    Long.parseLong(value.substring(BucketScripts.PENDING.length())));
-        }
+    /** The buyer's record: their reservation id. */
+    private static ReservationId held(String value) {
         return ReservationId.parse(value)
                 .orElseThrow(() -> new IllegalStateException("malformed reservation id in Redis: " + value));
     }
@@ -76,7 +72,8 @@ public final class ReservationScript {
     private static ReservationOutcome outcome(String verdict, String value, String remaining, ReservationId candidate) {
         return switch (verdict) {
             case "RESERVED" -> new ReservationOutcome.Reserved(candidate, Long.parseLong(remaining));
-            case "ALREADY_RESERVED" -> new ReservationOutcome.AlreadyReserved(held(value, candidate));
+            case "ALREADY_RESERVED" -> value.startsWith(BucketScripts.PENDING) ? new ReservationOutcome.InProgress()
+                    : new ReservationOutcome.AlreadyReserved(held(value));
             case "SOLD_OUT" -> new ReservationOutcome.SoldOut();
             case "INSUFFICIENT" -> new ReservationOutcome.InsufficientStock(Long.parseLong(value));
             case "NOT_PREHEATED" -> new ReservationOutcome.NotPreheated();

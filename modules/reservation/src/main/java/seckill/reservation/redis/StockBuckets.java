@@ -75,6 +75,16 @@ public final class StockBuckets {
         return "sk:" + tags[bucket] + ":refilled-units";
     }
 
+    /** Reservation ids this bucket gave units to as a donor (so a retried take takes nothing twice). */
+    public String served(int bucket) {
+        return "sk:" + tags[bucket] + ":served";
+    }
+
+    /** Which preheat put the bucket in place (so a retried preheat changes nothing). */
+    public String preheatMarker(int bucket) {
+        return "sk:" + tags[bucket] + ":preheat";
+    }
+
     public String deadLetters(int bucket) {
         return "sk:" + tags[bucket] + ":dead";
     }

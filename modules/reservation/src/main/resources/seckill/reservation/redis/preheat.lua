@@ -1,14 +1,22 @@
 -- Puts a bucket's stock in place for a SKU that has never been sold: leftover keys with the same
 -- ids (a reset database reusing ids) are dropped first, so the bucket starts exactly at ARGV[1].
+-- Run again with the same arguments (a client's retry after a lost reply) it changes nothing: the
+-- bucket remembers which preheat put it in place.
 -- KEYS[1] stock counter, KEYS[2] buyers hash, KEYS[3] event stream, KEYS[4] refilled set,
--- KEYS[5] dead-letter stream (one hash tag).
--- ARGV: stock, consumerGroup, expireAtMillis
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
+-- KEYS[5] dead-letter stream, KEYS[6] refilled units, KEYS[7] ids served as a donor,
+-- KEYS[8] preheat marker (one hash tag).
+-- ARGV: stock, consumerGroup, expireAtMillis, preheatId
+if redis.call('GET', KEYS[8]) == ARGV[4] then
+  return 'OK'
+end
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7])
 redis.call('SET', KEYS[1], ARGV[1])
 -- a placeholder field gives the buyers hash its expiry now; later HSETs keep it
 redis.call('HSET', KEYS[2], '_', '0')
 redis.call('XGROUP', 'CREATE', KEYS[3], ARGV[2], '0', 'MKSTREAM')
+redis.call('SET', KEYS[8], ARGV[4])
 redis.call('PEXPIREAT', KEYS[1], ARGV[3])
 redis.call('PEXPIREAT', KEYS[2], ARGV[3])
 redis.call('PEXPIREAT', KEYS[3], ARGV[3])
+redis.call('PEXPIREAT', KEYS[8], ARGV[3])
 return 'OK'

@@ -1,4 +1,5 @@
--- Judges, pre-deducts and records one reservation atomically.
+-- Judges, pre-deducts and records one reservation atomically. Run again with the same arguments
+-- (a client's retry after a lost reply), it answers the same and takes nothing more.
 -- KEYS[1] stock counter of the bucket, KEYS[2] buyers hash of the bucket, KEYS[3] event stream of the bucket
 -- (all share one hash tag, so the script runs on one cluster slot).
 -- ARGV: userId, quantity, reservationId, requestId, reservedAtMillis, activityId, skuId
@@ -7,6 +8,10 @@ if not stock then
   return {'NOT_PREHEATED', ''}
 end
 local prior = redis.call('HGET', KEYS[2], ARGV[1])
+if prior == ARGV[3] then
+  -- this very call ran before (a client retried it): the same answer, nothing taken twice
+  return {'RESERVED', ARGV[3], stock}
+end
 if prior then
   return {'ALREADY_RESERVED', prior}
 end

@@ -14,7 +14,10 @@ for i = 0, n - 1 do
   else
     local prior = redis.call('HGET', KEYS[2], user)
     local left = tonumber(stock)
-    if prior then
+    if prior == id then
+      -- this claim was judged by an earlier run of the same call (a client's retry): same answer
+      table.insert(out, 'RESERVED'); table.insert(out, id); table.insert(out, tostring(left))
+    elseif prior then
       table.insert(out, 'ALREADY_RESERVED'); table.insert(out, prior); table.insert(out, tostring(left))
     elseif left <= 0 then
       table.insert(out, 'SOLD_OUT'); table.insert(out, '0'); table.insert(out, '0')

@@ -1,10 +1,15 @@
 -- Takes units from a donor bucket for a buyer whose claim sits in their home bucket: stock check,
 -- decrement and XADD in one step on the donor's slot (the dedupe already happened at home).
--- KEYS[1] stock counter, KEYS[2] event stream of the donor bucket.
+-- Run again with the same arguments (a client's retry after a lost reply) it answers the same and
+-- takes nothing more: the donor remembers the reservation ids it gave units to.
+-- KEYS[1] stock counter, KEYS[2] event stream of the donor bucket, KEYS[3] hash of ids served here.
 -- ARGV: userId, quantity, reservationId, requestId, reservedAtMillis, activityId, skuId
 local stock = redis.call('GET', KEYS[1])
 if not stock then
   return {'NOT_PREHEATED', '', '0'}
+end
+if redis.call('HEXISTS', KEYS[3], ARGV[3]) == 1 then
+  return {'RESERVED', ARGV[3], stock}
 end
 local quantity = tonumber(ARGV[2])
 stock = tonumber(stock)
@@ -15,6 +20,10 @@ if stock < quantity then
   return {'INSUFFICIENT', tostring(stock), tostring(stock)}
 end
 local left = redis.call('DECRBY', KEYS[1], quantity)
+redis.call('HSET', KEYS[3], ARGV[3], ARGV[1])
+if redis.call('PTTL', KEYS[3]) < 0 then
+  redis.call('PEXPIRE', KEYS[3], math.max(1, redis.call('PTTL', KEYS[1])))
+end
 redis.call('XADD', KEYS[2], '*',
   'reservationId', ARGV[3], 'userId', ARGV[1], 'activityId', ARGV[6], 'skuId', ARGV[7],
   'quantity', ARGV[2], 'requestId', ARGV[4], 'reservedAt', ARGV[5])

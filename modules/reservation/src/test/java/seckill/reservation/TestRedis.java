@@ -1,0 +1,57 @@
+package seckill.reservation;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.util.HashSet;
+import java.util.Set;
+
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisCluster;
+import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.UnifiedJedis;
+import redis.embedded.RedisServer;
+
+/**
+ * The Redis the module's tests run against: {@code SECKILL_REDIS_URI} when set ({@code redis://} or
+ * {@code redis-cluster://host:port,...}, as CI's two phases set it), else an embedded redis-server.
+ */
+public final class TestRedis implements AutoCloseable {
+
+    private final RedisServer embedded;
+    private final UnifiedJedis client;
+
+    public TestRedis() throws IOException {
+        String uri = System.getenv("SECKILL_REDIS_URI");
+        if (uri != null && uri.startsWith("redis-cluster://")) {
+            Set<HostAndPort> seeds = new HashSet<>();
+            for (String seed : uri.substring("redis-cluster://".length()).split(",")) {
+                seeds.add(HostAndPort.from(seed.replaceAll("/.*$", "")));
+            }
+            embedded = null;
+            client = new JedisCluster(seeds);
+        } else if (uri != null && uri.startsWith("redis://")) {
+            embedded = null;
+            client = new JedisPooled(uri);
+        } else {
+            int port;
+            try (ServerSocket socket = new ServerSocket(0)) {
+                port = socket.getLocalPort();
+            }
+            embedded = RedisServer.newRedisServer().port(port).bind("127.0.0.1").setting("save \"\"").build();
+            embedded.start();
+            client = new JedisPooled("redis://127.0.0.1:" + port);
+        }
+    }
+
+    public UnifiedJedis client() {
+        return client;
+    }
+
+    @Override
+    public void close() throws IOException {
+        client.close();
+        if (embedded != null) {
+            embedded.stop();
+        }
+    }
+}
