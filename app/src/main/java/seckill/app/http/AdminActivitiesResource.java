@@ -1,6 +1,10 @@
 package seckill.app.http;
 
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,6 +27,7 @@ import jakarta.ws.rs.core.Response;
 import seckill.app.infra.AdminToken;
 import seckill.app.sale.LaunchingActivities;
 import seckill.ordering.api.Activity;
+import seckill.ordering.api.IdempotentRequest;
 import seckill.ordering.api.NewActivity;
 import seckill.ordering.api.SkuLine;
 import seckill.reservation.api.ReservationId;
@@ -48,23 +53,46 @@ public class AdminActivitiesResource {
     @Inject
     Clock clock;
 
+
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
-    public Response create(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization, String body) {
+    public Response create(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
+                           @HeaderParam("Idempotency-Key") String idempotencyKey, String body) {
         requireAdmin(adminToken, authorization);
         NewActivity activity = read(JsonBody.parse(body), clock.instant());
-        Activity launched;
+        LaunchingActivities.Launch launched;
         try {
-            launched = launching.launch(activity);
+            launched = idempotencyKey == null ? new LaunchingActivities.Launch(launching.launch(activity), false)
+                    : launching.launch(activity, idempotentRequest(idempotencyKey, body));
+        } catch (IdempotentRequest.Conflict e) {
+            throw new Problem(422, "IDEMPOTENCY_KEY_REUSED", "Idempotency key reused",
+                    "This Idempotency-Key was used for a different request; use a new key for a new activity.");
         } catch (ReservationUnavailable e) {
             throw new Problem(503, "REDIS_UNAVAILABLE", "Redis unavailable",
-                    "The activity could not be preheated into Redis; it is not on sale. Retry once Redis is back.",
+                    "The activity could not be preheated into Redis; it is not on sale. Retry once Redis is back"
+                            + (idempotencyKey == null ? " (send an Idempotency-Key so a retry cannot create a second one)."
+                            : " with the same Idempotency-Key: it finishes this activity."),
                     Duration.ofSeconds(5));
         }
-        return Response.created(URI.create("/api/v1/activities/" + launched.id()))
-                .entity(ActivityJson.admin(launched).toString())
-                .build();
+        Response.ResponseBuilder response = Response.created(URI.create("/api/v1/activities/" + launched.activity().id()))
+                .entity(ActivityJson.admin(launched.activity()).toString());
+        if (launched.replayed()) {
+            response.header("Idempotent-Replayed", "true");
+        }
+        return response.build();
+    }
+
+    private static IdempotentRequest idempotentRequest(String key, String body) {
+        if (key.isBlank() || key.length() > 200) {
+            throw new Problem(400, "INVALID_REQUEST", "Invalid request", "Idempotency-Key must be 1..200 characters.");
+        }
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(body.getBytes(StandardCharsets.UTF_8));
+            return new IdempotentRequest(key, HexFormat.of().formatHex(digest));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     static void requireAdmin(AdminToken token, String authorization) {

@@ -2,6 +2,7 @@ package seckill.app.http;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -17,14 +18,18 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import seckill.admission.api.Admission;
 import seckill.app.infra.AdminToken;
+import seckill.app.sale.LaunchingActivities;
+import seckill.ordering.api.Activity;
+import seckill.ordering.api.ActivityCatalog;
+import seckill.reservation.api.RestoreStock;
 import seckill.reservation.api.ReservationUnavailable;
 import seckill.settlement.api.Reconciliation;
 import seckill.settlement.api.SettlementSweeps;
 import seckill.settlement.api.SkuReconciliation;
 
 /**
- * Operators' controls of this instance: halt and resume sales, run the settlement sweeps now, and
- * read or run reconciliation. All need the admin token.
+ * Operators' controls of this instance: halt and resume sales, run the settlement sweeps now, read
+ * or run reconciliation, and put a SKU that Redis lost back in place. All need the admin token.
  */
 @Path("/api/v1/admin")
 @ApplicationScoped
@@ -41,6 +46,12 @@ public class AdminSalesResource {
 
     @Inject
     Reconciliation reconciliation;
+
+    @Inject
+    ActivityCatalog catalog;
+
+    @Inject
+    LaunchingActivities launching;
 
     @GET
     @Path("sales")
@@ -111,6 +122,35 @@ public class AdminSalesResource {
             throw new Problem(503, "REDIS_UNAVAILABLE", "Redis unavailable", "Reconciliation needs Redis.",
                     Duration.ofSeconds(5));
         }
+    }
+
+    /**
+     * Puts back into Redis, from the ledger's view, every bucket of the activity's SKUs that Redis
+     * lost (units left, buyers holding orders, the stream continuing after the ledger's last event);
+     * buckets Redis still has are left alone.
+     */
+    @POST
+    @Path("activities/{activityId}/preheat")
+    @Produces(MediaType.APPLICATION_JSON)
+    public String preheat(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
+                          @PathParam("activityId") String activityId) {
+        AdminActivitiesResource.requireAdmin(adminToken, authorization);
+        long id = Buyer.pathId(activityId, "activity");
+        Activity activity = catalog.find(id).orElseThrow(() -> new Problem(404, "ACTIVITY_NOT_FOUND", "Not found", "No activity " + activityId + "."));
+        Map<Long, List<RestoreStock.Outcome>> outcomes;
+        try {
+            outcomes = launching.restoreMissing(activity);
+        } catch (ReservationUnavailable e) {
+            throw new Problem(503, "REDIS_UNAVAILABLE", "Redis unavailable", "Redis does not answer; nothing was preheated.",
+                    Duration.ofSeconds(5));
+        }
+        JsonArrayBuilder skus = Jsons.PROVIDER.createArrayBuilder();
+        outcomes.forEach((skuId, buckets) -> {
+            JsonArrayBuilder states = Jsons.PROVIDER.createArrayBuilder();
+            buckets.forEach(outcome -> states.add(outcome.name()));
+            skus.add(Jsons.PROVIDER.createObjectBuilder().add("skuId", skuId).add("buckets", states));
+        });
+        return Jsons.PROVIDER.createObjectBuilder().add("activityId", activity.id()).add("skus", skus).build().toString();
     }
 
     private String salesState() {

@@ -189,6 +189,11 @@ public class PurchasesResource {
                     .with("remaining", insufficient.remaining());
             case ReservationOutcome.NotPreheated notPreheated -> throw new Problem(503, "NOT_READY", "Not ready",
                     "This SKU's stock is not loaded yet.", Duration.ofSeconds(5));
+            case ReservationOutcome.Unreadable unreadable -> {
+                LOG.severe(() -> "buyer " + userId + " of activity " + activityId + " sku " + skuId
+                        + " has a record in Redis this instance cannot read: " + unreadable.reply());
+                throw new Problem(500, "INTERNAL", "Internal error", "Something went wrong on our side.");
+            }
             case ReservationOutcome.InProgress inProgress -> throw new Problem(409, "PURCHASE_IN_PROGRESS",
                     "Purchase in progress", "Another click of yours is being served right now; ask again to get its "
                     + "reservation.", Duration.ofSeconds(1));

@@ -1,21 +1,32 @@
 package seckill.app.sale;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import seckill.ordering.api.Activity;
 import seckill.ordering.api.ActivityCatalog;
+import seckill.ordering.api.IdempotentRequest;
 import seckill.ordering.api.NewActivity;
+import seckill.ordering.api.OrderLedger;
+import seckill.ordering.api.SkuHoldings;
 import seckill.ordering.api.SkuLine;
 import seckill.reservation.api.PreheatStock;
+import seckill.reservation.api.RestoreStock;
 import seckill.reservation.api.StockReservations;
 
 /**
  * Launching an activity: its rows go into the ledger first (that gives it its id), then every SKU's
  * stock is preheated into Redis with keys that outlive the sale by a grace period, long enough for
- * every reservation to be settled and reconciled.
+ * every reservation to be settled and reconciled. A launch retried under the same idempotency key
+ * finds the activity it registered and puts back only what Redis lacks, from the ledger's view; the
+ * same is what an operator asks for when Redis lost a SKU's stock.
  */
 @ApplicationScoped
 public class LaunchingActivities {
@@ -27,15 +38,65 @@ public class LaunchingActivities {
     StockReservations reservations;
 
     @Inject
+    OrderLedger ledger;
+
+    @Inject
     @ConfigProperty(name = "seckill.reservation.keys-outlive-end-seconds", defaultValue = "259200")
     long keysOutliveEndSeconds;
 
+    /** What a launch came to: the activity, and whether it was registered by an earlier request. */
+    public record Launch(Activity activity, boolean replayed) {
+    }
+
     public Activity launch(NewActivity activity) {
         Activity registered = catalog.register(activity);
+        preheat(registered);
+        return registered;
+    }
+
+    /**
+     * Launches once per idempotency key: a retry of a launch whose preheat failed finishes it.
+     *
+     * @throws IdempotentRequest.Conflict when the key was used for a different activity
+     */
+    public Launch launch(NewActivity activity, IdempotentRequest request) {
+        ActivityCatalog.Registration registration = catalog.register(activity, request);
+        if (registration.created()) {
+            preheat(registration.activity());
+        } else {
+            restoreMissing(registration.activity());
+        }
+        return new Launch(registration.activity(), !registration.created());
+    }
+
+    /** Puts back every bucket of the activity that Redis lacks, from the ledger's view; per SKU, per bucket. */
+    public Map<Long, List<RestoreStock.Outcome>> restoreMissing(Activity activity) {
+        Map<Long, List<RestoreStock.Outcome>> outcomes = new LinkedHashMap<>();
+        for (SkuLine sku : activity.skus()) {
+            SkuHoldings holdings = ledger.holdings(activity.id(), sku.skuId());
+            List<RestoreStock.BucketLedger> buckets = new ArrayList<>();
+            for (var figures : holdings.buckets()) {
+                long lastEvent = holdings.lastEvents().stream().filter(e -> e.bucket() == figures.bucket())
+                        .mapToLong(SkuHoldings.LastEvent::position).max().orElse(0);
+                buckets.add(new RestoreStock.BucketLedger(figures.bucket(), figures.orderedUnits() + figures.failedUnits(),
+                        figures.appliedRefillUnits(), lastEvent));
+            }
+            List<RestoreStock.Holder> holders = holdings.holders().stream()
+                    .map(h -> new RestoreStock.Holder(h.userId(), h.reservationId())).toList();
+            outcomes.put(sku.skuId(), reservations.restore(new RestoreStock(activity.id(), sku.skuId(), sku.total(),
+                    sku.buckets(), keysExpireAt(activity), buckets, holders)));
+        }
+        return outcomes;
+    }
+
+    private void preheat(Activity registered) {
         for (SkuLine sku : registered.skus()) {
             reservations.preheat(new PreheatStock(registered.id(), sku.skuId(), sku.total(), sku.buckets(),
-                    registered.endsAt().plus(Duration.ofSeconds(keysOutliveEndSeconds))));
+                    keysExpireAt(registered)));
         }
-        return registered;
+    }
+
+    private Instant keysExpireAt(Activity activity) {
+        return activity.endsAt().plus(Duration.ofSeconds(keysOutliveEndSeconds));
     }
 }

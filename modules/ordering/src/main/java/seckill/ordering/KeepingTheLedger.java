@@ -13,6 +13,7 @@ import seckill.ordering.api.LedgerFigures;
 import seckill.ordering.api.OrderLedger;
 import seckill.ordering.api.PaymentResult;
 import seckill.ordering.api.SettledUnits;
+import seckill.ordering.api.SkuHoldings;
 import seckill.ordering.api.StockRefill;
 import seckill.ordering.sql.LedgerRows;
 
@@ -41,8 +42,8 @@ class KeepingTheLedger implements OrderLedger {
     }
 
     @Override
-    public List<StockRefill> pendingRefills(int limit) {
-        return rows.pendingRefills(limit);
+    public List<StockRefill> pendingRefills(long afterId, int limit) {
+        return rows.pendingRefills(afterId, limit);
     }
 
     @Override
@@ -73,5 +74,10 @@ class KeepingTheLedger implements OrderLedger {
     @Override
     public SettledUnits settledAsOf(long activityId, long skuId, int bucket, long lastEvent, List<String> unsettled) {
         return rows.settledAsOf(activityId, skuId, bucket, lastEvent, unsettled);
+    }
+
+    @Override
+    public SkuHoldings holdings(long activityId, long skuId) {
+        return rows.holdings(activityId, skuId);
     }
 }

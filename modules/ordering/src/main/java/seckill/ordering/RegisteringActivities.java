@@ -11,6 +11,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import seckill.ordering.api.Activity;
 import seckill.ordering.api.ActivityCatalog;
+import seckill.ordering.api.IdempotentRequest;
 import seckill.ordering.api.NewActivity;
 import seckill.ordering.sql.ActivityRows;
 
@@ -47,6 +48,34 @@ class RegisteringActivities implements ActivityCatalog {
         known.put(stored.id(), stored);
         missesUntil.remove(stored.id());
         return stored;
+    }
+
+    @Override
+    public Registration register(NewActivity activity, IdempotentRequest request) {
+        Optional<Activity> earlier = registeredFor(request);
+        if (earlier.isPresent()) {
+            return new Registration(earlier.get(), false);
+        }
+        try {
+            Activity stored = rows.insert(activity, request, clock.instant());
+            known.put(stored.id(), stored);
+            missesUntil.remove(stored.id());
+            return new Registration(stored, true);
+        } catch (RuntimeException e) {
+            // a concurrent request with the same key won the insert: answer with what it registered
+            return registeredFor(request).map(a -> new Registration(a, false)).orElseThrow(() -> e);
+        }
+    }
+
+    private Optional<Activity> registeredFor(IdempotentRequest request) {
+        return rows.registeredUnder(request.key()).map(earlier -> {
+            if (!earlier.fingerprint().equals(request.fingerprint())) {
+                throw new IdempotentRequest.Conflict(request.key());
+            }
+            return find(earlier.activityId()).orElseThrow(
+                    () -> new IllegalStateException("activity " + earlier.activityId() + " of key " + request.key()
+                            + " is gone"));
+        });
     }
 
     @Override

@@ -114,3 +114,13 @@ CREATE TABLE seckill_reservation_rejection (
 --comment: the position of the reservation's event in its bucket's stream (entry id ms * 1000000 + seq), so reconciliation can take the ledger as of a Redis snapshot: exactly the events the snapshot had seen
 ALTER TABLE seckill_order ADD COLUMN event_position BIGINT NULL;
 ALTER TABLE seckill_reservation_failure ADD COLUMN event_position BIGINT NULL;
+
+--changeset ordering:7-activity-request
+--comment: Idempotency-Key of each activity creation, so a retried request returns the activity it created instead of a second one
+CREATE TABLE seckill_activity_request (
+    idempotency_key VARCHAR(200) NOT NULL,
+    fingerprint     CHAR(64)     NOT NULL COMMENT 'SHA-256 of the request body',
+    activity_id     BIGINT       NOT NULL,
+    created_at      DATETIME(3)  NOT NULL COMMENT 'UTC',
+    PRIMARY KEY (idempotency_key)
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;

@@ -25,12 +25,14 @@ import seckill.reservation.api.ReservationUnavailable;
 import seckill.reservation.api.ReserveStock;
 import seckill.reservation.api.StockReservations;
 import seckill.reservation.api.Restock;
+import seckill.reservation.api.RestoreStock;
 import seckill.reservation.api.RestockOutcome;
 import seckill.reservation.api.Coalescing;
 import seckill.reservation.redis.BucketScripts;
 import seckill.reservation.redis.PreheatScript;
 import seckill.reservation.redis.NodeLease;
 import seckill.reservation.redis.RefillScript;
+import seckill.reservation.redis.RestoreScript;
 import seckill.reservation.redis.ReservationScript;
 import seckill.reservation.redis.ReservationSequence;
 import seckill.reservation.redis.StockBuckets;
@@ -48,6 +50,7 @@ class ReservingStock implements StockReservations {
     private final PreheatScript preheatScript = new PreheatScript();
     private final RefillScript refillScript = new RefillScript();
     private final BucketScripts bucketScripts = new BucketScripts();
+    private final RestoreScript restoreScript = new RestoreScript();
 
     @Inject
     UnifiedJedis redis;
@@ -162,6 +165,30 @@ class ReservingStock implements StockReservations {
         } catch (JedisException e) {
             throw new ReservationUnavailable("preheat failed", e);
         }
+    }
+
+    @Override
+    public List<RestoreStock.Outcome> restore(RestoreStock command) {
+        StockBuckets keys = StockBuckets.of(command.activityId(), command.skuId(), command.buckets());
+        long restoreId = nextSequence();
+        List<RestoreStock.Outcome> outcomes = new java.util.ArrayList<>(command.buckets());
+        try {
+            for (int bucket = 0; bucket < command.buckets(); bucket++) {
+                int b = bucket;
+                RestoreStock.BucketLedger ledger = command.ledger().stream().filter(l -> l.bucket() == b).findFirst()
+                        .orElse(new RestoreStock.BucketLedger(b, 0, 0, 0));
+                long remaining = PreheatStock.share(command.stock(), command.buckets(), b) - ledger.takenUnits()
+                        + ledger.refilledUnits();
+                // a buyer's record lives in their home bucket, wherever their unit came from
+                List<RestoreStock.Holder> atHome = command.holders().stream()
+                        .filter(h -> StockBuckets.homeBucket(h.userId(), command.buckets()) == b).toList();
+                outcomes.add(restoreScript.restore(redis, keys, b, remaining, ledger.refilledUnits(), ledger.lastEvent(),
+                        atHome, consumerGroup, command.keysExpireAt(), restoreId));
+            }
+        } catch (JedisException e) {
+            throw new ReservationUnavailable("restore failed", e);
+        }
+        return outcomes;
     }
 
     @Override

@@ -15,6 +15,7 @@ import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.StreamEntryID;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.params.XAutoClaimParams;
 import redis.clients.jedis.params.XAddParams;
 import redis.clients.jedis.params.XPendingParams;
@@ -63,10 +64,17 @@ class StreamedReservations implements ReservationEvents {
 
     @Override
     public List<ReservationEvent> readOwnPending(String stream, String consumer, int count) {
-        // re-reading one's own pending entries is another delivery; the count drives dead-lettering
+        // re-reading one's own pending entries is another delivery (reported to the dead-letter copy)
         Map<String, Long> deliveries = new HashMap<>();
-        redis.xpending(stream, consumerGroup, XPendingParams.xPendingParams().count(count).consumer(consumer))
-                .forEach(p -> deliveries.put(p.getID().toString(), p.getDeliveredTimes() + 1));
+        try {
+            redis.xpending(stream, consumerGroup, XPendingParams.xPendingParams().count(count).consumer(consumer))
+                    .forEach(p -> deliveries.put(p.getID().toString(), p.getDeliveredTimes() + 1));
+        } catch (JedisDataException e) {
+            if (gone(e)) {
+                return new ArrayList<>();
+            }
+            throw e;
+        }
         return read(stream, consumer, count, new StreamEntryID(), deliveries);
     }
 
@@ -76,8 +84,17 @@ class StreamedReservations implements ReservationEvents {
 
     private List<ReservationEvent> read(String stream, String consumer, int count, StreamEntryID from,
                                         Map<String, Long> deliveries) {
-        var reply = redis.xreadGroup(consumerGroup, consumer, XReadGroupParams.xReadGroupParams().count(count),
-                Map.of(stream, from));
+        List<Map.Entry<String, List<StreamEntry>>> reply;
+        try {
+            reply = redis.xreadGroup(consumerGroup, consumer, XReadGroupParams.xReadGroupParams().count(count),
+                    Map.of(stream, from));
+        } catch (JedisDataException e) {
+            if (gone(e)) {
+                // the bucket's keys are gone (expired, or lost by Redis until an operator restores them)
+                return new ArrayList<>();
+            }
+            throw e;
+        }
         List<ReservationEvent> events = new ArrayList<>();
         if (reply == null) {
             return events;
@@ -127,8 +144,16 @@ class StreamedReservations implements ReservationEvents {
 
     @Override
     public List<ReservationEvent> reclaimIdle(String stream, String consumer, Duration minIdle, int count) {
-        var pending = redis.xpending(stream, consumerGroup,
-                XPendingParams.xPendingParams().idle(minIdle.toMillis()).count(count));
+        List<redis.clients.jedis.resps.StreamPendingEntry> pending;
+        try {
+            pending = redis.xpending(stream, consumerGroup,
+                    XPendingParams.xPendingParams().idle(minIdle.toMillis()).count(count));
+        } catch (JedisDataException e) {
+            if (gone(e)) {
+                return List.of();
+            }
+            throw e;
+        }
         if (pending.isEmpty()) {
             return List.of();
         }
@@ -156,7 +181,14 @@ class StreamedReservations implements ReservationEvents {
 
     @Override
     public long pending(String stream) {
-        return redis.xpending(stream, consumerGroup).getTotal();
+        try {
+            return redis.xpending(stream, consumerGroup).getTotal();
+        } catch (JedisDataException e) {
+            if (gone(e)) {
+                return 0;
+            }
+            throw e;
+        }
     }
 
     @Override
@@ -166,7 +198,20 @@ class StreamedReservations implements ReservationEvents {
     }
 
     private Optional<StreamGroupInfo> ourGroup(String stream) {
-        return redis.xinfoGroups(stream).stream().filter(group -> consumerGroup.equals(group.getName())).findFirst();
+        try {
+            return redis.xinfoGroups(stream).stream().filter(group -> consumerGroup.equals(group.getName())).findFirst();
+        } catch (JedisDataException e) {
+            if (gone(e)) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+    }
+
+    /** Redis says the stream or its group does not exist: nothing is in it. */
+    private static boolean gone(JedisDataException e) {
+        String message = String.valueOf(e.getMessage());
+        return message.startsWith("NOGROUP") || message.contains("no such key");
     }
 
     private Optional<ReservationEvent> toEvent(String stream, StreamEntry entry, long deliveries) {

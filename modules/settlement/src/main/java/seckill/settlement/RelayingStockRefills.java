@@ -59,9 +59,13 @@ class RelayingStockRefills {
 
     synchronized int relay() {
         int applied = 0;
+        // keyset paging: a row left pending (unreadable, or for an operator) is passed, never read again
+        // in this run, so the relay cannot loop on a page of rows it cannot apply
+        long after = 0;
         while (true) {
-            List<StockRefill> page = ledger.pendingRefills(PAGE);
+            List<StockRefill> page = ledger.pendingRefills(after, PAGE);
             for (StockRefill refill : page) {
+                after = refill.id();
                 ReservationId id = ReservationId.parse(refill.reservationId()).orElse(null);
                 if (id == null) {
                     LOG.severe(() -> "outbox row " + refill.id() + " names no valid reservation; left for an operator");

@@ -10,6 +10,18 @@ public interface ActivityCatalog {
 
     Activity register(NewActivity activity);
 
+    /**
+     * Registers the activity once per {@link IdempotentRequest#key()}: a repeat of the same request
+     * returns the activity the first one registered, writing nothing.
+     *
+     * @throws IdempotentRequest.Conflict when the key was used for a different request
+     */
+    Registration register(NewActivity activity, IdempotentRequest request);
+
+    /** An activity, and whether this call registered it ({@code false}: an earlier request did). */
+    record Registration(Activity activity, boolean created) {
+    }
+
     Optional<Activity> find(long activityId);
 
     /** Ids of activities that end after {@code endedAfter} (live ones and those in their grace period). */

@@ -16,8 +16,8 @@ public interface OrderLedger {
     /** Expires up to {@code limit} overdue pending orders, each in its own short transaction. */
     List<ExpiredOrder> expireOverdue(Instant now, int limit);
 
-    /** Refills not yet applied to Redis, oldest first. */
-    List<StockRefill> pendingRefills(int limit);
+    /** Refills not yet applied to Redis with an id above {@code afterId}, oldest first (keyset paging). */
+    List<StockRefill> pendingRefills(long afterId, int limit);
 
     void refillApplied(long refillId, Instant at);
 
@@ -36,4 +36,7 @@ public interface OrderLedger {
      * {@code unsettled}; read in one statement, so it describes one moment of the ledger.
      */
     SettledUnits settledAsOf(long activityId, long skuId, int bucket, long lastEvent, java.util.List<String> unsettled);
+
+    /** The ledger's view of a SKU's stock and holders, to restore its buckets in Redis. */
+    SkuHoldings holdings(long activityId, long skuId);
 }

@@ -11,6 +11,7 @@ import io.helidon.dbclient.DbClient;
 import io.helidon.dbclient.DbRow;
 import io.helidon.dbclient.DbTransaction;
 import seckill.ordering.api.Activity;
+import seckill.ordering.api.IdempotentRequest;
 import seckill.ordering.api.NewActivity;
 import seckill.ordering.api.SkuLine;
 
@@ -25,6 +26,14 @@ public final class ActivityRows {
 
     /** Inserts the activity and its stock rows in one transaction. */
     public Activity insert(NewActivity activity, Instant now) {
+        return insert(activity, null, now);
+    }
+
+    /**
+     * Inserts the activity, its stock rows and, when {@code request} is given, its idempotency key,
+     * in one transaction; a key already taken rolls it all back (the caller looks the key up).
+     */
+    public Activity insert(NewActivity activity, IdempotentRequest request, Instant now) {
         DbTransaction tx = db.transaction();
         try {
             tx.insert(OrderingSql.INSERT_ACTIVITY, activity.name(), UtcTime.column(activity.startsAt()),
@@ -34,6 +43,10 @@ public final class ActivityRows {
                 tx.insert(OrderingSql.INSERT_STOCK, id, sku.skuId(), sku.total(), sku.total(), sku.perUserLimit(),
                         sku.buckets());
             }
+            if (request != null) {
+                tx.insert(OrderingSql.INSERT_ACTIVITY_REQUEST, request.key(), request.fingerprint(), id,
+                        UtcTime.column(now));
+            }
             tx.commit();
             return new Activity(id, activity.name(), activity.startsAt(), activity.endsAt(), activity.paymentWindow(),
                     activity.skus());
@@ -41,6 +54,16 @@ public final class ActivityRows {
             Transactions.rollbackQuietly(tx, e);
             throw e;
         }
+    }
+
+    /** The activity registered under an idempotency key, with the request's fingerprint. */
+    public Optional<RegisteredRequest> registeredUnder(String key) {
+        return db.execute().get(OrderingSql.SELECT_ACTIVITY_REQUEST, key)
+                .map(r -> new RegisteredRequest(Columns.textOf(r, "fingerprint"), Columns.longOf(r, "activity_id")));
+    }
+
+    /** What an idempotency key was first used for. */
+    public record RegisteredRequest(String fingerprint, long activityId) {
     }
 
     public Optional<Activity> find(long activityId) {

@@ -14,6 +14,7 @@ import seckill.ordering.api.BucketFigures;
 import seckill.ordering.api.LedgerFigures;
 import seckill.ordering.api.PaymentResult;
 import seckill.ordering.api.SettledUnits;
+import seckill.ordering.api.SkuHoldings;
 import seckill.ordering.api.StockRefill;
 import seckill.reservation.api.ReservationId;
 
@@ -89,8 +90,8 @@ public final class LedgerRows {
         }
     }
 
-    public List<StockRefill> pendingRefills(int limit) {
-        try (Stream<DbRow> rows = db.execute().query(OrderingSql.SELECT_PENDING_REFILLS, limit)) {
+    public List<StockRefill> pendingRefills(long afterId, int limit) {
+        try (Stream<DbRow> rows = db.execute().query(OrderingSql.SELECT_PENDING_REFILLS, afterId, limit)) {
             return rows.map(r -> new StockRefill(Columns.longOf(r, "id"), Columns.longOf(r, "activity_id"),
                     Columns.longOf(r, "sku_id"), Columns.intOf(r, "bucket"), Columns.textOf(r, "reservation_id"),
                     Columns.longOf(r, "user_id"), Columns.intOf(r, "quantity"), Columns.intOf(r, "release_buyer") == 1))
@@ -135,6 +136,21 @@ public final class LedgerRows {
         return db.execute().get(OrderingSql.bucketUnitsAsOf(unsettled.size()), params.toArray())
                 .map(r -> new SettledUnits(Columns.longOf(r, "ordered_units"), Columns.longOf(r, "failed_units")))
                 .orElse(new SettledUnits(0, 0));
+    }
+
+    public SkuHoldings holdings(long activityId, long skuId) {
+        List<SkuHoldings.LastEvent> lastEvents;
+        try (Stream<DbRow> rows = db.execute().query(OrderingSql.LAST_EVENT_BY_BUCKET, activityId, skuId, activityId,
+                skuId)) {
+            lastEvents = rows.map(r -> new SkuHoldings.LastEvent(Columns.intOf(r, "bucket"), Columns.longOf(r, "position")))
+                    .toList();
+        }
+        List<SkuHoldings.Holder> holders;
+        try (Stream<DbRow> rows = db.execute().query(OrderingSql.SELECT_HOLDERS, activityId, skuId)) {
+            holders = rows.map(r -> new SkuHoldings.Holder(Columns.longOf(r, "user_id"),
+                    Columns.textOf(r, "reservation_id"))).toList();
+        }
+        return new SkuHoldings(figuresByBucket(activityId, skuId), lastEvents, holders);
     }
 
     public List<Long> activitiesEndingAfter(Instant endedAfter) {

@@ -110,7 +110,7 @@ final class OrderingSql {
 
     static final String SELECT_PENDING_REFILLS = """
             SELECT id, activity_id, sku_id, bucket, reservation_id, user_id, quantity, release_buyer
-            FROM stock_sync_outbox WHERE status = 0 ORDER BY id LIMIT ?""";
+            FROM stock_sync_outbox WHERE status = 0 AND id > ? ORDER BY id LIMIT ?""";
 
     static final String MARK_REFILL_APPLIED = "UPDATE stock_sync_outbox SET status = 1, applied_at = ? WHERE id = ? AND status = 0";
 
@@ -162,6 +162,23 @@ final class OrderingSql {
         return "SELECT (SELECT COALESCE(SUM(quantity), 0) FROM seckill_order WHERE " + where + ") AS ordered_units,"
                 + " (SELECT COALESCE(SUM(quantity), 0) FROM seckill_reservation_failure WHERE " + where + ") AS failed_units";
     }
+
+    static final String INSERT_ACTIVITY_REQUEST = """
+            INSERT INTO seckill_activity_request (idempotency_key, fingerprint, activity_id, created_at) VALUES (?, ?, ?, ?)""";
+
+    static final String SELECT_ACTIVITY_REQUEST = """
+            SELECT fingerprint, activity_id FROM seckill_activity_request WHERE idempotency_key = ?""";
+
+    static final String SELECT_HOLDERS = """
+            SELECT user_id, reservation_id FROM seckill_order WHERE activity_id = ? AND sku_id = ? ORDER BY id""";
+
+    static final String LAST_EVENT_BY_BUCKET = """
+            SELECT bucket, MAX(position) AS position FROM (
+              SELECT %1$s AS bucket, COALESCE(event_position, 0) AS position
+                FROM seckill_order WHERE activity_id = ? AND sku_id = ?
+              UNION ALL
+              SELECT %1$s, COALESCE(event_position, 0) FROM seckill_reservation_failure WHERE activity_id = ? AND sku_id = ?
+            ) events GROUP BY bucket ORDER BY bucket""".formatted(BUCKET_OF_ID);
 
     static String rows(String row, int count) {
         return String.join(", ", Collections.nCopies(count, row));

@@ -45,4 +45,12 @@ public sealed interface ReservationOutcome {
      */
     record InProgress() implements ReservationOutcome {
     }
+
+    /**
+     * Redis answered for this buyer with a record this instance cannot read (a malformed id); nothing
+     * is known of their reservation. Only this buyer's answer: the others judged in the same call
+     * keep theirs.
+     */
+    record Unreadable(String reply) implements ReservationOutcome {
+    }
 }

@@ -15,6 +15,9 @@ public interface StockReservations {
     /** Judges, pre-deducts and records one buyer's reservation atomically. */
     ReservationOutcome reserve(ReserveStock command);
 
+    /** Puts back the buckets Redis lost, from the ledger's view; one outcome per bucket, in order. */
+    java.util.List<RestoreStock.Outcome> restore(RestoreStock command);
+
     /** Units still unreserved over all buckets; empty when the SKU is not preheated. */
     Optional<Long> remaining(long activityId, long skuId, int buckets);
 

@@ -46,8 +46,14 @@ public final class ReservationScript {
         List<?> reply = (List<?>) many.run(redis, keys, args);
         List<ReservationOutcome> outcomes = new java.util.ArrayList<>(claims.size());
         for (int i = 0; i < claims.size(); i++) {
-            outcomes.add(outcome(RedisScript.text(reply.get(i * 3)), RedisScript.text(reply.get(i * 3 + 1)),
-                    RedisScript.text(reply.get(i * 3 + 2)), claims.get(i).candidate()));
+            String verdict = RedisScript.text(reply.get(i * 3));
+            String value = RedisScript.text(reply.get(i * 3 + 1));
+            try {
+                outcomes.add(outcome(verdict, value, RedisScript.text(reply.get(i * 3 + 2)), claims.get(i).candidate()));
+            } catch (RuntimeException unreadable) {
+                // one buyer's unreadable record must not fail the other buyers of the call
+                outcomes.add(new ReservationOutcome.Unreadable(verdict + " " + value));
+            }
         }
         return outcomes;
     }

@@ -1,0 +1,44 @@
+package seckill.reservation.redis;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import redis.clients.jedis.UnifiedJedis;
+import seckill.reservation.api.RedisScript;
+import seckill.reservation.api.RestoreStock;
+
+/** Runs {@code restore.lua} for one bucket, then registers its stream for the consumers. */
+public final class RestoreScript {
+
+    private final RedisScript script = RedisScript.read(
+            RestoreScript.class.getResourceAsStream("restore.lua"), "restore.lua");
+
+    public RestoreStock.Outcome restore(UnifiedJedis redis, StockBuckets buckets, int bucket, long remaining,
+                                        long refilledUnits, long lastEvent, List<RestoreStock.Holder> holders,
+                                        String group, Instant expireAt, long preheatId) {
+        List<String> keys = List.of(buckets.stock(bucket), buckets.buyers(bucket), buckets.events(bucket),
+                buckets.refilledUnits(bucket), buckets.preheatMarker(bucket));
+        List<String> args = new ArrayList<>(6 + holders.size() * 2);
+        args.add(Long.toString(remaining));
+        args.add(group);
+        args.add(Long.toString(expireAt.toEpochMilli()));
+        args.add(entryId(lastEvent));
+        args.add(Long.toString(refilledUnits));
+        args.add(Long.toString(preheatId));
+        for (RestoreStock.Holder holder : holders) {
+            args.add(Long.toString(holder.userId()));
+            args.add(holder.reservationId());
+        }
+        RestoreStock.Outcome outcome = RestoreStock.Outcome.valueOf(RedisScript.text(script.run(redis, keys, args)));
+        if (outcome == RestoreStock.Outcome.RESTORED) {
+            redis.zadd(StockBuckets.STREAM_REGISTRY, expireAt.toEpochMilli(), buckets.events(bucket));
+        }
+        return outcome;
+    }
+
+    /** The stream entry id of an ordinal ({@code ms * 1,000,000 + seq}). */
+    static String entryId(long ordinal) {
+        return (ordinal / 1_000_000) + "-" + (ordinal % 1_000_000);
+    }
+}
