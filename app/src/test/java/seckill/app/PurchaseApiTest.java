@@ -72,6 +72,9 @@ class PurchaseApiTest {
                         .formatted(now, now.plusSeconds(60)),
                 "{\"name\":\"x\",\"startsAt\":\"%s\",\"endsAt\":\"%s\",\"skus\":[{\"skuId\":-1,\"stock\":5,\"perUserLimit\":0}]}"
                         .formatted(now, now.plusSeconds(60)),
+                // 19 digits: no reservation id could carry it, so no event of it could ever be parsed
+                "{\"name\":\"x\",\"startsAt\":\"%s\",\"endsAt\":\"%s\",\"skus\":[{\"skuId\":1000000000000000000,\"stock\":5}]}"
+                        .formatted(now, now.plusSeconds(60)),
         };
         for (String body : bodies) {
             HttpResponse<String> response = sale.createActivity(body, SaleFixture.ADMIN_TOKEN);
@@ -97,6 +100,8 @@ class PurchaseApiTest {
                 400, "INVALID_REQUEST");
         assertProblem(sale.purchase(activity, "1", "{\"skuId\":999,\"quantity\":1,\"requestId\":\"q\"}"), 404,
                 "SKU_NOT_FOUND");
+        assertProblem(sale.purchase(activity, "1", "{\"skuId\":1000000000000000000,\"quantity\":1,\"requestId\":\"q\"}"),
+                400, "INVALID_REQUEST");
         assertProblem(sale.purchase(987_654_321L, "1", ok), 404, "ACTIVITY_NOT_FOUND");
         assertThat(sale.get("/api/v1/activities/" + activity, null).body(), containsString("\"remaining\":10"));
     }

@@ -24,6 +24,7 @@ import redis.clients.jedis.resps.StreamEntry;
 import redis.clients.jedis.resps.StreamGroupInfo;
 import seckill.reservation.api.BucketSnapshot;
 import seckill.reservation.api.EventPosition;
+import seckill.reservation.api.RedisScript;
 import seckill.reservation.api.ReservationEvent;
 import seckill.reservation.api.ReservationEvents;
 import seckill.reservation.api.ReservationId;
@@ -38,6 +39,9 @@ import seckill.reservation.redis.TrimScript;
  */
 @ApplicationScoped
 class StreamedReservations implements ReservationEvents {
+
+    private static final java.util.logging.Logger LOG =
+            java.util.logging.Logger.getLogger(StreamedReservations.class.getName());
 
     @Inject
     UnifiedJedis redis;
@@ -159,15 +163,51 @@ class StreamedReservations implements ReservationEvents {
         }
         Map<String, Long> deliveries = new HashMap<>();
         pending.forEach(p -> deliveries.put(p.getID().toString(), p.getDeliveredTimes()));
-        var claimed = redis.xautoclaim(stream, consumerGroup, consumer, minIdle.toMillis(), new StreamEntryID(),
-                XAutoClaimParams.xAutoClaimParams().count(count));
+        // the raw reply: Redis 7 adds the ids of pending entries that are gone from the stream, which
+        // it drops from the group right there; the typed reply would lose them without a trace
+        List<Object> claimed = redis.xautoclaim(bytes(stream), bytes(consumerGroup), bytes(consumer),
+                minIdle.toMillis(), bytes("0-0"), XAutoClaimParams.xAutoClaimParams().count(count));
         List<ReservationEvent> events = new ArrayList<>();
-        for (StreamEntry entry : claimed.getValue()) {
+        for (Object raw : (List<?>) claimed.get(1)) {
+            if (raw == null) {
+                // Redis 6.2 answers a deleted entry with nil and keeps it pending: snapshot.lua counts it lost
+                continue;
+            }
+            List<?> pair = (List<?>) raw;
+            String id = RedisScript.text(pair.getFirst());
+            Map<String, String> fields = new HashMap<>();
+            List<?> flat = (List<?>) pair.get(1);
+            for (int i = 0; i + 1 < flat.size(); i += 2) {
+                fields.put(RedisScript.text(flat.get(i)), RedisScript.text(flat.get(i + 1)));
+            }
             // the claim itself is one more delivery
-            long times = deliveries.getOrDefault(entry.getID().toString(), 1L) + 1;
-            toEvent(stream, entry, times).ifPresent(events::add);
+            long times = deliveries.getOrDefault(id, 1L) + 1;
+            toEvent(stream, new StreamEntry(new StreamEntryID(id), fields), times).ifPresent(events::add);
+        }
+        if (claimed.size() > 2 && claimed.get(2) instanceof List<?> deleted && !deleted.isEmpty()) {
+            lost(stream, deleted.stream().map(RedisScript::text).toList());
         }
         return events;
+    }
+
+    /**
+     * Entries that were pending (handed out, never acknowledged) yet are gone from the stream: their
+     * reservations can no longer be ordered. Never a silent drop: logged as an alarm and kept in the
+     * bucket's lost list, which reconciliation counts, so the SKU reports a mismatch until an
+     * operator has dealt with them.
+     */
+    private void lost(String stream, List<String> ids) {
+        LOG.severe(() -> "LOST EVENTS: " + ids.size() + " pending entr(y/ies) of " + stream
+                + " are gone from the stream: " + ids + "; their reservations cannot be ordered");
+        redis.rpush(StockBuckets.lostOf(stream), ids.toArray(String[]::new));
+        Long ttl = redis.pttl(stream);
+        if (ttl != null && ttl > 0) {
+            redis.pexpire(StockBuckets.lostOf(stream), ttl);
+        }
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 
     @Override

@@ -2,6 +2,8 @@ package seckill.reservation;
 
 import java.io.IOException;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +15,13 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.StreamEntryID;
 import redis.clients.jedis.UnifiedJedis;
+import seckill.reservation.api.BucketSnapshot;
+import seckill.reservation.api.ReservationEvent;
+import seckill.reservation.api.ReservationId;
+import seckill.reservation.redis.PreheatScript;
+import seckill.reservation.redis.ReservationScript;
+import seckill.reservation.redis.SnapshotScript;
+import seckill.reservation.redis.StockBuckets;
 import redis.clients.jedis.params.XReadGroupParams;
 import redis.clients.jedis.resps.StreamEntry;
 
@@ -92,5 +101,25 @@ class StreamTrimTest {
 
         assertThat("entries were trimmed, so the race was run", trimmed.get(), greaterThan(1_000L));
         assertThat("settled " + settled.get() + ", trimmed " + trimmed.get(), lostWhilePending.get(), is(0L));
+    }
+
+    @Test
+    void aPendingEntryGoneFromTheStreamIsReportedLostNotDroppedByAReclaim() {
+        long activity = System.currentTimeMillis() % 1_000_000_000L * 10 + 7;
+        StockBuckets keys = StockBuckets.of(activity, 1, 1);
+        new PreheatScript().preheat(redis, keys, 0, 5, "ordering", Instant.now().plusSeconds(600), 1);
+        new ReservationScript().reserve(redis, keys, new ReservationId(activity, 1, 0, 1), 71, 1, "l", Instant.now());
+        StreamedReservations events = new StreamedReservations();
+        events.redis = redis;
+        events.clock = Clock.systemUTC();
+        events.consumerGroup = "ordering";
+        List<ReservationEvent> handedOut = events.readNew(keys.events(0), "crashed", 10);
+        assertThat(handedOut.size(), is(1));
+        // removed behind the group's back (an XTRIM MAXLEN, an XDEL by hand) while still pending
+        redis.xdel(keys.events(0), new StreamEntryID(handedOut.getFirst().position().entryId()));
+
+        assertThat(events.reclaimIdle(keys.events(0), "survivor", Duration.ZERO, 10), is(List.of()));
+        BucketSnapshot snapshot = new SnapshotScript().take(redis, keys, 0, "ordering", 100);
+        assertThat(((BucketSnapshot.Taken) snapshot).lostEvents(), is(1L));
     }
 }

@@ -19,6 +19,7 @@ public final class TestRedis implements AutoCloseable {
 
     private final RedisServer embedded;
     private final UnifiedJedis client;
+    private final String singleNodeUri;
 
     public TestRedis() throws IOException {
         String uri = System.getenv("SECKILL_REDIS_URI");
@@ -29,9 +30,11 @@ public final class TestRedis implements AutoCloseable {
             }
             embedded = null;
             client = new JedisCluster(seeds);
+            singleNodeUri = null;
         } else if (uri != null && uri.startsWith("redis://")) {
             embedded = null;
             client = new JedisPooled(uri);
+            singleNodeUri = uri;
         } else {
             int port;
             try (ServerSocket socket = new ServerSocket(0)) {
@@ -39,8 +42,17 @@ public final class TestRedis implements AutoCloseable {
             }
             embedded = RedisServer.newRedisServer().port(port).bind("127.0.0.1").setting("save \"\"").build();
             embedded.start();
-            client = new JedisPooled("redis://127.0.0.1:" + port);
+            singleNodeUri = "redis://127.0.0.1:" + port;
+            client = new JedisPooled(singleNodeUri);
         }
+    }
+
+    /** The server's URI when it is a single node (a test that wraps its own client needs it). */
+    public String singleNodeUri() {
+        if (singleNodeUri == null) {
+            throw new IllegalStateException("this test runs against a single Redis node");
+        }
+        return singleNodeUri;
     }
 
     public UnifiedJedis client() {

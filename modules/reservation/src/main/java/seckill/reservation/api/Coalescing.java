@@ -213,11 +213,9 @@ public final class Coalescing<C, R> {
                 batch.get(i).answer.complete(answers.get(i));
             }
         } catch (Throwable e) {
-            // every waiter gets an answer, whatever went wrong; one already answered keeps its answer
+            // every waiter gets an answer, whatever went wrong (one already answered keeps its own);
+            // nothing is rethrown here, so this sender still hands the queue on to the next one
             batch.forEach(p -> p.answer.completeExceptionally(e));
-            if (e instanceof Error error) {
-                throw error;
-            }
         }
     }
 
@@ -225,6 +223,9 @@ public final class Coalescing<C, R> {
         try {
             return pending.answer.get();
         } catch (ExecutionException e) {
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
             throw e.getCause() instanceof RuntimeException runtime ? runtime : new IllegalStateException(e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

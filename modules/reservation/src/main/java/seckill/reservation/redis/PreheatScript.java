@@ -21,7 +21,7 @@ public final class PreheatScript {
                         long preheatId) {
         List<String> keys = List.of(buckets.stock(bucket), buckets.buyers(bucket), buckets.events(bucket),
                 buckets.refilled(bucket), buckets.deadLetters(bucket), buckets.refilledUnits(bucket),
-                buckets.served(bucket), buckets.preheatMarker(bucket));
+                buckets.served(bucket), buckets.preheatMarker(bucket), buckets.lost(bucket));
         script.run(redis, keys, List.of(Long.toString(stock), group, Long.toString(expireAt.toEpochMilli()),
                 Long.toString(preheatId)));
         redis.zadd(StockBuckets.STREAM_REGISTRY, expireAt.toEpochMilli(), buckets.events(bucket));

@@ -16,7 +16,7 @@ public final class SnapshotScript {
 
     public BucketSnapshot take(UnifiedJedis redis, StockBuckets buckets, int bucket, String consumerGroup, int limit) {
         List<?> reply = (List<?>) script.run(redis,
-                List.of(buckets.stock(bucket), buckets.refilledUnits(bucket), buckets.events(bucket)),
+                List.of(buckets.stock(bucket), buckets.refilledUnits(bucket), buckets.events(bucket), buckets.lost(bucket)),
                 List.of(consumerGroup, Integer.toString(limit)));
         String state = RedisScript.text(reply.getFirst());
         return switch (state) {

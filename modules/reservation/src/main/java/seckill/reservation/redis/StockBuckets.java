@@ -89,6 +89,16 @@ public final class StockBuckets {
         return "sk:" + tags[bucket] + ":dead";
     }
 
+    /** Ids of pending entries found gone from the bucket's stream (reconciliation alarms on them). */
+    public String lost(int bucket) {
+        return "sk:" + tags[bucket] + ":lost";
+    }
+
+    /** The lost list beside an event stream. */
+    public static String lostOf(String eventStream) {
+        return eventStream.substring(0, eventStream.length() - ":events".length()) + ":lost";
+    }
+
     /** The dead-letter stream beside an event stream. */
     public static String deadLettersOf(String eventStream) {
         return eventStream.substring(0, eventStream.length() - ":events".length()) + ":dead";

@@ -4,12 +4,12 @@
 -- bucket remembers which preheat put it in place.
 -- KEYS[1] stock counter, KEYS[2] buyers hash, KEYS[3] event stream, KEYS[4] refilled set,
 -- KEYS[5] dead-letter stream, KEYS[6] refilled units, KEYS[7] ids served as a donor,
--- KEYS[8] preheat marker (one hash tag).
+-- KEYS[8] preheat marker, KEYS[9] lost entries (one hash tag).
 -- ARGV: stock, consumerGroup, expireAtMillis, preheatId
 if redis.call('GET', KEYS[8]) == ARGV[4] then
   return 'OK'
 end
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7])
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[9])
 redis.call('SET', KEYS[1], ARGV[1])
 -- a placeholder field gives the buyers hash its expiry now; later HSETs keep it
 redis.call('HSET', KEYS[2], '_', '0')

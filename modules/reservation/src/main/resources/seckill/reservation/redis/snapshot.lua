@@ -2,7 +2,8 @@
 -- describe one instant: the stock left, the units refilled so far, the stream's last entry id, and
 -- every event not yet acknowledged (delivered and pending, or never delivered) with its units.
 -- Read-only: running it again changes nothing.
--- KEYS[1] stock, KEYS[2] refilled units, KEYS[3] event stream; ARGV[1] consumer group, ARGV[2] most events to list.
+-- KEYS[1] stock, KEYS[2] refilled units, KEYS[3] event stream, KEYS[4] ids of pending entries found gone
+-- from the stream (by a reclaim); ARGV[1] consumer group, ARGV[2] most events to list.
 -- Returns {'NO_STOCK'} | {'TOO_MANY'} |
 --   {'OK', stock, refilledUnits, lastEntryId, pendingUnits, lostEntries, reservationId...}
 local stock = redis.call('GET', KEYS[1])
@@ -11,7 +12,7 @@ if not stock then
 end
 local refilled = redis.call('GET', KEYS[2]) or '0'
 if redis.call('EXISTS', KEYS[3]) == 0 then
-  return {'OK', stock, refilled, '0-0', '0', '0'}
+  return {'OK', stock, refilled, '0-0', '0', tostring(redis.call('LLEN', KEYS[4]))}
 end
 local function field(flat, name)
   for i = 1, #flat, 2 do
@@ -33,7 +34,7 @@ end
 local limit = tonumber(ARGV[2])
 local reply = {'OK', stock, refilled, last, '0', '0'}
 local units = 0
-local lost = 0
+local lost = redis.call('LLEN', KEYS[4])
 local function count(entry)
   units = units + tonumber(field(entry[2], 'quantity') or '0')
   reply[#reply + 1] = field(entry[2], 'reservationId') or ''

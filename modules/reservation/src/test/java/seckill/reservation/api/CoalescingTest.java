@@ -65,6 +65,33 @@ class CoalescingTest {
     }
 
     @Test
+    void anErrorInTheCallStillAnswersEveryCallerOfTheBatch() throws Exception {
+        CountDownLatch bothQueued = new CountDownLatch(2);
+        Coalescing<Integer, String> coalescing = new Coalescing<>((lane, claims) -> {
+            throw new AssertionError("not an exception");
+        }, 8, 0, 1);
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<Throwable>> callers = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                int claim = i;
+                callers.add(pool.submit(() -> {
+                    bothQueued.countDown();
+                    try {
+                        coalescing.submit("lane", claim, 30_000);
+                        return null;
+                    } catch (Throwable t) {
+                        return t;
+                    }
+                }));
+            }
+            for (Future<Throwable> caller : callers) {
+                // well before the 30 s timeout: a waiter left without an answer would only get one then
+                assertThat(caller.get(5, java.util.concurrent.TimeUnit.SECONDS) != null, is(true));
+            }
+        }
+    }
+
+    @Test
     void aClaimStillQueuedAtItsTimeoutIsWithdrawnNotSent() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch entered = new CountDownLatch(1);

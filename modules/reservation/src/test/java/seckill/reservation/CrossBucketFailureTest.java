@@ -1,0 +1,110 @@
+package seckill.reservation;
+
+import java.io.IOException;
+import java.lang.reflect.Proxy;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.NoSuchElementException;
+
+import org.eclipse.microprofile.metrics.Counter;
+import org.eclipse.microprofile.metrics.MetricRegistry;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.exceptions.JedisException;
+import seckill.reservation.api.PreheatStock;
+import seckill.reservation.api.ReservationOutcome;
+import seckill.reservation.api.ReservationUnavailable;
+import seckill.reservation.api.ReserveStock;
+import seckill.reservation.redis.StockBuckets;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.instanceOf;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.nullValue;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/**
+ * The Redis client's pool runs dry right after a buyer's claim in their home bucket, before the
+ * donor's take is sent: nothing happened, so the buyer must not be left locked out by the claim.
+ * The pool exhaustion is injected at the client (the take's call never leaves this process).
+ */
+class CrossBucketFailureTest {
+
+    private static TestRedis server;
+    private static volatile boolean poolDry;
+
+    @BeforeAll
+    static void redis() throws IOException {
+        server = new TestRedis();
+    }
+
+    @AfterAll
+    static void stop() throws IOException {
+        server.close();
+    }
+
+    @Test
+    void aPoolExhaustedAfterTheClaimReleasesItAndTheBuyerCanBuy() {
+        ReservingStock stock = reservingStock(new JedisPooled(server.singleNodeUri()) {
+            @Override
+            public Object evalsha(String sha, List<String> keys, List<String> args) {
+                if (poolDry && keys.stream().anyMatch(k -> k.endsWith(":served"))) {
+                    throw new JedisException("Could not get a resource from the pool",
+                            new NoSuchElementException("Timeout waiting for idle object"));
+                }
+                return super.evalsha(sha, keys, args);
+            }
+        });
+        try {
+            long activity = System.currentTimeMillis() % 1_000_000_000L * 10 + 3;
+            stock.preheat(new PreheatStock(activity, 1, 10, 2, Instant.now().plusSeconds(600)));
+            long buyer = 1;
+            while (StockBuckets.homeBucket(buyer, 2) != 0) {
+                buyer++;
+            }
+            StockBuckets keys = StockBuckets.of(activity, 1, 2);
+            // the buyer's home bucket is dry: the purchase must go to the donor
+            server.client().set(keys.stock(0), "0");
+
+            poolDry = true;
+            long user = buyer;
+            ReservationUnavailable failure = assertThrows(ReservationUnavailable.class,
+                    () -> stock.reserve(new ReserveStock(activity, 1, 2, user, 1, "first")));
+            assertThat("nothing was sent: not in doubt", failure.inDoubt(), is(false));
+            assertThat("the claim is released", server.client().hget(keys.buyers(0), Long.toString(user)), nullValue());
+
+            poolDry = false;
+            ReservationOutcome retried = stock.reserve(new ReserveStock(activity, 1, 2, user, 1, "again"));
+            assertThat(retried, instanceOf(ReservationOutcome.Reserved.class));
+            assertThat(server.client().get(keys.stock(1)), is("4"));
+        } finally {
+            stock.releaseLease();
+        }
+    }
+
+    private static ReservingStock reservingStock(JedisPooled redis) {
+        ReservingStock stock = new ReservingStock();
+        stock.redis = redis;
+        stock.clock = Clock.systemUTC();
+        stock.metrics = inertRegistry();
+        stock.consumerGroup = "ordering";
+        stock.coalescing = false;
+        stock.coalescingBatch = 32;
+        stock.coalescingCalls = 1;
+        stock.timeoutMillis = 2_000;
+        stock.nodeLeaseSeconds = 30;
+        stock.leaseNodeId();
+        return stock;
+    }
+
+    /** Metrics are not what this test is about: a registry whose counters count nothing. */
+    private static MetricRegistry inertRegistry() {
+        Counter counter = (Counter) Proxy.newProxyInstance(Counter.class.getClassLoader(), new Class<?>[] {Counter.class},
+                (proxy, method, args) -> method.getReturnType() == long.class ? 0L : null);
+        return (MetricRegistry) Proxy.newProxyInstance(MetricRegistry.class.getClassLoader(),
+                new Class<?>[] {MetricRegistry.class}, (proxy, method, args) -> counter);
+    }
+}
