@@ -1,11 +1,6 @@
 package seckill.app;
 
-import java.io.File;
-import java.net.ServerSocket;
-import java.net.URI;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -75,13 +70,12 @@ class AllFaultsAtOnceTest {
     @Inject
     Reconciliation reconciliation;
 
-    private Process second;
+    private SecondInstance second;
 
     @AfterEach
     void stopSecond() throws Exception {
         if (second != null) {
-            second.destroy();
-            second.waitFor();
+            second.close();
         }
     }
 
@@ -89,11 +83,8 @@ class AllFaultsAtOnceTest {
     void theSaleEndsSoundAndSellsEverythingAfterEveryFaultClears() throws Exception {
         SaleFixture sale = new SaleFixture(target.getUri(), DATABASE.direct());
         long activity = sale.createBucketedActivity(SKU, STOCK, 3);
-        int port = freePort();
-        URI other = URI.create("http://127.0.0.1:" + port);
-        second = startSecond(port);
-        awaitReady(other);
-        List<SaleFixture> instances = List.of(sale, new SaleFixture(other, DATABASE.direct()));
+        second = startSecond();
+        List<SaleFixture> instances = List.of(sale, new SaleFixture(second.base(), DATABASE.direct()));
 
         Map<String, Long> reservedBy = new ConcurrentHashMap<>();
         Map<String, AtomicLong> answers = new ConcurrentHashMap<>();
@@ -130,9 +121,8 @@ class AllFaultsAtOnceTest {
             }
             try {
                 SaleFixture.await("the sale is under way", Duration.ofSeconds(20), () -> reservedBy.size() >= 300);
-                second.destroyForcibly().waitFor();
-                second = startSecond(port);
-                awaitReady(other);
+                second.kill();
+                second.restart(DATABASE.direct());
 
                 DATABASE.proxy().cut();
                 long cutAt = System.nanoTime();
@@ -164,38 +154,15 @@ class AllFaultsAtOnceTest {
         assertThat(reconciliation.reconcile(activity).stream().map(r -> r.state()).toList(), everyItem(is("CLEAN")));
     }
 
-    private Process startSecond(int port) throws Exception {
-        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), "-Dserver.port=" + port,
-                "-Dseckill.admission.token-required=false", "-Dseckill.admission.buyer-rate=100000",
-                "-Dseckill.ordering.reclaim-idle-seconds=3", "seckill.app.SeckillMain");
-        Map<String, String> env = builder.environment();
-        env.put("SECKILL_REDIS_URI", config.getOptionalValue("seckill.redis.uri", String.class)
+    private SecondInstance startSecond() throws Exception {
+        Map<String, String> stores = new java.util.HashMap<>();
+        stores.put("SECKILL_REDIS_URI", config.getOptionalValue("seckill.redis.uri", String.class)
                 .orElseGet(devServers::redisUri));
         // the second instance's database goes through the same proxy as this one's
-        env.put("SECKILL_DB_URL", System.getProperty("seckill.db.url"));
-        env.put("SECKILL_DB_USER", config.getOptionalValue("seckill.db.user", String.class).orElse("root"));
-        config.getOptionalValue("seckill.db.password", String.class).ifPresent(p -> env.put("SECKILL_DB_PASSWORD", p));
-        env.put("SECKILL_ADMIN_TOKEN", SaleFixture.ADMIN_TOKEN);
-        File log = Files.createTempFile("second-instance", ".log").toFile();
-        builder.redirectErrorStream(true).redirectOutput(log);
-        return builder.start();
-    }
-
-    private void awaitReady(URI base) {
-        SaleFixture probe = new SaleFixture(base, DATABASE.direct());
-        SaleFixture.await("second instance ready", Duration.ofSeconds(60), () -> {
-            try {
-                return probe.get("/health/ready", null).statusCode() == 200;
-            } catch (RuntimeException e) {
-                return false;
-            }
-        });
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
+        stores.put("SECKILL_DB_URL", System.getProperty("seckill.db.url"));
+        stores.put("SECKILL_DB_USER", config.getOptionalValue("seckill.db.user", String.class).orElse("root"));
+        config.getOptionalValue("seckill.db.password", String.class).ifPresent(p -> stores.put("SECKILL_DB_PASSWORD", p));
+        return SecondInstance.start(stores, DATABASE.direct(), "seckill.admission.token-required=false",
+                "seckill.admission.buyer-rate=100000", "seckill.ordering.reclaim-idle-seconds=3");
     }
 }

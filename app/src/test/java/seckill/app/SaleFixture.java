@@ -105,6 +105,26 @@ final class SaleFixture {
                 "{\"skuId\":%d,\"quantity\":%d,\"requestId\":\"%s\"}".formatted(skuId, quantity, requestId));
     }
 
+    /**
+     * A purchase as a well-behaved client makes it: a 429 or a 503 (BUSY, HALTED: nothing or nothing
+     * certain happened) is retried after its {@code Retry-After}, the same requestId each time, so
+     * a retry can only return the buyer's reservation, never a second one.
+     */
+    HttpResponse<String> purchaseRetrying(long activityId, long userId, long skuId, int quantity, String requestId) {
+        HttpResponse<String> response = purchase(activityId, userId, skuId, quantity, requestId);
+        for (int attempt = 0; attempt < 30 && (response.statusCode() == 429 || response.statusCode() == 503); attempt++) {
+            long seconds = response.headers().firstValue("Retry-After").map(Long::parseLong).orElse(1L);
+            try {
+                Thread.sleep(Math.min(2_000, seconds * 1_000));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+            response = purchase(activityId, userId, skuId, quantity, requestId);
+        }
+        return response;
+    }
+
     HttpResponse<String> get(String path, String userId) {
         HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path)).GET();
         if (userId != null) {

@@ -1,11 +1,7 @@
 package seckill.app;
 
-import java.io.File;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -69,13 +65,12 @@ class TwoInstancesTest {
     @Inject
     UnifiedJedis redis;
 
-    private Process second;
+    private SecondInstance second;
 
     @AfterEach
     void stopSecond() throws Exception {
         if (second != null) {
-            second.destroy();
-            second.waitFor();
+            second.close();
         }
     }
 
@@ -157,33 +152,15 @@ class TwoInstancesTest {
     }
 
     private URI startSecondInstance(SaleFixture sale) throws Exception {
-        int port;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            port = socket.getLocalPort();
-        }
-        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), "-Dserver.port=" + port,
-                "-Dseckill.admission.token-required=false", "-Dseckill.admission.buyer-rate=1",
-                "seckill.app.SeckillMain");
-        Map<String, String> env = builder.environment();
-        env.put("SECKILL_REDIS_URI", config.getOptionalValue("seckill.redis.uri", String.class)
+        java.util.Map<String, String> stores = new java.util.HashMap<>();
+        stores.put("SECKILL_REDIS_URI", config.getOptionalValue("seckill.redis.uri", String.class)
                 .orElseGet(devServers::redisUri));
-        env.put("SECKILL_DB_URL", config.getOptionalValue("seckill.db.url", String.class).orElseGet(devServers::jdbcUrl));
-        env.put("SECKILL_DB_USER", config.getOptionalValue("seckill.db.user", String.class).orElse("root"));
-        config.getOptionalValue("seckill.db.password", String.class).ifPresent(p -> env.put("SECKILL_DB_PASSWORD", p));
-        env.put("SECKILL_ADMIN_TOKEN", SaleFixture.ADMIN_TOKEN);
-        File log = Files.createTempFile("second-instance", ".log").toFile();
-        builder.redirectErrorStream(true).redirectOutput(log);
-        second = builder.start();
-        URI base = URI.create("http://127.0.0.1:" + port);
-        SaleFixture probe = new SaleFixture(base, db);
-        SaleFixture.await("second instance ready", Duration.ofSeconds(60), () -> {
-            try {
-                return probe.get("/health/ready", null).statusCode() == 200;
-            } catch (RuntimeException e) {
-                return false;
-            }
-        });
-        return base;
+        stores.put("SECKILL_DB_URL", config.getOptionalValue("seckill.db.url", String.class)
+                .orElseGet(devServers::jdbcUrl));
+        stores.put("SECKILL_DB_USER", config.getOptionalValue("seckill.db.user", String.class).orElse("root"));
+        config.getOptionalValue("seckill.db.password", String.class).ifPresent(p -> stores.put("SECKILL_DB_PASSWORD", p));
+        second = SecondInstance.start(stores, db, "seckill.admission.token-required=false",
+                "seckill.admission.buyer-rate=1");
+        return second.base();
     }
 }

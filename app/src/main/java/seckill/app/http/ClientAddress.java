@@ -1,21 +1,42 @@
 package seckill.app.http;
 
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import io.helidon.webserver.http.ServerRequest;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * The client's address for blocklists: the connection's peer, or the first {@code X-Forwarded-For}
- * entry when the service sits behind a proxy the operator trusts
- * ({@code seckill.admission.trust-forwarded-for}); a client could forge the header otherwise.
+ * The client's address for blocklists: the connection's peer, or, when the service sits behind
+ * proxies the operator trusts ({@code seckill.admission.trust-forwarded-for}), the rightmost
+ * {@code X-Forwarded-For} entry that is not one of them ({@code seckill.admission.trusted-proxies},
+ * CIDR list, default loopback). The leftmost entry is whatever the client sent, so it never counts.
  */
-final class ClientAddress {
+@ApplicationScoped
+class ClientAddress {
 
-    private ClientAddress() {
+    private final boolean trustForwardedFor;
+    private final TrustedProxies proxies;
+
+    @Inject
+    ClientAddress(@ConfigProperty(name = "seckill.admission.trust-forwarded-for", defaultValue = "false")
+                  boolean trustForwardedFor,
+                  @ConfigProperty(name = "seckill.admission.trusted-proxies", defaultValue = "127.0.0.0/8,::1/128")
+                  String trustedProxies) {
+        this.trustForwardedFor = trustForwardedFor;
+        this.proxies = TrustedProxies.parse(trustedProxies);
     }
 
-    static String of(ServerRequest request, String forwardedFor, boolean trustForwardedFor) {
-        if (trustForwardedFor && forwardedFor != null && !forwardedFor.isBlank()) {
-            return forwardedFor.split(",")[0].trim();
-        }
+    /** For CDI's proxy. */
+    ClientAddress() {
+        this(false, "");
+    }
+
+    String of(ServerRequest request, String forwardedFor) {
+        String peer = peerOf(request);
+        return trustForwardedFor ? proxies.clientOf(peer, forwardedFor) : peer;
+    }
+
+    private static String peerOf(ServerRequest request) {
         if (request == null) {
             return "";
         }

@@ -38,6 +38,8 @@ public class ProblemMapper implements ExceptionMapper<Throwable> {
         }
         Problem problem = switch (failure) {
             case Problem p -> p;
+            // a Problem raised while the entity was read (BodyLimits) reaches us wrapped by the reader
+            case Throwable t when causeProblem(t) != null -> causeProblem(t);
             case Throwable t when LedgerUnavailable.isOutage(t) -> new Problem(503, "DATABASE_UNAVAILABLE",
                     "Temporarily unavailable", "The order ledger cannot answer right now; reservations already "
                     + "accepted are kept and become orders when it is back.", LEDGER_RETRY_AFTER);
@@ -54,5 +56,14 @@ public class ProblemMapper implements ExceptionMapper<Throwable> {
             }
         };
         return problem.toResponse(uriInfo == null ? null : uriInfo.getRequestUri().getPath());
+    }
+
+    private static Problem causeProblem(Throwable failure) {
+        for (Throwable t = failure.getCause(); t != null && t != t.getCause(); t = t.getCause()) {
+            if (t instanceof Problem problem) {
+                return problem;
+            }
+        }
+        return null;
     }
 }

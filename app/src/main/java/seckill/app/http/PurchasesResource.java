@@ -51,9 +51,7 @@ public class PurchasesResource {
     static final String TOKEN_HEADER = "X-Purchase-Token";
 
     @Inject
-    @org.eclipse.microprofile.config.inject.ConfigProperty(name = "seckill.admission.trust-forwarded-for",
-            defaultValue = "false")
-    boolean trustForwardedFor;
+    ClientAddress clientAddress;
 
     @Inject
     ActivityCatalog catalog;
@@ -85,7 +83,7 @@ public class PurchasesResource {
                              @Context ServerRequest request,
                              String body) {
         try {
-            Response response = decide(activityIdText, userHeader, token, ClientAddress.of(request, forwardedFor, trustForwardedFor),
+            Response response = decide(activityIdText, userHeader, token, clientAddress.of(request, forwardedFor),
                     body);
             count(response.getStatus() == 202 ? "reserved" : "duplicate");
             return response;
@@ -164,7 +162,8 @@ public class PurchasesResource {
             }
             LOG.log(Level.WARNING, "reservation store unavailable; halting sales on this instance", e);
             // the arbiter is in doubt: stop issuing until what is unsettled is counted (settlement resumes)
-            admission.halt("redis: " + e.getMessage());
+            // a stable reason for clients and probes; the client's error text is in the log line above
+            admission.halt("redis: reservation store did not answer");
             throw new Problem(503, "HALTED", "Sales halted",
                     "Sales are paused while the reservation store does not answer. If this attempt reached it before it"
                             + " stopped answering, your reservation exists: retrying returns it, never a second one.",

@@ -165,7 +165,9 @@ class AdmittingPurchases implements Admission {
                 return new AdmissionDecision.Throttled("GLOBAL", 1, switches.buyerRate(), 0, 1);
             }
             // Redis is the arbiter of the reservation too: in doubt, stop issuing here as well
-            halt("redis: rate limits unavailable: " + e.getMessage());
+            // the client's error text goes to the log; clients and probes see a stable reason
+            LOG.log(java.util.logging.Level.WARNING, "rate limits unavailable; halting sales on this instance", e);
+            halt("redis: rate limits unavailable");
             return new AdmissionDecision.Halted(haltReason.get(), 2);
         }
         if (!verdict.admitted()) {

@@ -216,7 +216,7 @@ class OrderingWorkers implements OrderingSwitch {
                 // not the events' fault: they stay pending, nothing counts against them, and no new ones are taken
                 ownPendingFirst = true;
                 backoff = Math.min(maxBackoffMillis, Math.max(100, backoff * 2));
-                if (outage.began(e.getMessage(), clock.instant())) {
+                if (outage.began(clock.instant())) {
                     LOG.warning("ledger database unavailable; ordering workers back off (up to " + maxBackoffMillis
                             + " ms) and take no new events until it answers: " + e.getMessage());
                 }

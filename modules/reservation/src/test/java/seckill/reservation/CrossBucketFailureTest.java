@@ -1,6 +1,5 @@
 package seckill.reservation;
 
-import java.io.IOException;
 import java.lang.reflect.Proxy;
 import java.time.Clock;
 import java.time.Instant;
@@ -9,9 +8,8 @@ import java.util.NoSuchElementException;
 
 import org.eclipse.microprofile.metrics.Counter;
 import org.eclipse.microprofile.metrics.MetricRegistry;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.JedisPooled;
 import redis.clients.jedis.exceptions.JedisException;
 import seckill.reservation.api.PreheatStock;
@@ -33,22 +31,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  */
 class CrossBucketFailureTest {
 
-    private static TestRedis server;
+    @RegisterExtension
+    static final TestRedis SERVER = new TestRedis();
     private static volatile boolean poolDry;
-
-    @BeforeAll
-    static void redis() throws IOException {
-        server = new TestRedis();
-    }
-
-    @AfterAll
-    static void stop() throws IOException {
-        server.close();
-    }
 
     @Test
     void aPoolExhaustedAfterTheClaimReleasesItAndTheBuyerCanBuy() {
-        ReservingStock stock = reservingStock(new JedisPooled(server.singleNodeUri()) {
+        ReservingStock stock = reservingStock(new JedisPooled(SERVER.singleNodeUri()) {
             @Override
             public Object evalsha(String sha, List<String> keys, List<String> args) {
                 if (poolDry && keys.stream().anyMatch(k -> k.endsWith(":served"))) {
@@ -67,19 +56,19 @@ class CrossBucketFailureTest {
             }
             StockBuckets keys = StockBuckets.of(activity, 1, 2);
             // the buyer's home bucket is dry: the purchase must go to the donor
-            server.client().set(keys.stock(0), "0");
+            SERVER.client().set(keys.stock(0), "0");
 
             poolDry = true;
             long user = buyer;
             ReservationUnavailable failure = assertThrows(ReservationUnavailable.class,
                     () -> stock.reserve(new ReserveStock(activity, 1, 2, user, 1, "first")));
             assertThat("nothing was sent: not in doubt", failure.inDoubt(), is(false));
-            assertThat("the claim is released", server.client().hget(keys.buyers(0), Long.toString(user)), nullValue());
+            assertThat("the claim is released", SERVER.client().hget(keys.buyers(0), Long.toString(user)), nullValue());
 
             poolDry = false;
             ReservationOutcome retried = stock.reserve(new ReserveStock(activity, 1, 2, user, 1, "again"));
             assertThat(retried, instanceOf(ReservationOutcome.Reserved.class));
-            assertThat(server.client().get(keys.stock(1)), is("4"));
+            assertThat(SERVER.client().get(keys.stock(1)), is("4"));
         } finally {
             stock.releaseLease();
         }

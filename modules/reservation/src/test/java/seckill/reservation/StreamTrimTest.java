@@ -1,6 +1,5 @@
 package seckill.reservation;
 
-import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -10,9 +9,8 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.StreamEntryID;
 import redis.clients.jedis.UnifiedJedis;
 import seckill.reservation.api.BucketSnapshot;
@@ -36,26 +34,15 @@ import static org.hamcrest.Matchers.is;
  */
 class StreamTrimTest {
 
-    private static TestRedis server;
-    private static UnifiedJedis redis;
-
-    @BeforeAll
-    static void redis() throws IOException {
-        server = new TestRedis();
-        redis = server.client();
-    }
-
-    @AfterAll
-    static void stop() throws IOException {
-        server.close();
-    }
+    @RegisterExtension
+    static final TestRedis SERVER = new TestRedis();
 
     @Test
     void trimmingNeverRemovesAnEntryThatIsStillPending() throws Exception {
         String stream = "sk:{trim-test-" + System.nanoTime() + "}:events";
-        redis.xgroupCreate(stream, "ordering", new StreamEntryID(), true);
+        SERVER.client().xgroupCreate(stream, "ordering", new StreamEntryID(), true);
         StreamedReservations events = new StreamedReservations();
-        events.redis = redis;
+        events.redis = SERVER.client();
         events.clock = Clock.systemUTC();
         events.consumerGroup = "ordering";
 
@@ -65,12 +52,12 @@ class StreamTrimTest {
         AtomicLong settled = new AtomicLong();
         Thread producer = Thread.ofPlatform().start(() -> {
             while (running.get()) {
-                redis.xadd(stream, StreamEntryID.NEW_ENTRY, Map.of("reservationId", "x", "quantity", "1"));
+                SERVER.client().xadd(stream, StreamEntryID.NEW_ENTRY, Map.of("reservationId", "x", "quantity", "1"));
             }
         });
         Thread worker = Thread.ofPlatform().start(() -> {
             while (running.get()) {
-                var reply = redis.xreadGroup("ordering", "w", XReadGroupParams.xReadGroupParams().count(5),
+                var reply = SERVER.client().xreadGroup("ordering", "w", XReadGroupParams.xReadGroupParams().count(5),
                         Map.of(stream, StreamEntryID.XREADGROUP_UNDELIVERED_ENTRY));
                 if (reply == null) {
                     continue;
@@ -79,11 +66,11 @@ class StreamTrimTest {
                 reply.forEach(s -> s.getValue().stream().map(StreamEntry::getID).forEach(ids::add));
                 // the batch is being settled: every entry of it must still be in the stream
                 for (StreamEntryID id : ids) {
-                    if (redis.xrange(stream, id, id, 1).isEmpty()) {
+                    if (SERVER.client().xrange(stream, id, id, 1).isEmpty()) {
                         lostWhilePending.incrementAndGet();
                     }
                 }
-                redis.xack(stream, "ordering", ids.toArray(StreamEntryID[]::new));
+                SERVER.client().xack(stream, "ordering", ids.toArray(StreamEntryID[]::new));
                 settled.addAndGet(ids.size());
             }
         });
@@ -97,7 +84,7 @@ class StreamTrimTest {
         producer.join();
         worker.join();
         trimmer.join();
-        redis.del(stream);
+        SERVER.client().del(stream);
 
         assertThat("entries were trimmed, so the race was run", trimmed.get(), greaterThan(1_000L));
         assertThat("settled " + settled.get() + ", trimmed " + trimmed.get(), lostWhilePending.get(), is(0L));
@@ -107,19 +94,19 @@ class StreamTrimTest {
     void aPendingEntryGoneFromTheStreamIsReportedLostNotDroppedByAReclaim() {
         long activity = System.currentTimeMillis() % 1_000_000_000L * 10 + 7;
         StockBuckets keys = StockBuckets.of(activity, 1, 1);
-        new PreheatScript().preheat(redis, keys, 0, 5, "ordering", Instant.now().plusSeconds(600), 1);
-        new ReservationScript().reserve(redis, keys, new ReservationId(activity, 1, 0, 1), 71, 1, "l", Instant.now());
+        new PreheatScript().preheat(SERVER.client(), keys, 0, 5, "ordering", Instant.now().plusSeconds(600), 1);
+        new ReservationScript().reserve(SERVER.client(), keys, new ReservationId(activity, 1, 0, 1), 71, 1, "l", Instant.now());
         StreamedReservations events = new StreamedReservations();
-        events.redis = redis;
+        events.redis = SERVER.client();
         events.clock = Clock.systemUTC();
         events.consumerGroup = "ordering";
         List<ReservationEvent> handedOut = events.readNew(keys.events(0), "crashed", 10);
         assertThat(handedOut.size(), is(1));
         // removed behind the group's back (an XTRIM MAXLEN, an XDEL by hand) while still pending
-        redis.xdel(keys.events(0), new StreamEntryID(handedOut.getFirst().position().entryId()));
+        SERVER.client().xdel(keys.events(0), new StreamEntryID(handedOut.getFirst().position().entryId()));
 
         assertThat(events.reclaimIdle(keys.events(0), "survivor", Duration.ZERO, 10), is(List.of()));
-        BucketSnapshot snapshot = new SnapshotScript().take(redis, keys, 0, "ordering", 100);
+        BucketSnapshot snapshot = new SnapshotScript().take(SERVER.client(), keys, 0, "ordering", 100);
         assertThat(((BucketSnapshot.Taken) snapshot).lostEvents(), is(1L));
     }
 }

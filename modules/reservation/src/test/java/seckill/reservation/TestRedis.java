@@ -10,18 +10,24 @@ import redis.clients.jedis.JedisCluster;
 import redis.clients.jedis.JedisPooled;
 import redis.clients.jedis.UnifiedJedis;
 import redis.embedded.RedisServer;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * The Redis the module's tests run against: {@code SECKILL_REDIS_URI} when set ({@code redis://} or
  * {@code redis-cluster://host:port,...}, as CI's two phases set it), else an embedded redis-server.
+ * Register it as a static {@code @RegisterExtension} field: it connects before the class's tests and
+ * closes after them.
  */
-public final class TestRedis implements AutoCloseable {
+public final class TestRedis implements BeforeAllCallback, AfterAllCallback {
 
-    private final RedisServer embedded;
-    private final UnifiedJedis client;
-    private final String singleNodeUri;
+    private RedisServer embedded;
+    private UnifiedJedis client;
+    private String singleNodeUri;
 
-    public TestRedis() throws IOException {
+    @Override
+    public void beforeAll(ExtensionContext context) throws IOException {
         String uri = System.getenv("SECKILL_REDIS_URI");
         if (uri != null && uri.startsWith("redis-cluster://")) {
             Set<HostAndPort> seeds = new HashSet<>();
@@ -60,7 +66,7 @@ public final class TestRedis implements AutoCloseable {
     }
 
     @Override
-    public void close() throws IOException {
+    public void afterAll(ExtensionContext context) throws IOException {
         client.close();
         if (embedded != null) {
             embedded.stop();

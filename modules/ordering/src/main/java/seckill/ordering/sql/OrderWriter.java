@@ -122,14 +122,10 @@ public final class OrderWriter {
      * is never recorded without its stock coming back.
      */
     public void recordFailure(ReservationEvent event, String reason, Instant now, boolean refill) {
-        DbTransaction tx = begin();
-        try {
+        inTransaction(tx -> {
             insertFailure(tx, event, reason, now, refill);
-            tx.commit();
-        } catch (RuntimeException e) {
-            Transactions.rollbackQuietly(tx, e);
-            throw LedgerUnavailable.isOutage(e) ? new LedgerUnavailable(e) : e;
-        }
+            return null;
+        });
     }
 
     /**
@@ -140,8 +136,7 @@ public final class OrderWriter {
      * @return false when an order exists after all; then nothing was written and the event is settled
      */
     public boolean deadLetter(ReservationEvent event, String reason, Instant now) {
-        DbTransaction tx = begin();
-        try {
+        return inTransaction(tx -> {
             boolean ordered;
             try (Stream<DbRow> rows = tx.query(OrderingSql.LOCK_ORDER_OF_RESERVATION, event.id().toString())) {
                 ordered = rows.findAny().isPresent();
@@ -149,23 +144,26 @@ public final class OrderWriter {
             if (!ordered) {
                 insertFailure(tx, event, reason, now, true);
             }
-            tx.commit();
             return !ordered;
-        } catch (RuntimeException e) {
-            Transactions.rollbackQuietly(tx, e);
-            throw LedgerUnavailable.isOutage(e) ? new LedgerUnavailable(e) : e;
-        }
+        });
     }
 
     /** Counts one more refusal of a reservation by the ledger and returns how many there have been. */
     public int countRejection(ReservationEvent event, String reason, Instant now) {
+        return inTransaction(tx -> {
+            tx.dml(OrderingSql.COUNT_REJECTION, event.id().toString(), truncate(reason, 200), UtcTime.column(now));
+            return tx.get(OrderingSql.SELECT_REJECTIONS, event.id().toString())
+                    .map(row -> Columns.longOf(row, "attempts")).orElse(1L).intValue();
+        });
+    }
+
+    /** One short transaction: committed when {@code work} returns, rolled back when it throws; outages classified. */
+    private <T> T inTransaction(java.util.function.Function<DbTransaction, T> work) {
         DbTransaction tx = begin();
         try {
-            tx.dml(OrderingSql.COUNT_REJECTION, event.id().toString(), truncate(reason, 200), UtcTime.column(now));
-            int attempts = tx.get(OrderingSql.SELECT_REJECTIONS, event.id().toString())
-                    .map(row -> Columns.longOf(row, "attempts")).orElse(1L).intValue();
+            T result = work.apply(tx);
             tx.commit();
-            return attempts;
+            return result;
         } catch (RuntimeException e) {
             Transactions.rollbackQuietly(tx, e);
             throw LedgerUnavailable.isOutage(e) ? new LedgerUnavailable(e) : e;

@@ -2,6 +2,13 @@
 -- KEYS[1] stock counter, KEYS[2] buyers hash, KEYS[3] set of reservation ids already refilled,
 -- KEYS[4] units refilled so far (read by reconciliation atomically with the stock; one hash tag).
 -- ARGV: reservationId, userId, quantity, releaseBuyer (1 lets the buyer reserve again)
+-- defence in depth: the edge validates, and the script still refuses what could corrupt the stock
+local function positiveInteger(text)
+  return type(text) == 'string' and #text <= 19 and string.match(text, '^[1-9]%d*$') ~= nil
+end
+if not positiveInteger(ARGV[2]) or not positiveInteger(ARGV[3]) then
+  return redis.error_reply('ERR userId and quantity must be positive integers')
+end
 if redis.call('SISMEMBER', KEYS[3], ARGV[1]) == 1 then
   return 'ALREADY_APPLIED'
 end

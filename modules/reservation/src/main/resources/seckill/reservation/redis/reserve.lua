@@ -3,6 +3,13 @@
 -- KEYS[1] stock counter of the bucket, KEYS[2] buyers hash of the bucket, KEYS[3] event stream of the bucket
 -- (all share one hash tag, so the script runs on one cluster slot).
 -- ARGV: userId, quantity, reservationId, requestId, reservedAtMillis, activityId, skuId
+-- defence in depth: the edge validates, and the script still refuses what could corrupt the stock
+local function positiveInteger(text)
+  return type(text) == 'string' and #text <= 19 and string.match(text, '^[1-9]%d*$') ~= nil
+end
+if not positiveInteger(ARGV[1]) or not positiveInteger(ARGV[2]) or not positiveInteger(ARGV[5]) then
+  return redis.error_reply('ERR userId, quantity and reservedAt must be positive integers')
+end
 local stock = redis.call('GET', KEYS[1])
 if not stock then
   return {'NOT_PREHEATED', ''}

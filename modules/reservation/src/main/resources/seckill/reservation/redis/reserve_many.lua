@@ -3,13 +3,23 @@
 -- KEYS[1] stock counter, KEYS[2] buyers hash, KEYS[3] event stream (one hash tag).
 -- ARGV: count, reservedAtMillis, activityId, skuId, then per buyer: userId, quantity, reservationId, requestId
 -- Returns per buyer: verdict, value, remaining.
+-- defence in depth: the edge validates, and the script still refuses what could corrupt the stock
+local function positiveInteger(text)
+  return type(text) == 'string' and #text <= 19 and string.match(text, '^[1-9]%d*$') ~= nil
+end
+if not positiveInteger(ARGV[1]) or not positiveInteger(ARGV[2]) then
+  return redis.error_reply('ERR count and reservedAt must be positive integers')
+end
 local stock = redis.call('GET', KEYS[1])
 local n = tonumber(ARGV[1])
 local out = {}
 for i = 0, n - 1 do
   local base = 5 + i * 4
   local user, quantity, id, request = ARGV[base], tonumber(ARGV[base + 1]), ARGV[base + 2], ARGV[base + 3]
-  if not stock then
+  if not positiveInteger(user) or not positiveInteger(ARGV[base + 1]) then
+    -- this buyer's arguments only: the others of the call are judged as usual
+    table.insert(out, 'INVALID'); table.insert(out, ''); table.insert(out, '0')
+  elseif not stock then
     table.insert(out, 'NOT_PREHEATED'); table.insert(out, ''); table.insert(out, '0')
   else
     local prior = redis.call('HGET', KEYS[2], user)

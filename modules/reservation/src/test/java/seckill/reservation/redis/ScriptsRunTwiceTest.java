@@ -1,13 +1,11 @@
 package seckill.reservation.redis;
 
-import java.io.IOException;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.UnifiedJedis;
 import seckill.reservation.TestRedis;
 import seckill.reservation.api.BucketSnapshot;
@@ -26,58 +24,47 @@ import static org.hamcrest.Matchers.is;
 class ScriptsRunTwiceTest {
 
     private static final AtomicLong ACTIVITY = new AtomicLong(System.currentTimeMillis() % 1_000_000_000L * 10);
-    private static TestRedis server;
-    private static UnifiedJedis redis;
+    @RegisterExtension
+    static final TestRedis SERVER = new TestRedis();
     private final Instant now = Instant.now();
     private final Instant expireAt = now.plusSeconds(600);
-
-    @BeforeAll
-    static void redis() throws IOException {
-        server = new TestRedis();
-        redis = server.client();
-    }
-
-    @AfterAll
-    static void stop() throws IOException {
-        server.close();
-    }
 
     @Test
     void preheatAndReserveTwiceTakeOneUnitAndRecordOneEvent() {
         long activity = ACTIVITY.incrementAndGet();
         StockBuckets keys = StockBuckets.of(activity, 1, 1);
         PreheatScript preheat = new PreheatScript();
-        preheat.preheat(redis, keys, 0, 10, "ordering", expireAt, 42);
+        preheat.preheat(SERVER.client(), keys, 0, 10, "ordering", expireAt, 42);
         ReservationId id = new ReservationId(activity, 1, 0, 7);
         ReservationScript script = new ReservationScript();
-        ReservationOutcome first = script.reserve(redis, keys, id, 5, 1, "r5", now);
-        ReservationOutcome second = script.reserve(redis, keys, id, 5, 1, "r5", now);
+        ReservationOutcome first = script.reserve(SERVER.client(), keys, id, 5, 1, "r5", now);
+        ReservationOutcome second = script.reserve(SERVER.client(), keys, id, 5, 1, "r5", now);
         assertThat(first, is(new ReservationOutcome.Reserved(id, 9)));
         assertThat(second, is(first));
-        assertThat(redis.get(keys.stock(0)), is("9"));
-        assertThat(redis.xlen(keys.events(0)), is(1L));
-        preheat.preheat(redis, keys, 0, 10, "ordering", expireAt, 42);
-        assertThat("a retried preheat wiped nothing", redis.get(keys.stock(0)), is("9"));
-        assertThat(redis.xlen(keys.events(0)), is(1L));
+        assertThat(SERVER.client().get(keys.stock(0)), is("9"));
+        assertThat(SERVER.client().xlen(keys.events(0)), is(1L));
+        preheat.preheat(SERVER.client(), keys, 0, 10, "ordering", expireAt, 42);
+        assertThat("a retried preheat wiped nothing", SERVER.client().get(keys.stock(0)), is("9"));
+        assertThat(SERVER.client().xlen(keys.events(0)), is(1L));
     }
 
     @Test
     void aCoalescedCallRunTwiceAnswersEveryBuyerTheSame() {
         long activity = ACTIVITY.incrementAndGet();
         StockBuckets keys = StockBuckets.of(activity, 1, 1);
-        new PreheatScript().preheat(redis, keys, 0, 10, "ordering", expireAt, 43);
+        new PreheatScript().preheat(SERVER.client(), keys, 0, 10, "ordering", expireAt, 43);
         List<ReservationScript.Claim> claims = List.of(
                 new ReservationScript.Claim(new ReservationId(activity, 1, 0, 1), 11, 1, "a"),
                 new ReservationScript.Claim(new ReservationId(activity, 1, 0, 2), 12, 2, "b"));
         ReservationScript script = new ReservationScript();
-        List<ReservationOutcome> first = script.reserveMany(redis, keys, claims, now);
-        List<ReservationOutcome> second = script.reserveMany(redis, keys, claims, now);
+        List<ReservationOutcome> first = script.reserveMany(SERVER.client(), keys, claims, now);
+        List<ReservationOutcome> second = script.reserveMany(SERVER.client(), keys, claims, now);
         // the same verdicts and ids; "remaining" is the stock as it is now, which the first answer of buyer 1 predates
         assertThat(second, is(List.of(new ReservationOutcome.Reserved(new ReservationId(activity, 1, 0, 1), 7),
                 new ReservationOutcome.Reserved(new ReservationId(activity, 1, 0, 2), 7))));
         assertThat(first.get(1), is(new ReservationOutcome.Reserved(new ReservationId(activity, 1, 0, 2), 7)));
-        assertThat(redis.get(keys.stock(0)), is("7"));
-        assertThat(redis.xlen(keys.events(0)), is(2L));
+        assertThat(SERVER.client().get(keys.stock(0)), is("7"));
+        assertThat(SERVER.client().xlen(keys.events(0)), is(2L));
     }
 
     @Test
@@ -86,64 +73,64 @@ class ScriptsRunTwiceTest {
         StockBuckets keys = StockBuckets.of(activity, 1, 3);
         PreheatScript preheat = new PreheatScript();
         for (int b = 0; b < 3; b++) {
-            preheat.preheat(redis, keys, b, 5, "ordering", expireAt, 44);
+            preheat.preheat(SERVER.client(), keys, b, 5, "ordering", expireAt, 44);
         }
         BucketScripts scripts = new BucketScripts();
-        assertThat(scripts.claim(redis, keys, 0, 21, "pending:9"), is(""));
-        assertThat("a retried claim is not someone else's reservation", scripts.claim(redis, keys, 0, 21, "pending:9"),
+        assertThat(scripts.claim(SERVER.client(), keys, 0, 21, "pending:9"), is(""));
+        assertThat("a retried claim is not someone else's reservation", scripts.claim(SERVER.client(), keys, 0, 21, "pending:9"),
                 is(""));
         ReservationId id = new ReservationId(activity, 1, 2, 9);
-        List<String> first = scripts.take(redis, keys, id, 21, 1, "t", now);
-        List<String> second = scripts.take(redis, keys, id, 21, 1, "t", now);
+        List<String> first = scripts.take(SERVER.client(), keys, id, 21, 1, "t", now);
+        List<String> second = scripts.take(SERVER.client(), keys, id, 21, 1, "t", now);
         assertThat(first, is(List.of("RESERVED", id.toString(), "4")));
         assertThat(second, is(first));
-        assertThat(redis.get(keys.stock(2)), is("4"));
-        assertThat(redis.xlen(keys.events(2)), is(1L));
-        assertThat(scripts.settle(redis, keys, 0, 21, "pending:9", id.toString()), is(true));
-        assertThat(scripts.settle(redis, keys, 0, 21, "pending:9", id.toString()), is(true));
-        assertThat(redis.hget(keys.buyers(0), "21"), is(id.toString()));
+        assertThat(SERVER.client().get(keys.stock(2)), is("4"));
+        assertThat(SERVER.client().xlen(keys.events(2)), is(1L));
+        assertThat(scripts.settle(SERVER.client(), keys, 0, 21, "pending:9", id.toString()), is(true));
+        assertThat(scripts.settle(SERVER.client(), keys, 0, 21, "pending:9", id.toString()), is(true));
+        assertThat(SERVER.client().hget(keys.buyers(0), "21"), is(id.toString()));
     }
 
     @Test
     void refillTwicePutsTheUnitBackOnce() {
         long activity = ACTIVITY.incrementAndGet();
         StockBuckets keys = StockBuckets.of(activity, 1, 1);
-        new PreheatScript().preheat(redis, keys, 0, 3, "ordering", expireAt, 45);
+        new PreheatScript().preheat(SERVER.client(), keys, 0, 3, "ordering", expireAt, 45);
         ReservationId id = new ReservationId(activity, 1, 0, 3);
-        new ReservationScript().reserve(redis, keys, id, 31, 1, "x", now);
+        new ReservationScript().reserve(SERVER.client(), keys, id, 31, 1, "x", now);
         RefillScript refill = new RefillScript();
-        assertThat(refill.refill(redis, keys, id, 31, 1, true), is(RestockOutcome.APPLIED));
+        assertThat(refill.refill(SERVER.client(), keys, id, 31, 1, true), is(RestockOutcome.APPLIED));
         // the relay treats both answers as done
-        assertThat(refill.refill(redis, keys, id, 31, 1, true), is(RestockOutcome.ALREADY_APPLIED));
-        assertThat(redis.get(keys.stock(0)), is("3"));
-        assertThat(redis.get(keys.refilledUnits(0)), is("1"));
+        assertThat(refill.refill(SERVER.client(), keys, id, 31, 1, true), is(RestockOutcome.ALREADY_APPLIED));
+        assertThat(SERVER.client().get(keys.stock(0)), is("3"));
+        assertThat(SERVER.client().get(keys.refilledUnits(0)), is("1"));
     }
 
     @Test
     void snapshotAndTrimTwiceChangeNothingMore() {
         long activity = ACTIVITY.incrementAndGet();
         StockBuckets keys = StockBuckets.of(activity, 1, 1);
-        new PreheatScript().preheat(redis, keys, 0, 3, "ordering", expireAt, 46);
+        new PreheatScript().preheat(SERVER.client(), keys, 0, 3, "ordering", expireAt, 46);
         ReservationId id = new ReservationId(activity, 1, 0, 4);
-        new ReservationScript().reserve(redis, keys, id, 41, 1, "y", now);
+        new ReservationScript().reserve(SERVER.client(), keys, id, 41, 1, "y", now);
         SnapshotScript snapshot = new SnapshotScript();
-        BucketSnapshot first = snapshot.take(redis, keys, 0, "ordering", 100);
-        assertThat(snapshot.take(redis, keys, 0, "ordering", 100), is(first));
+        BucketSnapshot first = snapshot.take(SERVER.client(), keys, 0, "ordering", 100);
+        assertThat(snapshot.take(SERVER.client(), keys, 0, "ordering", 100), is(first));
         assertThat(((BucketSnapshot.Taken) first).unsettledReservations(), is(List.of(id.toString())));
         TrimScript trim = new TrimScript();
-        trim.trim(redis, keys.events(0), "ordering");
-        trim.trim(redis, keys.events(0), "ordering");
-        assertThat("an undelivered event is never trimmed", redis.xlen(keys.events(0)), is(1L));
+        trim.trim(SERVER.client(), keys.events(0), "ordering");
+        trim.trim(SERVER.client(), keys.events(0), "ordering");
+        assertThat("an undelivered event is never trimmed", SERVER.client().xlen(keys.events(0)), is(1L));
     }
 
     @Test
     void aRepeatClickWhileAnotherTakesFromADonorIsInProgressNotAnIdThatDoesNotExist() {
         long activity = ACTIVITY.incrementAndGet();
         StockBuckets keys = StockBuckets.of(activity, 1, 3);
-        new PreheatScript().preheat(redis, keys, 0, 1, "ordering", expireAt, 47);
+        new PreheatScript().preheat(SERVER.client(), keys, 0, 1, "ordering", expireAt, 47);
         BucketScripts scripts = new BucketScripts();
-        assertThat(scripts.claim(redis, keys, 0, 51, "pending:77"), is(""));
-        ReservationOutcome repeat = new ReservationScript().reserve(redis, keys, new ReservationId(activity, 1, 0, 78),
+        assertThat(scripts.claim(SERVER.client(), keys, 0, 51, "pending:77"), is(""));
+        ReservationOutcome repeat = new ReservationScript().reserve(SERVER.client(), keys, new ReservationId(activity, 1, 0, 78),
                 51, 1, "z", now);
         assertThat(repeat, is(new ReservationOutcome.InProgress()));
     }

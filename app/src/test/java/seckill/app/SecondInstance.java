@@ -1,0 +1,86 @@
+package seckill.app;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import io.helidon.dbclient.DbClient;
+
+/**
+ * Another instance of the service in its own JVM (the test's class path, {@code SeckillMain}) on a
+ * fixed free port, over the stores the test names; killed with SIGKILL or stopped, and started again
+ * on the same port.
+ */
+final class SecondInstance implements AutoCloseable {
+
+    private final int port;
+    private final Map<String, String> stores;
+    private final List<String> properties;
+    private Process process;
+
+    private SecondInstance(int port, Map<String, String> stores, List<String> properties) {
+        this.port = port;
+        this.stores = stores;
+        this.properties = properties;
+    }
+
+    /**
+     * Starts it and waits until it is ready. {@code stores} are its SECKILL_* environment variables;
+     * {@code properties} extra {@code -Dkey=value} settings.
+     */
+    static SecondInstance start(Map<String, String> stores, DbClient db, String... properties) throws IOException {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        SecondInstance instance = new SecondInstance(port, stores, List.of(properties));
+        instance.restart(db);
+        return instance;
+    }
+
+    URI base() {
+        return URI.create("http://127.0.0.1:" + port);
+    }
+
+    /** SIGKILL: nothing of its in-flight work is finished or handed back. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly().waitFor();
+    }
+
+    /** Starts it (again) on its port and waits until it is ready. */
+    void restart(DbClient db) throws IOException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), "-Dserver.port=" + port));
+        properties.forEach(p -> command.add("-D" + p));
+        command.add("seckill.app.SeckillMain");
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().putAll(stores);
+        builder.environment().put("SECKILL_ADMIN_TOKEN", SaleFixture.ADMIN_TOKEN);
+        File log = Files.createTempFile("second-instance", ".log").toFile();
+        builder.redirectErrorStream(true).redirectOutput(log);
+        process = builder.start();
+        SaleFixture probe = new SaleFixture(base(), db);
+        SaleFixture.await("second instance ready", Duration.ofSeconds(60), () -> {
+            try {
+                return probe.get("/health/ready", null).statusCode() == 200;
+            } catch (RuntimeException e) {
+                return false;
+            }
+        });
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (process != null) {
+            process.destroy();
+            process.waitFor();
+        }
+    }
+}
