@@ -13,15 +13,19 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import io.helidon.webserver.http.ServerRequest;
+import jakarta.ws.rs.core.Context;
 import seckill.admission.api.CaptchaChallenge;
+import seckill.admission.api.ChallengeIssue;
 import seckill.admission.api.PurchaseTokens;
 import seckill.admission.api.TokenIssue;
 import seckill.ordering.api.Activity;
 import seckill.ordering.api.ActivityCatalog;
 
 /**
- * Captcha challenges and the purchase tokens they unlock. A challenge can be fetched any time; a
- * token only while the activity is open.
+ * Captcha challenges and the purchase tokens they unlock. A challenge can be fetched until the sale
+ * ends (throttled per buyer and address, refused while halted or blocked); a token only while the
+ * activity is open. A challenge takes one answer: right or wrong, it is used up.
  */
 @Path("/api/v1/activities/{activityId}")
 @ApplicationScoped
@@ -33,13 +37,36 @@ public class ChallengesResource {
     @Inject
     PurchaseTokens tokens;
 
+    @Inject
+    ClientAddress clientAddress;
+
     @POST
     @Path("challenges")
     @Produces(MediaType.APPLICATION_JSON)
-    public Response challenge(@PathParam("activityId") String activityIdText, @HeaderParam(Buyer.HEADER) String user) {
+    public Response challenge(@PathParam("activityId") String activityIdText, @HeaderParam(Buyer.HEADER) String user,
+                              @HeaderParam("X-Forwarded-For") String forwardedFor, @Context ServerRequest request) {
         long userId = Buyer.from(user);
         Activity activity = activity(activityIdText);
-        CaptchaChallenge challenge = tokens.challenge(activity.id(), userId);
+        ChallengeIssue issue = tokens.challenge(activity.id(), userId, clientAddress.of(request, forwardedFor),
+                activity.endsAt());
+        CaptchaChallenge challenge = switch (issue) {
+            case ChallengeIssue.Issued issued -> issued.challenge();
+            case ChallengeIssue.Halted halted -> throw new Problem(503, "HALTED", "Sales halted",
+                    "Sales are paused (" + halted.reason() + "); ask again later.", Duration.ofSeconds(2));
+            case ChallengeIssue.Blocked blocked -> throw new Problem(403, "BLOCKED", "Blocked",
+                    "This " + blocked.what() + " may not take part in the sale.");
+            case ChallengeIssue.Ended ended -> throw new Problem(409, "ENDED", "Ended",
+                    "The sale ended at " + activity.endsAt() + ".");
+            case ChallengeIssue.Throttled throttled -> throw new Problem(429, "THROTTLED", "Too many challenges",
+                    "Too many challenges for this " + ("BUYER".equals(throttled.limit()) ? "buyer" : "address")
+                            + " this minute; solve the one you have, or ask again after Retry-After.",
+                    Duration.ofSeconds(throttled.retryAfterSeconds()))
+                    .with("limit", throttled.limit())
+                    .header("X-RateLimit-Limit", Long.toString(throttled.perMinute()))
+                    .header("X-RateLimit-Remaining", "0");
+            case ChallengeIssue.Unavailable unavailable -> throw new Problem(503, "REDIS_UNAVAILABLE",
+                    "Temporarily unavailable", "Challenges cannot be issued right now.", Duration.ofSeconds(2));
+        };
         return Response.status(201).entity(Jsons.PROVIDER.createObjectBuilder()
                 .add("challengeId", challenge.challengeId())
                 .add("image", "data:image/png;base64," + Base64.getEncoder().encodeToString(challenge.png()))

@@ -10,7 +10,9 @@ import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import seckill.admission.api.CaptchaChallenge;
+import redis.clients.jedis.exceptions.JedisException;
+import seckill.admission.api.Admission;
+import seckill.admission.api.ChallengeIssue;
 import seckill.admission.api.CaptchaVerifier;
 import seckill.admission.api.PurchaseTokens;
 import seckill.admission.api.TokenIssue;
@@ -26,6 +28,15 @@ class IssuingPurchaseTokens implements PurchaseTokens {
 
     @Inject
     CaptchaVerifier captcha;
+
+    @Inject
+    Admission admission;
+
+    @Inject
+    AdmissionSwitches switches;
+
+    @Inject
+    ChallengeThrottle throttle;
 
     @Inject
     Clock clock;
@@ -57,8 +68,31 @@ class IssuingPurchaseTokens implements PurchaseTokens {
     }
 
     @Override
-    public CaptchaChallenge challenge(long activityId, long userId) {
-        return captcha.issue(activityId, userId);
+    public ChallengeIssue challenge(long activityId, long userId, String clientIp, Instant endsAt) {
+        Optional<String> halted = admission.haltedBecause();
+        if (halted.isPresent()) {
+            return new ChallengeIssue.Halted(halted.get());
+        }
+        if (switches.blockedUsers().contains(Long.toString(userId))) {
+            return new ChallengeIssue.Blocked("buyer");
+        }
+        if (clientIp != null && !clientIp.isEmpty() && switches.blockedIps().contains(clientIp)) {
+            return new ChallengeIssue.Blocked("address");
+        }
+        if (!clock.instant().isBefore(endsAt)) {
+            return new ChallengeIssue.Ended();
+        }
+        try {
+            Optional<ChallengeThrottle.Refusal> refused = throttle.check(activityId, userId, clientIp);
+            if (refused.isPresent()) {
+                ChallengeThrottle.Refusal r = refused.get();
+                return new ChallengeIssue.Throttled(r.limit(), r.perMinute(), r.retryAfterSeconds());
+            }
+            return new ChallengeIssue.Issued(captcha.issue(activityId, userId));
+        } catch (JedisException e) {
+            LOG.warning(() -> "captcha challenge not issued, Redis does not answer: " + e.getMessage());
+            return new ChallengeIssue.Unavailable();
+        }
     }
 
     @Override

@@ -8,7 +8,11 @@ import java.time.Instant;
  */
 public interface PurchaseTokens {
 
-    CaptchaChallenge challenge(long activityId, long userId);
+    /**
+     * A captcha challenge for the buyer, unless sales are halted, the buyer or {@code clientIp} is
+     * blocked, the sale ended at {@code endsAt}, or they asked for too many this minute.
+     */
+    ChallengeIssue challenge(long activityId, long userId, String clientIp, Instant endsAt);
 
     TokenIssue issue(long activityId, long userId, String challengeId, String answer, Instant startsAt, Instant endsAt);
 }

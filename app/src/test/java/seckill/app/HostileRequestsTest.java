@@ -1,0 +1,154 @@
+package seckill.app;
+
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.helidon.dbclient.DbClient;
+import io.helidon.microprofile.testing.junit5.AddConfig;
+import io.helidon.microprofile.testing.junit5.HelidonTest;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.client.WebTarget;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.UnifiedJedis;
+import seckill.app.drill.InvariantCheck;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.empty;
+import static org.hamcrest.Matchers.is;
+
+/**
+ * 1,500 malformed requests over every endpoint (bad JSON, huge numbers, wrong types, wrong methods
+ * and media types, forged headers, odd paths), generated from a fixed seed so a failure repeats:
+ * none gets a 5xx other than 503, and none sells anything.
+ */
+@HelidonTest
+@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
+@AddConfig(key = "seckill.payment.hmac-key", value = "hostile-requests-test-key")
+class HostileRequestsTest {
+
+    private static final long SKU = 9401;
+    private static final List<String> VALUES = List.of("1e400", "-1", "0", "99999999999999999999999", "\"1\"", "true",
+            "null", "[]", "{}", "\"\\u0000\"", "\"" + "x".repeat(300) + "\"", "1.5", "-0", "\"1001\"", "NaN");
+    private static final List<String> USERS = List.of("", "0", "-7", "abc", "1 2", "99999999999999999999", "0x10",
+            "1;DROP TABLE seckill_order", "5a", " ");
+    private static final List<String> METHODS = List.of("PUT", "DELETE", "PATCH", "GET");
+
+    @Inject
+    WebTarget target;
+
+    @Inject
+    DbClient db;
+
+    @Inject
+    UnifiedJedis redis;
+
+    @Test
+    void malformedRequestsGetNoServerErrorAndSellNothing() throws Exception {
+        SaleFixture sale = new SaleFixture(target.getUri(), db);
+        long activity = sale.createOpenActivity(SKU, 50, 1);
+        Random random = new Random(20261129);
+        Map<Integer, AtomicInteger> statuses = new TreeMap<>();
+        Map<String, String> serverErrors = new ConcurrentHashMap<>();
+        try (ExecutorService pool = Executors.newFixedThreadPool(16)) {
+            List<Future<?>> all = new java.util.ArrayList<>();
+            for (int i = 0; i < 1_500; i++) {
+                HttpRequest request = hostile(sale.base, activity, random, i);
+                all.add(pool.submit(() -> {
+                    HttpResponse<String> response;
+                    try {
+                        response = sale.send(HttpRequest.newBuilder(request, (name, value) -> true));
+                    } catch (RuntimeException e) {
+                        serverErrors.put(request.method() + " " + request.uri(), "no answer: " + e.getMessage());
+                        return null;
+                    }
+                    synchronized (statuses) {
+                        statuses.computeIfAbsent(response.statusCode(), s -> new AtomicInteger()).incrementAndGet();
+                    }
+                    if (response.statusCode() >= 500 && response.statusCode() != 503) {
+                        serverErrors.put(request.method() + " " + request.uri(), response.statusCode() + " " + response.body());
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : all) {
+                f.get();
+            }
+        }
+        assertThat("statuses " + statuses, serverErrors.entrySet(), empty());
+        assertThat("every request answered: " + statuses,
+                statuses.values().stream().mapToInt(AtomicInteger::get).sum(), is(1_500));
+        assertThat(sale.orders(activity), is(0L));
+        assertThat(redis.get(InvariantCheck.bucketKey(activity, SKU, 0, 1, "stock")), is("50"));
+        assertThat(sale.available(activity, SKU), is(50L));
+    }
+
+    private static HttpRequest hostile(URI base, long activity, Random random, int i) {
+        String value = VALUES.get(random.nextInt(VALUES.size()));
+        String user = USERS.get(random.nextInt(USERS.size()));
+        return switch (i % 10) {
+            // purchases: always broken in the body or in the buyer
+            case 0 -> post(base, "/api/v1/activities/" + activity + "/purchases", user,
+                    "{\"skuId\":" + SKU + ",\"quantity\":1,\"requestId\":\"h" + i + "\"}");
+            case 1 -> post(base, "/api/v1/activities/" + activity + "/purchases", Long.toString(1_000 + i),
+                    "{\"skuId\":" + value + ",\"quantity\":" + value + ",\"requestId\":" + value + "}");
+            case 2 -> post(base, "/api/v1/activities/" + activity + "/purchases", Long.toString(1_000 + i),
+                    garbage(random));
+            case 3 -> post(base, "/api/v1/activities/" + value.replaceAll("[^0-9A-Za-z]", "9") + "/purchases", user,
+                    "{\"skuId\":" + SKU + "}");
+            case 4 -> HttpRequest.newBuilder(base.resolve("/api/v1/activities/" + activity + "/purchases"))
+                    .header("X-User-Id", Long.toString(1_000 + i)).header("Content-Type", "text/plain")
+                    .method(METHODS.get(random.nextInt(METHODS.size())), HttpRequest.BodyPublishers.ofString("skuId=1"))
+                    .build();
+            case 5 -> post(base, "/api/v1/activities/" + activity + "/tokens", user,
+                    "{\"challengeId\":" + value + ",\"answer\":" + value + "}");
+            case 6 -> HttpRequest.newBuilder(base.resolve("/api/v1/reservations/"
+                            + java.net.URLEncoder.encode(activity + "-" + value + "-0-zz", java.nio.charset.StandardCharsets.UTF_8)))
+                    .header("X-User-Id", user.isBlank() ? "1" : user.trim()).GET().build();
+            case 7 -> HttpRequest.newBuilder(base.resolve("/api/v1/payments/callback"))
+                    .header("Content-Type", "application/json").header("X-Signature", "sha256=" + Integer.toHexString(i))
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"orderNo\":" + value + ",\"paymentId\":" + value
+                            + ",\"amount\":" + value + ",\"paidAt\":" + value + "}")).build();
+            case 8 -> HttpRequest.newBuilder(base.resolve("/api/v1/admin/activities"))
+                    .header("Content-Type", "application/json")
+                    .header("Authorization", random.nextBoolean() ? "Bearer " + SaleFixture.ADMIN_TOKEN : "Bearer " + value)
+                    .header("Idempotency-Key", "k" + i)
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"name\":" + value + ",\"startsAt\":" + value
+                            + ",\"endsAt\":\"2099-01-01T00:00:00Z\",\"skus\":[{\"skuId\":" + value + ",\"stock\":" + value
+                            + "}]}")).build();
+            default -> HttpRequest.newBuilder(base.resolve("/api/v1/activities/" + activity + "/purchases"))
+                    .header("X-User-Id", Long.toString(1_000 + i)).header("Content-Type", "application/json")
+                    .header("X-Forwarded-For", garbage(random).replace('\n', ' ').replace('\r', ' '))
+                    .header("X-Purchase-Token", garbage(random).replace('\n', ' ').replace('\r', ' '))
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"skuId\":" + SKU + ",\"quantity\":" + value + "}"))
+                    .build();
+        };
+    }
+
+    private static HttpRequest post(URI base, String path, String user, String body) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (!user.isBlank()) {
+            request.header("X-User-Id", user.trim());
+        }
+        return request.build();
+    }
+
+    private static String garbage(Random random) {
+        StringBuilder text = new StringBuilder();
+        int length = 1 + random.nextInt(200);
+        for (int i = 0; i < length; i++) {
+            text.append((char) (0x20 + random.nextInt(0x5f)));
+        }
+        return text.toString();
+    }
+}

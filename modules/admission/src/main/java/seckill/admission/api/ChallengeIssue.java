@@ -1,0 +1,32 @@
+package seckill.admission.api;
+
+/**
+ * What asking for a captcha challenge came to. The cheap refusals come first, before anything is
+ * drawn or stored: sales halted, the buyer or address blocked, the sale over, too many challenges
+ * asked for; Redis away is {@link Unavailable}.
+ */
+public sealed interface ChallengeIssue {
+
+    record Issued(CaptchaChallenge challenge) implements ChallengeIssue {
+    }
+
+    /** Sales are halted on this instance. */
+    record Halted(String reason) implements ChallengeIssue {
+    }
+
+    /** {@code what} is "buyer" or "address". */
+    record Blocked(String what) implements ChallengeIssue {
+    }
+
+    /** The sale has ended; no token could be used any more. */
+    record Ended() implements ChallengeIssue {
+    }
+
+    /** Too many challenges from this buyer or address ({@code limit} BUYER or ADDRESS) in the current minute. */
+    record Throttled(String limit, long perMinute, long retryAfterSeconds) implements ChallengeIssue {
+    }
+
+    /** Redis does not answer: nothing was issued. */
+    record Unavailable() implements ChallengeIssue {
+    }
+}
