@@ -94,13 +94,15 @@ class RegisteringActivities implements ActivityCatalog {
         if (missUntil != null && missUntil > now) {
             return Optional.empty();
         }
-        Optional<Activity> found = rows.find(activityId);
-        found.ifPresentOrElse(a -> known.put(activityId, a), () -> {
+        // one query per activity however many requests miss at once (a second instance's first burst
+        // would otherwise queue hundreds of identical lookups on the connection pool)
+        Activity loaded = known.computeIfAbsent(activityId, id -> rows.find(id).orElse(null));
+        if (loaded == null) {
             if (missesUntil.size() > 10_000) {
                 missesUntil.clear();
             }
             missesUntil.put(activityId, now + MISS_TTL_MILLIS);
-        });
-        return found;
+        }
+        return Optional.ofNullable(loaded);
     }
 }
