@@ -162,6 +162,7 @@ class AllFaultsAtOnceTest {
         stores.put("SECKILL_DB_URL", System.getProperty("seckill.db.url"));
         stores.put("SECKILL_DB_USER", config.getOptionalValue("seckill.db.user", String.class).orElse("root"));
         config.getOptionalValue("seckill.db.password", String.class).ifPresent(p -> stores.put("SECKILL_DB_PASSWORD", p));
+        stores.put("SECKILL_ADMIN_TOKEN", SaleFixture.ADMIN_TOKEN);
         return SecondInstance.start(stores, DATABASE.direct(), "seckill.admission.token-required=false",
                 "seckill.admission.buyer-rate=100000", "seckill.ordering.reclaim-idle-seconds=3");
     }

@@ -32,8 +32,9 @@ final class SecondInstance implements AutoCloseable {
     }
 
     /**
-     * Starts it and waits until it is ready. {@code stores} are its SECKILL_* environment variables;
-     * {@code properties} extra {@code -Dkey=value} settings.
+     * Starts it and waits until it is ready. {@code stores} are its environment (SECKILL_* variables,
+     * the admin token with them when it should have one); {@code properties} extra {@code -Dkey=value}
+     * settings.
      */
     static SecondInstance start(Map<String, String> stores, DbClient db, String... properties) throws IOException {
         int port;
@@ -54,18 +55,27 @@ final class SecondInstance implements AutoCloseable {
         process.destroyForcibly().waitFor();
     }
 
+    /**
+     * Starts an instance that is expected to refuse to start; returns what it logged once it exited
+     * (within a minute), for the test to read why.
+     */
+    static String startRefused(Map<String, String> stores, String... properties) throws Exception {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        SecondInstance instance = new SecondInstance(port, stores, List.of(properties));
+        File log = instance.launch();
+        if (!instance.process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
+            instance.process.destroyForcibly();
+            throw new AssertionError("the instance started after all: " + instance.base());
+        }
+        return Files.readString(log.toPath());
+    }
+
     /** Starts it (again) on its port and waits until it is ready. */
     void restart(DbClient db) throws IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), "-Dserver.port=" + port));
-        properties.forEach(p -> command.add("-D" + p));
-        command.add("seckill.app.SeckillMain");
-        ProcessBuilder builder = new ProcessBuilder(command);
-        builder.environment().putAll(stores);
-        builder.environment().put("SECKILL_ADMIN_TOKEN", SaleFixture.ADMIN_TOKEN);
-        File log = Files.createTempFile("second-instance", ".log").toFile();
-        builder.redirectErrorStream(true).redirectOutput(log);
-        process = builder.start();
+        launch();
         SaleFixture probe = new SaleFixture(base(), db);
         SaleFixture.await("second instance ready", Duration.ofSeconds(60), () -> {
             try {
@@ -74,6 +84,19 @@ final class SecondInstance implements AutoCloseable {
                 return false;
             }
         });
+    }
+
+    private File launch() throws IOException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), "-Dserver.port=" + port));
+        properties.forEach(p -> command.add("-D" + p));
+        command.add("seckill.app.SeckillMain");
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().putAll(stores);
+        File log = Files.createTempFile("second-instance", ".log").toFile();
+        builder.redirectErrorStream(true).redirectOutput(log);
+        process = builder.start();
+        return log;
     }
 
     @Override

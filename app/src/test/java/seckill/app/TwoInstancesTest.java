@@ -172,6 +172,7 @@ class TwoInstancesTest {
                 .orElseGet(devServers::jdbcUrl));
         stores.put("SECKILL_DB_USER", config.getOptionalValue("seckill.db.user", String.class).orElse("root"));
         config.getOptionalValue("seckill.db.password", String.class).ifPresent(p -> stores.put("SECKILL_DB_PASSWORD", p));
+        stores.put("SECKILL_ADMIN_TOKEN", SaleFixture.ADMIN_TOKEN);
         second = SecondInstance.start(stores, db, "seckill.admission.token-required=false",
                 "seckill.admission.buyer-rate=1");
         return second.base();

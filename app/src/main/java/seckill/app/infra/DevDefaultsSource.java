@@ -1,18 +1,20 @@
 package seckill.app.infra;
 
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.logging.Logger;
 
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.spi.ConfigProviderResolver;
 import org.eclipse.microprofile.config.spi.ConfigSource;
 
 /**
- * Dev mode in one place. When neither {@code seckill.redis.uri} nor {@code seckill.db.url} is set
- * (system properties, environment, {@code config/seckill.properties}), the service runs on embedded
- * servers, and this lowest-ranked source supplies well-known dev values for the secrets every module
- * otherwise requires: the admin token, the payment key and the purchase-token keys. Any real value
- * from another source wins. Outside dev mode it supplies nothing, so a missing secret stays missing.
+ * Dev mode in one place. When neither {@code seckill.redis.uri} nor {@code seckill.db.url} is set in
+ * any source MicroProfile Config reads, the service runs on embedded servers, and this lowest-ranked
+ * source supplies well-known dev values for the secrets every module otherwise requires (the admin
+ * token, the payment key and the purchase-token keys) and a loopback {@code server.host}. Any real
+ * value from another source wins. Outside dev mode it supplies nothing, so a missing secret stays
+ * missing.
  */
 public final class DevDefaultsSource implements ConfigSource {
 
@@ -21,7 +23,9 @@ public final class DevDefaultsSource implements ConfigSource {
     static final Map<String, String> DEV_SECRETS = Map.of(
             "seckill.admin.token", ADMIN_TOKEN,
             "seckill.payment.hmac-key", "dev-payment-key",
-            "seckill.admission.token-keys", "dev=dev-purchase-token-key");
+            "seckill.admission.token-keys", "dev=dev-purchase-token-key",
+            // a dev instance listens on loopback only, unless server.host is set explicitly
+            "server.host", "127.0.0.1");
 
     private final Map<String, String> values;
 
@@ -35,14 +39,16 @@ public final class DevDefaultsSource implements ConfigSource {
         }
     }
 
+    /**
+     * Asks MicroProfile Config itself, built from every other source this service reads (system
+     * properties, the environment in every name form the specification maps, the properties files,
+     * the config directory), so no way of setting a store is missed; never a hand-written lookup.
+     * This source is left out of that build: it must not answer its own question.
+     */
     private static boolean configured(String key) {
-        String env = key.replaceAll("[^A-Za-z0-9]", "_").toUpperCase(Locale.ROOT);
-        return present(System.getProperty(key)) || present(System.getenv(key)) || present(System.getenv(env))
-                || present(new ConfigDirectorySource().getValue(key));
-    }
-
-    private static boolean present(String value) {
-        return value != null && !value.isBlank();
+        Config others = ConfigProviderResolver.instance().getBuilder().addDefaultSources()
+                .withSources(new ConfigDirectorySource()).build();
+        return others.getOptionalValue(key, String.class).filter(v -> !v.isBlank()).isPresent();
     }
 
     @Override
