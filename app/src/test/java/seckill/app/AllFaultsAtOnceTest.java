@@ -155,14 +155,8 @@ class AllFaultsAtOnceTest {
     }
 
     private SecondInstance startSecond() throws Exception {
-        Map<String, String> stores = new java.util.HashMap<>();
-        stores.put("SECKILL_REDIS_URI", config.getOptionalValue("seckill.redis.uri", String.class)
-                .orElseGet(devServers::redisUri));
-        // the second instance's database goes through the same proxy as this one's
-        stores.put("SECKILL_DB_URL", System.getProperty("seckill.db.url"));
-        stores.put("SECKILL_DB_USER", config.getOptionalValue("seckill.db.user", String.class).orElse("root"));
-        config.getOptionalValue("seckill.db.password", String.class).ifPresent(p -> stores.put("SECKILL_DB_PASSWORD", p));
-        stores.put("SECKILL_ADMIN_TOKEN", SaleFixture.ADMIN_TOKEN);
+        // this service's database URL is the proxy's (a system property), so the second one's goes through it too
+        Map<String, String> stores = SecondInstance.storesOf(config, devServers);
         return SecondInstance.start(stores, DATABASE.direct(), "seckill.admission.token-required=false",
                 "seckill.admission.buyer-rate=100000", "seckill.ordering.reclaim-idle-seconds=3");
     }

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.helidon.dbclient.DbClient;
+import seckill.app.infra.DevServers;
 
 /**
  * Another instance of the service in its own JVM (the test's class path, {@code SeckillMain}) on a
@@ -44,6 +45,22 @@ final class SecondInstance implements AutoCloseable {
         SecondInstance instance = new SecondInstance(port, stores, List.of(properties));
         instance.restart(db);
         return instance;
+    }
+
+    /**
+     * The SECKILL_* environment naming the stores the test's own service uses (the embedded ones when
+     * none is configured), with the test's admin token.
+     */
+    static Map<String, String> storesOf(org.eclipse.microprofile.config.Config config, DevServers devServers) {
+        Map<String, String> stores = new java.util.HashMap<>();
+        stores.put("SECKILL_REDIS_URI", config.getOptionalValue("seckill.redis.uri", String.class)
+                .orElseGet(devServers::redisUri));
+        stores.put("SECKILL_DB_URL", config.getOptionalValue("seckill.db.url", String.class)
+                .orElseGet(devServers::jdbcUrl));
+        stores.put("SECKILL_DB_USER", config.getOptionalValue("seckill.db.user", String.class).orElse("root"));
+        config.getOptionalValue("seckill.db.password", String.class).ifPresent(p -> stores.put("SECKILL_DB_PASSWORD", p));
+        stores.put("SECKILL_ADMIN_TOKEN", SaleFixture.ADMIN_TOKEN);
+        return stores;
     }
 
     URI base() {

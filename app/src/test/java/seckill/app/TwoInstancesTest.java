@@ -165,14 +165,7 @@ class TwoInstancesTest {
     }
 
     private URI startSecondInstance(SaleFixture sale) throws Exception {
-        java.util.Map<String, String> stores = new java.util.HashMap<>();
-        stores.put("SECKILL_REDIS_URI", config.getOptionalValue("seckill.redis.uri", String.class)
-                .orElseGet(devServers::redisUri));
-        stores.put("SECKILL_DB_URL", config.getOptionalValue("seckill.db.url", String.class)
-                .orElseGet(devServers::jdbcUrl));
-        stores.put("SECKILL_DB_USER", config.getOptionalValue("seckill.db.user", String.class).orElse("root"));
-        config.getOptionalValue("seckill.db.password", String.class).ifPresent(p -> stores.put("SECKILL_DB_PASSWORD", p));
-        stores.put("SECKILL_ADMIN_TOKEN", SaleFixture.ADMIN_TOKEN);
+        Map<String, String> stores = SecondInstance.storesOf(config, devServers);
         second = SecondInstance.start(stores, db, "seckill.admission.token-required=false",
                 "seckill.admission.buyer-rate=1");
         return second.base();

@@ -26,7 +26,6 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import seckill.app.infra.AdminToken;
 import seckill.app.sale.LaunchingActivities;
-import seckill.ordering.api.Activity;
 import seckill.ordering.api.IdempotentRequest;
 import seckill.ordering.api.NewActivity;
 import seckill.ordering.api.SkuLine;

@@ -76,10 +76,8 @@ public class LaunchingActivities {
             SkuHoldings holdings = ledger.holdings(activity.id(), sku.skuId());
             List<RestoreStock.BucketLedger> buckets = new ArrayList<>();
             for (var figures : holdings.buckets()) {
-                long lastEvent = holdings.lastEvents().stream().filter(e -> e.bucket() == figures.bucket())
-                        .mapToLong(SkuHoldings.LastEvent::position).max().orElse(0);
                 buckets.add(new RestoreStock.BucketLedger(figures.bucket(), figures.orderedUnits() + figures.failedUnits(),
-                        figures.appliedRefillUnits(), lastEvent));
+                        figures.appliedRefillUnits(), figures.lastEvent()));
             }
             List<RestoreStock.Holder> holders = holdings.holders().stream()
                     .map(h -> new RestoreStock.Holder(h.userId(), h.reservationId())).toList();

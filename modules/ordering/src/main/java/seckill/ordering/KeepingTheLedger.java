@@ -8,7 +8,6 @@ import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import seckill.ordering.api.ExpiredOrder;
-import seckill.ordering.api.BucketFigures;
 import seckill.ordering.api.LedgerFigures;
 import seckill.ordering.api.OrderLedger;
 import seckill.ordering.api.PaymentResult;
@@ -66,10 +65,6 @@ class KeepingTheLedger implements OrderLedger {
         return rows.figures(activityId, skuId);
     }
 
-    @Override
-    public List<BucketFigures> figuresByBucket(long activityId, long skuId) {
-        return rows.figuresByBucket(activityId, skuId);
-    }
 
     @Override
     public SettledUnits settledAsOf(long activityId, long skuId, int bucket, long lastEvent, List<String> unsettled) {

@@ -11,8 +11,6 @@ import java.util.Optional;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import redis.clients.jedis.AbstractPipeline;
-import redis.clients.jedis.Response;
 import redis.clients.jedis.StreamEntryID;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisDataException;
@@ -22,6 +20,7 @@ import redis.clients.jedis.params.XPendingParams;
 import redis.clients.jedis.params.XReadGroupParams;
 import redis.clients.jedis.resps.StreamEntry;
 import redis.clients.jedis.resps.StreamGroupInfo;
+import redis.clients.jedis.resps.StreamPendingEntry;
 import seckill.reservation.api.BucketSnapshot;
 import seckill.reservation.api.EventPosition;
 import seckill.reservation.api.RedisScript;
@@ -70,15 +69,9 @@ class StreamedReservations implements ReservationEvents {
     public List<ReservationEvent> readOwnPending(String stream, String consumer, int count) {
         // re-reading one's own pending entries is another delivery (reported to the dead-letter copy)
         Map<String, Long> deliveries = new HashMap<>();
-        try {
-            redis.xpending(stream, consumerGroup, XPendingParams.xPendingParams().count(count).consumer(consumer))
-                    .forEach(p -> deliveries.put(p.getID().toString(), p.getDeliveredTimes() + 1));
-        } catch (JedisDataException e) {
-            if (gone(e)) {
-                return new ArrayList<>();
-            }
-            throw e;
-        }
+        unlessGone(() -> redis.xpending(stream, consumerGroup,
+                XPendingParams.xPendingParams().count(count).consumer(consumer)), List.<StreamPendingEntry>of())
+                .forEach(p -> deliveries.put(p.getID().toString(), p.getDeliveredTimes() + 1));
         return read(stream, consumer, count, new StreamEntryID(), deliveries);
     }
 
@@ -88,17 +81,9 @@ class StreamedReservations implements ReservationEvents {
 
     private List<ReservationEvent> read(String stream, String consumer, int count, StreamEntryID from,
                                         Map<String, Long> deliveries) {
-        List<Map.Entry<String, List<StreamEntry>>> reply;
-        try {
-            reply = redis.xreadGroup(consumerGroup, consumer, XReadGroupParams.xReadGroupParams().count(count),
-                    Map.of(stream, from));
-        } catch (JedisDataException e) {
-            if (gone(e)) {
-                // the bucket's keys are gone (expired, or lost by Redis until an operator restores them)
-                return new ArrayList<>();
-            }
-            throw e;
-        }
+        // the bucket's keys may be gone (expired, or lost by Redis until an operator restores them)
+        List<Map.Entry<String, List<StreamEntry>>> reply = unlessGone(() -> redis.xreadGroup(consumerGroup, consumer,
+                XReadGroupParams.xReadGroupParams().count(count), Map.of(stream, from)), null);
         List<ReservationEvent> events = new ArrayList<>();
         if (reply == null) {
             return events;
@@ -148,16 +133,8 @@ class StreamedReservations implements ReservationEvents {
 
     @Override
     public List<ReservationEvent> reclaimIdle(String stream, String consumer, Duration minIdle, int count) {
-        List<redis.clients.jedis.resps.StreamPendingEntry> pending;
-        try {
-            pending = redis.xpending(stream, consumerGroup,
-                    XPendingParams.xPendingParams().idle(minIdle.toMillis()).count(count));
-        } catch (JedisDataException e) {
-            if (gone(e)) {
-                return List.of();
-            }
-            throw e;
-        }
+        List<StreamPendingEntry> pending = unlessGone(() -> redis.xpending(stream, consumerGroup,
+                XPendingParams.xPendingParams().idle(minIdle.toMillis()).count(count)), List.of());
         if (pending.isEmpty()) {
             return List.of();
         }
@@ -221,14 +198,7 @@ class StreamedReservations implements ReservationEvents {
 
     @Override
     public long pending(String stream) {
-        try {
-            return redis.xpending(stream, consumerGroup).getTotal();
-        } catch (JedisDataException e) {
-            if (gone(e)) {
-                return 0;
-            }
-            throw e;
-        }
+        return unlessGone(() -> redis.xpending(stream, consumerGroup).getTotal(), 0L);
     }
 
     @Override
@@ -238,20 +208,24 @@ class StreamedReservations implements ReservationEvents {
     }
 
     private Optional<StreamGroupInfo> ourGroup(String stream) {
+        return unlessGone(() -> redis.xinfoGroups(stream).stream()
+                .filter(group -> consumerGroup.equals(group.getName())).findFirst(), Optional.empty());
+    }
+
+    /**
+     * The call's answer, or {@code whenGone} when Redis says the stream or its group does not exist
+     * (nothing is in it then); any other error is thrown.
+     */
+    private static <T> T unlessGone(java.util.function.Supplier<T> call, T whenGone) {
         try {
-            return redis.xinfoGroups(stream).stream().filter(group -> consumerGroup.equals(group.getName())).findFirst();
+            return call.get();
         } catch (JedisDataException e) {
-            if (gone(e)) {
-                return Optional.empty();
+            String message = String.valueOf(e.getMessage());
+            if (message.startsWith("NOGROUP") || message.contains("no such key")) {
+                return whenGone;
             }
             throw e;
         }
-    }
-
-    /** Redis says the stream or its group does not exist: nothing is in it. */
-    private static boolean gone(JedisDataException e) {
-        String message = String.valueOf(e.getMessage());
-        return message.startsWith("NOGROUP") || message.contains("no such key");
     }
 
     private Optional<ReservationEvent> toEvent(String stream, StreamEntry entry, long deliveries) {

@@ -12,7 +12,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.StreamEntryID;
-import redis.clients.jedis.UnifiedJedis;
 import seckill.reservation.api.BucketSnapshot;
 import seckill.reservation.api.ReservationEvent;
 import seckill.reservation.api.ReservationId;

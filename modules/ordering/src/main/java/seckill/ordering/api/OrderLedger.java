@@ -27,8 +27,6 @@ public interface OrderLedger {
 
     LedgerFigures figures(long activityId, long skuId);
 
-    /** The same units per stock bucket (buckets with no units yet are absent), for SKUs split over buckets. */
-    List<BucketFigures> figuresByBucket(long activityId, long skuId);
 
     /**
      * Units of bucket {@code bucket} of a SKU the ledger has settled (ordered or failed) among the

@@ -124,7 +124,8 @@ public final class LedgerRows {
         try (Stream<DbRow> rows = db.execute().query(OrderingSql.BUCKET_FIGURES, activityId, skuId, activityId, skuId,
                 activityId, skuId)) {
             return rows.map(r -> new BucketFigures(Columns.intOf(r, "bucket"), Columns.longOf(r, "ordered_units"),
-                    Columns.longOf(r, "failed_units"), Columns.longOf(r, "applied_refill_units"))).toList();
+                    Columns.longOf(r, "failed_units"), Columns.longOf(r, "applied_refill_units"),
+                    Columns.longOf(r, "last_event"))).toList();
         }
     }
 
@@ -139,18 +140,12 @@ public final class LedgerRows {
     }
 
     public SkuHoldings holdings(long activityId, long skuId) {
-        List<SkuHoldings.LastEvent> lastEvents;
-        try (Stream<DbRow> rows = db.execute().query(OrderingSql.LAST_EVENT_BY_BUCKET, activityId, skuId, activityId,
-                skuId)) {
-            lastEvents = rows.map(r -> new SkuHoldings.LastEvent(Columns.intOf(r, "bucket"), Columns.longOf(r, "position")))
-                    .toList();
-        }
         List<SkuHoldings.Holder> holders;
         try (Stream<DbRow> rows = db.execute().query(OrderingSql.SELECT_HOLDERS, activityId, skuId)) {
             holders = rows.map(r -> new SkuHoldings.Holder(Columns.longOf(r, "user_id"),
                     Columns.textOf(r, "reservation_id"))).toList();
         }
-        return new SkuHoldings(figuresByBucket(activityId, skuId), lastEvents, holders);
+        return new SkuHoldings(figuresByBucket(activityId, skuId), holders);
     }
 
     public List<Long> activitiesEndingAfter(Instant endedAfter) {

@@ -140,14 +140,16 @@ final class OrderingSql {
     private static final String BUCKET_OF_ID = "CAST(SUBSTRING_INDEX(SUBSTRING_INDEX(reservation_id, '-', 3), '-', -1) AS UNSIGNED)";
 
     static final String BUCKET_FIGURES = """
-            SELECT bucket, SUM(ordered) AS ordered_units, SUM(failed) AS failed_units, SUM(applied) AS applied_refill_units
+            SELECT bucket, SUM(ordered) AS ordered_units, SUM(failed) AS failed_units, SUM(applied) AS applied_refill_units,
+                   MAX(position) AS last_event
             FROM (
-              SELECT %1$s AS bucket, quantity AS ordered, 0 AS failed, 0 AS applied
+              SELECT %1$s AS bucket, quantity AS ordered, 0 AS failed, 0 AS applied, COALESCE(event_position, 0) AS position
                 FROM seckill_order WHERE activity_id = ? AND sku_id = ?
               UNION ALL
-              SELECT %1$s, 0, quantity, 0 FROM seckill_reservation_failure WHERE activity_id = ? AND sku_id = ?
+              SELECT %1$s, 0, quantity, 0, COALESCE(event_position, 0)
+                FROM seckill_reservation_failure WHERE activity_id = ? AND sku_id = ?
               UNION ALL
-              SELECT bucket, 0, 0, quantity FROM stock_sync_outbox WHERE activity_id = ? AND sku_id = ? AND status = 1
+              SELECT bucket, 0, 0, quantity, 0 FROM stock_sync_outbox WHERE activity_id = ? AND sku_id = ? AND status = 1
             ) units GROUP BY bucket ORDER BY bucket""".formatted(BUCKET_OF_ID);
 
     /**
@@ -171,14 +173,6 @@ final class OrderingSql {
 
     static final String SELECT_HOLDERS = """
             SELECT user_id, reservation_id FROM seckill_order WHERE activity_id = ? AND sku_id = ? ORDER BY id""";
-
-    static final String LAST_EVENT_BY_BUCKET = """
-            SELECT bucket, MAX(position) AS position FROM (
-              SELECT %1$s AS bucket, COALESCE(event_position, 0) AS position
-                FROM seckill_order WHERE activity_id = ? AND sku_id = ?
-              UNION ALL
-              SELECT %1$s, COALESCE(event_position, 0) FROM seckill_reservation_failure WHERE activity_id = ? AND sku_id = ?
-            ) events GROUP BY bucket ORDER BY bucket""".formatted(BUCKET_OF_ID);
 
     static String rows(String row, int count) {
         return String.join(", ", Collections.nCopies(count, row));

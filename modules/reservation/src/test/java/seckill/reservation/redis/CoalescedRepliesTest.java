@@ -5,7 +5,6 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import redis.clients.jedis.UnifiedJedis;
 import seckill.reservation.TestRedis;
 import seckill.reservation.api.ReservationId;
 import seckill.reservation.api.ReservationOutcome;

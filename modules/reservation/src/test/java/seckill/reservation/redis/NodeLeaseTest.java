@@ -5,7 +5,6 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import redis.clients.jedis.UnifiedJedis;
 import seckill.reservation.TestRedis;
 
 import static org.hamcrest.MatcherAssert.assertThat;
