@@ -10,7 +10,7 @@ SECONDS_PER_RUN="${BENCH_SECONDS:-10}"
 CONNECTIONS="${BENCH_CONNECTIONS:-64}"
 SETTLE="${BENCH_SETTLE:-100000}"
 PORT=18080
-TOKEN="bench-$(date +%s)"
+TOKEN="bench-admin-token-$(date +%s)-of-32-characters"
 OUT=docs/benchmarks.md
 WORK="$(mktemp -d)"
 trap 'kill $(cat "$WORK/pid" 2>/dev/null) 2>/dev/null || true; rm -rf "$WORK"' EXIT
@@ -28,6 +28,7 @@ mysql -uroot --protocol=socket -e "DROP DATABASE IF EXISTS seckill_bench; CREATE
 redis-cli -n 1 FLUSHDB >/dev/null
 export SECKILL_REDIS_URI=redis://127.0.0.1:6379/1 SECKILL_DB_URL=jdbc:mysql://127.0.0.1:3306/seckill_bench
 export SECKILL_DB_USER=seckill_bench SECKILL_DB_PASSWORD=bench SECKILL_ADMIN_TOKEN="$TOKEN"
+export SECKILL_ADMISSION_TOKEN_KEYS="bench=bench-purchase-token-key-$(date +%s)-32-characters"
 # wrk's buyers solve no captcha; the per-buyer limit and the other admission checks stay on
 export SECKILL_ADMISSION_TOKEN_REQUIRED=false
 

@@ -40,11 +40,11 @@ import static org.hamcrest.Matchers.notNullValue;
 @HelidonTest
 @AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.admission.token-required", value = "true")
-@AddConfig(key = "seckill.admission.token-keys", value = "k2=" + AdmissionTest.TOKEN_KEY + ",k1=older-key")
+@AddConfig(key = "seckill.admission.token-keys", value = "k2=" + AdmissionTest.TOKEN_KEY + ",k1=older-admission-test-key-of-32-characters")
 @AddConfig(key = "seckill.admission.buyer-rate", value = "1")
 class AdmissionTest {
 
-    static final String TOKEN_KEY = "test-token-key";
+    static final String TOKEN_KEY = "admission-test-token-key-of-32-characters";
     private static final long SKU = 6001;
     private static final Path CONFIG_DIR;
 
@@ -119,7 +119,7 @@ class AdmissionTest {
                 "not-our-key"), "forged").body(), containsString("BAD_SIGNATURE"));
         // a token signed with the older, still configured key verifies: keys rotate without a cliff
         assertThat(purchase(activity, buyer + 4, forged(activity, buyer + 4, Instant.now().plusSeconds(60), "k1",
-                "older-key"), "rotated").statusCode(), is(202));
+                "older-admission-test-key-of-32-characters"), "rotated").statusCode(), is(202));
         assertThat(sale.count("SELECT COUNT(*) FROM seckill_order WHERE activity_id IN (?, ?)", activity, other) <= 2,
                 is(true));
     }

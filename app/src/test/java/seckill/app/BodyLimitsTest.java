@@ -20,7 +20,7 @@ import static org.hamcrest.Matchers.is;
 /** Bodies are bounded before they are read: 16 KiB on public endpoints, 1 MiB on admin, 413 problem+json. */
 @HelidonTest
 @AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
-@AddConfig(key = "seckill.payment.hmac-key", value = "body-limits-test-key")
+@AddConfig(key = "seckill.payment.hmac-key", value = "body-limits-test-key-of-at-least-32-characters")
 class BodyLimitsTest {
 
     @Inject

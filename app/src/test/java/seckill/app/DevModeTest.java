@@ -17,7 +17,8 @@ import static org.hamcrest.Matchers.is;
 /**
  * Dev mode is decided by MicroProfile Config itself: an instance given its stores under lower-case
  * environment names (valid MP names) is not in dev mode, so it gets no dev secrets and, without an
- * admin token, refuses to start.
+ * admin token, refuses to start. Outside dev mode every secret must be there and long enough: each
+ * case is a real JVM that must refuse to start and name the key.
  */
 @HelidonTest
 @AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
@@ -42,5 +43,32 @@ class DevModeTest {
         String log = SecondInstance.startRefused(environment);
         assertThat(log, containsString("seckill.admin.token is not set"));
         assertThat(log.contains("DEV MODE"), is(false));
+    }
+
+    @Test
+    void aShortAdminTokenRefusesTheStart() throws Exception {
+        Map<String, String> environment = SecondInstance.storesOf(config, devServers);
+        environment.put("SECKILL_ADMIN_TOKEN", "only-twenty-chars-ok");
+        String log = SecondInstance.startRefused(environment);
+        assertThat(log, containsString("seckill.admin.token is shorter than 32 characters"));
+    }
+
+    @Test
+    void missingPurchaseTokenKeysRefuseTheStart() throws Exception {
+        // the test resources supply keys; an empty value removes them (MicroProfile Config 3)
+        String log = SecondInstance.startRefused(SecondInstance.storesOf(config, devServers),
+                "seckill.admission.token-keys=");
+        assertThat(log, containsString("seckill.admission.token-keys is not set"));
+    }
+
+    @Test
+    void aShortPurchaseTokenKeyOrPaymentKeyRefusesTheStart() throws Exception {
+        String log = SecondInstance.startRefused(SecondInstance.storesOf(config, devServers),
+                "seckill.admission.token-keys=new=" + "n".repeat(32) + ",old=short-old-key");
+        assertThat(log, containsString("seckill.admission.token-keys: the key 'old' is shorter than 32 characters"));
+
+        log = SecondInstance.startRefused(SecondInstance.storesOf(config, devServers),
+                "seckill.payment.hmac-key=short-payment-key");
+        assertThat(log, containsString("seckill.payment.hmac-key is shorter than 32 characters"));
     }
 }

@@ -30,7 +30,7 @@ import static org.hamcrest.Matchers.not;
 @AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.ordering.reclaim-idle-seconds", value = "3")
 @AddConfig(key = "seckill.settlement.timeout-scan-seconds", value = "1")
-@AddConfig(key = "seckill.payment.hmac-key", value = "drill-test-key")
+@AddConfig(key = "seckill.payment.hmac-key", value = "drill-test-key-of-at-least-32-characters")
 class DrillTest {
 
     @Inject
@@ -85,7 +85,7 @@ class DrillTest {
     @Test
     void halfTheBuyersNeverPayAndTheirStockComesBack() throws Exception {
         DrillOptions options = DrillOptions.parse(new String[] {"--buyers", "400", "--stock", "100", "--concurrency", "50",
-                "--payment-window", "4", "--pay-ratio", "0.5", "--settle-timeout", "60", "--payment-key", "drill-test-key"});
+                "--payment-window", "4", "--pay-ratio", "0.5", "--settle-timeout", "60", "--payment-key", "drill-test-key-of-at-least-32-characters"});
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
         Drill drill = new Drill(options, target.getUri(), SaleFixture.ADMIN_TOKEN, db, redis, ordering,
                 new PrintStream(printed, true, StandardCharsets.UTF_8));

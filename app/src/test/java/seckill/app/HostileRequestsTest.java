@@ -33,7 +33,7 @@ import static org.hamcrest.Matchers.is;
  */
 @HelidonTest
 @AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
-@AddConfig(key = "seckill.payment.hmac-key", value = "hostile-requests-test-key")
+@AddConfig(key = "seckill.payment.hmac-key", value = "hostile-requests-test-key-of-32-characters")
 class HostileRequestsTest {
 
     private static final long SKU = 9401;

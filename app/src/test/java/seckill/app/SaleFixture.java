@@ -20,7 +20,7 @@ import io.helidon.dbclient.DbRow;
  */
 final class SaleFixture {
 
-    static final String ADMIN_TOKEN = "test-admin-token";
+    static final String ADMIN_TOKEN = "test-admin-token-of-at-least-32-chars";
 
     final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(10)).build();

@@ -55,7 +55,7 @@ import static org.hamcrest.Matchers.is;
 @AddConfig(key = "seckill.ordering.reclaim-idle-seconds", value = "1")
 class SettlementRecoveryTest {
 
-    static final String PAYMENT_KEY = "test-payment-key";
+    static final String PAYMENT_KEY = "test-payment-key-of-at-least-32-chars";
     private static final long SKU = 5001;
 
     @Inject

@@ -1,0 +1,77 @@
+package seckill.app.infra;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.logging.Logger;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.config.Config;
+
+/**
+ * The secrets a service with real stores must have, checked once at start-up so a weak or missing one
+ * fails the start, naming its key, instead of surfacing at the first admin call or purchase. In dev
+ * mode (no store configured, {@link DevDefaultsSource}) the well-known dev secrets are accepted.
+ */
+@ApplicationScoped
+public class RequiredSecrets {
+
+    static final int MIN_LENGTH = 32;
+    private static final Logger LOG = Logger.getLogger(RequiredSecrets.class.getName());
+
+    private final Config config;
+
+    @Inject
+    RequiredSecrets(Config config) {
+        this.config = config;
+    }
+
+    void checkAtStartup(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
+        if (DevDefaultsSource.isDevMode(config)) {
+            return;
+        }
+        List<String> problems = problems(value("seckill.admin.token"), value("seckill.admission.token-keys"),
+                value("seckill.payment.hmac-key"));
+        if (!problems.isEmpty()) {
+            throw new IllegalStateException("refusing to start: " + String.join("; ", problems));
+        }
+        if (value("seckill.payment.hmac-key").isEmpty()) {
+            LOG.severe("PAYMENTS NOT CONFIGURED: seckill.payment.hmac-key is not set; every payment callback is "
+                    + "answered 503 PAYMENTS_NOT_CONFIGURED until it is");
+        }
+    }
+
+    /** What is wrong with the given secrets outside dev mode; empty when they will do. */
+    static List<String> problems(Optional<String> adminToken, Optional<String> tokenKeys, Optional<String> paymentKey) {
+        List<String> problems = new ArrayList<>();
+        if (adminToken.isEmpty()) {
+            problems.add("seckill.admin.token is not set (set SECKILL_ADMIN_TOKEN)");
+        } else if (adminToken.get().length() < MIN_LENGTH) {
+            problems.add("seckill.admin.token is shorter than " + MIN_LENGTH + " characters");
+        }
+        if (tokenKeys.isEmpty()) {
+            problems.add("seckill.admission.token-keys is not set (id=secret[,id=secret], set "
+                    + "SECKILL_ADMISSION_TOKEN_KEYS)");
+        } else {
+            for (String pair : tokenKeys.get().split(",")) {
+                String[] idAndSecret = pair.trim().split("=", 2);
+                if (idAndSecret.length != 2) {
+                    problems.add("seckill.admission.token-keys must look like id=secret[,id=secret]");
+                } else if (idAndSecret[1].length() < MIN_LENGTH) {
+                    problems.add("seckill.admission.token-keys: the key '" + idAndSecret[0] + "' is shorter than "
+                            + MIN_LENGTH + " characters");
+                }
+            }
+        }
+        paymentKey.filter(k -> k.length() < MIN_LENGTH).ifPresent(k -> problems.add(
+                "seckill.payment.hmac-key is shorter than " + MIN_LENGTH + " characters"));
+        return problems;
+    }
+
+    private Optional<String> value(String key) {
+        return config.getOptionalValue(key, String.class).map(String::trim).filter(v -> !v.isEmpty());
+    }
+}
