@@ -3,6 +3,7 @@
  * use the modules only through their exported api packages; javac rejects anything else.
  */
 module seckill.app {
+    requires seckill.redis;
     requires seckill.admission;
     requires seckill.reservation;
     requires seckill.ordering;

@@ -5,7 +5,7 @@
  */
 module seckill.admission {
     requires redis.clients.jedis;
-    requires seckill.reservation;
+    requires seckill.redis;
     requires jakarta.cdi;
     requires jakarta.inject;
     requires jakarta.annotation;

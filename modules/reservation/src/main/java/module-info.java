@@ -3,7 +3,8 @@
  * reservation event. Only {@code seckill.reservation.api} is visible to other modules.
  */
 module seckill.reservation {
-    requires transitive redis.clients.jedis;
+    requires seckill.redis;
+    requires redis.clients.jedis;
     requires jakarta.cdi;
     requires jakarta.inject;
     requires microprofile.config.api;

@@ -64,7 +64,7 @@ class ChallengesTest {
         SaleFixture sale = new SaleFixture(target.getUri(), db);
         long activity = sale.createActivity(Instant.now().minusSeconds(5), Instant.now().plusMillis(1500), 9302, 5, 1);
         assertThat(challenge(sale, activity, 666).statusCode(), is(403));
-        admission.halt("operator");
+        admission.halt(seckill.admission.api.HaltReason.OPERATOR);
         try {
             HttpResponse<String> halted = challenge(sale, activity, 7);
             assertThat(halted.body(), halted.statusCode(), is(503));

@@ -152,7 +152,7 @@ class ReconciliationUnderLoadTest {
             }
             try {
                 SaleFixture.await("the other instance sells", Duration.ofSeconds(10), () -> reserved.get() > 200);
-                admission.halt("redis: a purchase timed out (rehearsed)");
+                admission.halt(seckill.admission.api.HaltReason.RESERVATION_STORE_IN_DOUBT);
                 long atHalt = reserved.get();
                 SaleFixture.await("this instance resumes by itself", Duration.ofSeconds(30),
                         () -> admission.haltedBecause().isEmpty());

@@ -9,7 +9,7 @@ import java.util.Optional;
 import io.helidon.dbclient.DbClient;
 import io.helidon.dbclient.DbRow;
 import redis.clients.jedis.UnifiedJedis;
-import seckill.reservation.api.SlotSpread;
+import seckill.redis.SlotSpread;
 
 /**
  * Verifies a sale directly in MySQL and Redis, never from HTTP answers: nothing oversold,

@@ -37,16 +37,12 @@ public class SalesReadiness implements HealthCheck {
     @Override
     public HealthCheckResponse call() {
         HealthCheckResponseBuilder response = HealthCheckResponse.named("sales").up();
-        admission.haltedBecause().ifPresent(reason -> response.down().withData("halted", reason));
+        admission.haltedBecause().ifPresent(reason -> response.down().withData("halted", reason.words()));
         try {
             reconciliation.alarm().ifPresent(alarm -> response.down()
                     .withData("reconciliation", alarm.state() + " activity " + alarm.activityId() + " sku "
                             + alarm.skuId() + ": " + alarm.detail()));
-            long unsettled = 0;
-            for (String stream : events.activeStreams()) {
-                unsettled += events.pending(stream) + events.undelivered(stream);
-            }
-            response.withData("unsettledEvents", unsettled);
+            response.withData("unsettledEvents", events.unsettled());
             try {
                 response.withData("outboxBacklog", ledger.refillBacklog());
             } catch (RuntimeException e) {

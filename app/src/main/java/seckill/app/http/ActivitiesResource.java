@@ -14,6 +14,7 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import seckill.admission.api.Admission;
+import seckill.admission.api.SaleWindow;
 import seckill.ordering.api.Activity;
 import seckill.ordering.api.ActivityCatalog;
 import seckill.ordering.api.SkuLine;
@@ -62,11 +63,10 @@ public class ActivitiesResource {
             allSoldOut &= soldOut;
             skus.add(line);
         }
-        String state = switch (activity.phaseAt(now)) {
-            case UPCOMING -> "UPCOMING";
-            case ENDED -> "ENDED";
-            case OPEN -> allSoldOut ? "SOLD_OUT" : "OPEN";
-        };
+        SaleWindow window = new SaleWindow(activity.startsAt(), activity.endsAt());
+        String state = window.notStartedAt(now) ? "UPCOMING"
+                : window.endedAt(now) ? "ENDED"
+                : allSoldOut ? "SOLD_OUT" : "OPEN";
         return ActivityJson.base(activity).add("state", state).add("skus", skus).build().toString();
     }
 

@@ -17,6 +17,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import seckill.admission.api.Admission;
+import seckill.admission.api.HaltReason;
 import seckill.app.infra.AdminToken;
 import seckill.app.sale.LaunchingActivities;
 import seckill.ordering.api.Activity;
@@ -66,7 +67,7 @@ public class AdminSalesResource {
     @Produces(MediaType.APPLICATION_JSON)
     public String halt(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
         AdminActivitiesResource.requireAdmin(adminToken, authorization);
-        admission.halt("operator");
+        admission.halt(HaltReason.OPERATOR);
         return salesState();
     }
 
@@ -155,7 +156,7 @@ public class AdminSalesResource {
 
     private String salesState() {
         JsonObjectBuilder json = Jsons.PROVIDER.createObjectBuilder();
-        admission.haltedBecause().ifPresentOrElse(reason -> json.add("state", "HALTED").add("reason", reason),
+        admission.haltedBecause().ifPresentOrElse(reason -> json.add("state", "HALTED").add("reason", reason.words()),
                 () -> json.add("state", "OPEN"));
         return json.build().toString();
     }

@@ -18,6 +18,7 @@ import jakarta.ws.rs.core.Context;
 import seckill.admission.api.CaptchaChallenge;
 import seckill.admission.api.ChallengeIssue;
 import seckill.admission.api.PurchaseTokens;
+import seckill.admission.api.SaleWindow;
 import seckill.admission.api.TokenIssue;
 import seckill.ordering.api.Activity;
 import seckill.ordering.api.ActivityCatalog;
@@ -48,11 +49,11 @@ public class ChallengesResource {
         long userId = Buyer.from(user);
         Activity activity = activity(activityIdText);
         ChallengeIssue issue = tokens.challenge(activity.id(), userId, clientAddress.of(request, forwardedFor),
-                activity.endsAt());
+                new SaleWindow(activity.startsAt(), activity.endsAt()));
         CaptchaChallenge challenge = switch (issue) {
             case ChallengeIssue.Issued issued -> issued.challenge();
             case ChallengeIssue.Halted halted -> throw new Problem(503, "HALTED", "Sales halted",
-                    "Sales are paused (" + halted.reason() + "); ask again later.", Duration.ofSeconds(2));
+                    "Sales are paused (" + halted.reason().words() + "); ask again later.", Duration.ofSeconds(2));
             case ChallengeIssue.Blocked blocked -> throw new Problem(403, "BLOCKED", "Blocked",
                     "This " + blocked.what() + " may not take part in the sale.");
             case ChallengeIssue.Ended ended -> throw new Problem(409, "ENDED", "Ended",
@@ -86,7 +87,8 @@ public class ChallengesResource {
         String answer = json.text("answer", true, 32).orElse(null);
         json.check();
         Activity activity = activity(activityIdText);
-        TokenIssue issue = tokens.issue(activity.id(), userId, challengeId, answer, activity.startsAt(), activity.endsAt());
+        TokenIssue issue = tokens.issue(activity.id(), userId, challengeId, answer,
+                new SaleWindow(activity.startsAt(), activity.endsAt()));
         return switch (issue) {
             case TokenIssue.Issued issued -> Response.status(201).entity(Jsons.PROVIDER.createObjectBuilder()
                     .add("token", issued.token())
@@ -99,8 +101,7 @@ public class ChallengesResource {
                 if (notOpen.notStartedYet()) {
                     throw new Problem(409, "NOT_STARTED", "Not started",
                             "Purchase tokens are issued only once the sale has started at " + activity.startsAt() + ".",
-                            Duration.ofSeconds(Math.max(1, Duration.between(java.time.Instant.now(), activity.startsAt())
-                                    .toSeconds())));
+                            Duration.ofSeconds(notOpen.secondsUntilStart()));
                 }
                 throw new Problem(409, "ENDED", "Ended", "The sale ended at " + activity.endsAt() + ".");
             }

@@ -1,26 +1,26 @@
 package seckill.admission;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Logger;
 
-import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.Tag;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisException;
 import seckill.admission.api.Admission;
 import seckill.admission.api.AdmissionDecision;
+import seckill.admission.api.HaltReason;
 import seckill.admission.api.PurchaseAttempt;
-import seckill.reservation.api.Coalescing;
-import seckill.reservation.api.ReservationUnavailable;
+import seckill.redis.Coalescing;
+import seckill.redis.CoalescingSettings;
+import seckill.redis.RedisFailures;
 
 /**
  * Judges purchase attempts in the order that costs least first: halt, blocklists, the activity's
@@ -32,86 +32,68 @@ class AdmittingPurchases implements Admission {
 
     private static final Logger LOG = Logger.getLogger(AdmittingPurchases.class.getName());
 
-    @Inject
-    Clock clock;
-
-    @Inject
-    SoldOutBroadcast broadcast;
-
-    @Inject
-    AdmissionSwitches switches;
-
-    @Inject
-    IssuingPurchaseTokens tokens;
-
-    @Inject
-    UnifiedJedis redis;
-
-    @Inject
-    MetricRegistry metrics;
-
-    @Inject
-    @ConfigProperty(name = "seckill.admission.rate-limit.partitions", defaultValue = "1")
-    int partitions = 1;
-
-    // admission's coalescing follows the reservation's switch unless set apart
-    @Inject
-    @ConfigProperty(name = "seckill.admission.coalescing.enabled")
-    Optional<Boolean> coalescingOwn = Optional.empty();
-
-    @Inject
-    @ConfigProperty(name = "seckill.reservation.coalescing.enabled", defaultValue = "true")
-    boolean coalescingShared;
-
-    @Inject
-    @ConfigProperty(name = "seckill.reservation.coalescing.max-batch", defaultValue = "32")
-    int coalescingBatch = 32;
-
-    @Inject
-    @ConfigProperty(name = "seckill.reservation.coalescing.max-wait-micros", defaultValue = "0")
-    long coalescingWaitMicros;
-
-    @Inject
-    @ConfigProperty(name = "seckill.reservation.coalescing.calls-per-lane", defaultValue = "1")
-    int coalescingCalls = 1;
-
-    @Inject
-    @ConfigProperty(name = "seckill.redis.timeout-millis", defaultValue = "2000")
-    long timeoutMillis = 2000;
-
-    private RateLimits limits;
-    private Coalescing<RateLimits.Check, RateLimits.Verdict> coalescer;
-    private boolean coalescing;
+    private final Clock clock;
+    private final SoldOutBroadcast broadcast;
+    final AdmissionSwitches switches;
+    private final IssuingPurchaseTokens tokens;
+    private final MetricRegistry metrics;
+    private final RateLimits limits;
+    private final Coalescing<RateLimits.Check, RateLimits.Verdict> coalescer;
+    private final boolean coalescing;
+    private final long timeoutMillis;
     private final RecentlyThrottled recentlyThrottled = new RecentlyThrottled();
     private final java.util.Map<String, org.eclipse.microprofile.metrics.Counter> outcomes =
             new java.util.concurrent.ConcurrentHashMap<>();
 
-    @PostConstruct
-    void init() {
+    @Inject
+    AdmittingPurchases(Clock clock, SoldOutBroadcast broadcast, AdmissionSwitches switches, IssuingPurchaseTokens tokens,
+                       UnifiedJedis redis, MetricRegistry metrics, Config config) {
+        this(clock, broadcast, switches, tokens, redis, metrics,
+                config.getOptionalValue("seckill.admission.rate-limit.partitions", Integer.class).orElse(1),
+                // admission's coalescing follows the shared switch unless set apart
+                config.getOptionalValue("seckill.admission.coalescing.enabled", Boolean.class)
+                        .orElse(CoalescingSettings.from(config).enabled()),
+                CoalescingSettings.from(config),
+                config.getOptionalValue("seckill.redis.timeout-millis", Long.class).orElse(2000L));
+    }
+
+    AdmittingPurchases(Clock clock, SoldOutBroadcast broadcast, AdmissionSwitches switches, IssuingPurchaseTokens tokens,
+                       UnifiedJedis redis, MetricRegistry metrics, int partitions, boolean coalescing,
+                       CoalescingSettings batching, long timeoutMillis) {
+        this.clock = clock;
+        this.broadcast = broadcast;
+        this.switches = switches;
+        this.tokens = tokens;
+        this.metrics = metrics;
+        this.coalescing = coalescing;
+        this.timeoutMillis = timeoutMillis;
         limits = new RateLimits(redis, clock, partitions);
-        coalescing = coalescingOwn.orElse(coalescingShared);
-        coalescer = new Coalescing<>(limits::checkAll, coalescingBatch, coalescingWaitMicros, coalescingCalls);
+        coalescer = new Coalescing<>(limits::checkAll, batching.maxBatch(), batching.maxWaitMicros(),
+                batching.callsPerLane());
         if (metrics != null) {
             coalescer.countIn(metrics, "admission");
         }
     }
 
-    private final AtomicReference<String> haltReason = new AtomicReference<>();
+    private final AtomicReference<HaltReason> haltReason = new AtomicReference<>();
 
     @Override
     public AdmissionDecision admit(PurchaseAttempt attempt) {
         AdmissionDecision decision = judge(attempt);
-        outcomes.computeIfAbsent(outcome(decision), o -> metrics.counter("seckill.admission", new Tag("outcome", o))).inc();
+        if (metrics != null) {
+            outcomes.computeIfAbsent(outcome(decision), o -> metrics.counter("seckill.admission", new Tag("outcome", o)))
+                    .inc();
+        }
         return decision;
     }
 
     AdmissionDecision judge(PurchaseAttempt attempt) {
-        String halted = haltReason.get();
+        HaltReason halted = haltReason.get();
         if (halted != null) {
             return new AdmissionDecision.Halted(halted, 2);
         }
         if (switches.halt()) {
-            return new AdmissionDecision.Halted("operator switch", 5);
+            return new AdmissionDecision.Halted(HaltReason.OPERATOR_SWITCH, 5);
         }
         if (switches.blockedUsers().contains(Long.toString(attempt.userId()))) {
             return new AdmissionDecision.Blocked("buyer");
@@ -120,11 +102,10 @@ class AdmittingPurchases implements Admission {
             return new AdmissionDecision.Blocked("client address");
         }
         Instant now = clock.instant();
-        if (now.isBefore(attempt.startsAt())) {
-            long seconds = Math.max(1, Duration.between(now, attempt.startsAt()).toSeconds());
-            return new AdmissionDecision.NotStarted(seconds);
+        if (attempt.window().notStartedAt(now)) {
+            return new AdmissionDecision.NotStarted(attempt.window().secondsUntilStart(now));
         }
-        if (!now.isBefore(attempt.endsAt())) {
+        if (attempt.window().endedAt(now)) {
             return new AdmissionDecision.Ended();
         }
         if (broadcast.flags().isSet(attempt.activityId(), attempt.skuId())) {
@@ -160,15 +141,13 @@ class AdmittingPurchases implements Admission {
             // queued behind this instance's own calls for too long: Redis never saw it
             return new AdmissionDecision.Throttled("GLOBAL", 1, switches.buyerRate(), 0, 1);
         } catch (JedisException e) {
-            if (ReservationUnavailable.poolExhausted(e)) {
+            if (RedisFailures.poolExhausted(e)) {
                 // this instance is saturated, Redis is fine: queue the buyer like the global limit does
                 return new AdmissionDecision.Throttled("GLOBAL", 1, switches.buyerRate(), 0, 1);
             }
-            // Redis is the arbiter of the reservation too: in doubt, stop issuing here as well
-            // the client's error text goes to the log; clients and probes see a stable reason
-            LOG.log(java.util.logging.Level.WARNING, "rate limits unavailable; halting sales on this instance", e);
-            halt("redis: rate limits unavailable");
-            return new AdmissionDecision.Halted(haltReason.get(), 2);
+            // Redis is the arbiter of the reservation too; the caller decides what doubt means for sales
+            LOG.log(java.util.logging.Level.WARNING, "rate limits unavailable", e);
+            return new AdmissionDecision.InDoubt();
         }
         if (!verdict.admitted()) {
             if ("BUYER".equals(verdict.limit())) {
@@ -190,6 +169,7 @@ class AdmittingPurchases implements Admission {
             case AdmissionDecision.TokenInvalid t -> "token_invalid";
             case AdmissionDecision.Blocked b -> "blocked";
             case AdmissionDecision.Halted h -> "halted";
+            case AdmissionDecision.InDoubt d -> "in_doubt";
             case AdmissionDecision.NotStarted n -> "not_started";
             case AdmissionDecision.Ended e -> "ended";
         };
@@ -197,8 +177,10 @@ class AdmittingPurchases implements Admission {
 
     /** Operator threshold: the SKU counts as sold out once this few units remain (0: only when none). */
     @Override
-    public long soldOutThreshold() {
-        return switches.soldOutThreshold();
+    public void reservedLeaving(long activityId, long skuId, long remaining) {
+        if (remaining <= switches.soldOutThreshold()) {
+            broadcast.soldOut(activityId, skuId);
+        }
     }
 
     @Override
@@ -217,22 +199,22 @@ class AdmittingPurchases implements Admission {
     }
 
     @Override
-    public void halt(String reason) {
+    public void halt(HaltReason reason) {
         if (haltReason.compareAndSet(null, reason)) {
-            LOG.warning(() -> "sales HALTED on this instance: " + reason);
+            LOG.warning(() -> "sales HALTED on this instance: " + reason.words());
         }
     }
 
     @Override
     public void resume() {
-        String was = haltReason.getAndSet(null);
+        HaltReason was = haltReason.getAndSet(null);
         if (was != null) {
-            LOG.info(() -> "sales resumed (were halted: " + was + ")");
+            LOG.info(() -> "sales resumed (were halted: " + was.words() + ")");
         }
     }
 
     @Override
-    public Optional<String> haltedBecause() {
+    public Optional<HaltReason> haltedBecause() {
         return Optional.ofNullable(haltReason.get());
     }
 }

@@ -7,7 +7,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import redis.clients.jedis.UnifiedJedis;
-import seckill.reservation.api.RedisScript;
+import seckill.redis.RedisScript;
 
 /**
  * Limits how many captcha challenges one buyer and one address may ask for per minute, shared by

@@ -14,7 +14,9 @@ import redis.clients.jedis.exceptions.JedisException;
 import seckill.admission.api.Admission;
 import seckill.admission.api.ChallengeIssue;
 import seckill.admission.api.CaptchaVerifier;
+import seckill.admission.api.HaltReason;
 import seckill.admission.api.PurchaseTokens;
+import seckill.admission.api.SaleWindow;
 import seckill.admission.api.TokenIssue;
 
 /**
@@ -68,8 +70,8 @@ class IssuingPurchaseTokens implements PurchaseTokens {
     }
 
     @Override
-    public ChallengeIssue challenge(long activityId, long userId, String clientIp, Instant endsAt) {
-        Optional<String> halted = admission.haltedBecause();
+    public ChallengeIssue challenge(long activityId, long userId, String clientIp, SaleWindow window) {
+        Optional<HaltReason> halted = admission.haltedBecause();
         if (halted.isPresent()) {
             return new ChallengeIssue.Halted(halted.get());
         }
@@ -79,7 +81,7 @@ class IssuingPurchaseTokens implements PurchaseTokens {
         if (clientIp != null && !clientIp.isEmpty() && switches.blockedIps().contains(clientIp)) {
             return new ChallengeIssue.Blocked("address");
         }
-        if (!clock.instant().isBefore(endsAt)) {
+        if (window.endedAt(clock.instant())) {
             return new ChallengeIssue.Ended();
         }
         try {
@@ -96,11 +98,13 @@ class IssuingPurchaseTokens implements PurchaseTokens {
     }
 
     @Override
-    public TokenIssue issue(long activityId, long userId, String challengeId, String answer, Instant startsAt,
-                            Instant endsAt) {
+    public TokenIssue issue(long activityId, long userId, String challengeId, String answer, SaleWindow window) {
         Instant now = clock.instant();
-        if (now.isBefore(startsAt) || !now.isBefore(endsAt)) {
-            return new TokenIssue.NotOpen(now.isBefore(startsAt));
+        if (window.notStartedAt(now)) {
+            return new TokenIssue.NotOpen(true, window.secondsUntilStart(now));
+        }
+        if (window.endedAt(now)) {
+            return new TokenIssue.NotOpen(false, 0);
         }
         if (signer == null || !captcha.verify(activityId, userId, challengeId, answer)) {
             return new TokenIssue.ChallengeFailed();

@@ -7,8 +7,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import redis.clients.jedis.UnifiedJedis;
-import seckill.reservation.api.RedisScript;
-import seckill.reservation.api.SlotSpread;
+import seckill.redis.RedisScript;
+import seckill.redis.SlotSpread;
 
 /**
  * Per-buyer and global purchase-rate limits kept in Redis, so every instance behind the load

@@ -15,6 +15,7 @@ import redis.clients.jedis.UnifiedJedis;
 import redis.embedded.RedisServer;
 import seckill.admission.api.AdmissionDecision;
 import seckill.admission.api.PurchaseAttempt;
+import seckill.admission.api.SaleWindow;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.greaterThan;
@@ -81,8 +82,8 @@ class SharedRedisAdmissionTest {
             try {
                 AdmittingPurchases admissionB = admitting(b, onB);
                 await(() -> numSub() >= 2);
-                PurchaseAttempt attempt = new PurchaseAttempt(activity, 1, 42, "", Instant.now().minusSeconds(5),
-                        Instant.now().plusSeconds(600), Optional.empty());
+                PurchaseAttempt attempt = new PurchaseAttempt(activity, 1, 42, "",
+                        new SaleWindow(Instant.now().minusSeconds(5), Instant.now().plusSeconds(600)), Optional.empty());
 
                 // control: without the flag, B's admission asks Redis (the rate-limit script)
                 long before = evalshaCalls();
@@ -143,8 +144,8 @@ class SharedRedisAdmissionTest {
                 java.util.Set<Integer> ranges = new java.util.HashSet<>();
                 for (long user = 10_000; user < 10_060; user++) {
                     String lane = new RateLimits(a, clock, 3).lane(activity, user);
-                    ranges.add(seckill.reservation.api.SlotSpread.slotOf(lane.substring(1, lane.length() - 1))
-                            * 3 / seckill.reservation.api.SlotSpread.SLOTS);
+                    ranges.add(seckill.redis.SlotSpread.slotOf(lane.substring(1, lane.length() - 1))
+                            * 3 / seckill.redis.SlotSpread.SLOTS);
                 }
                 assertThat(ranges.size(), is(3));
             } finally {
@@ -154,8 +155,8 @@ class SharedRedisAdmissionTest {
     }
 
     private static PurchaseAttempt attempt(long activity, long user) {
-        return new PurchaseAttempt(activity, 1, user, "", Instant.now().minusSeconds(5), Instant.now().plusSeconds(600),
-                Optional.empty());
+        return new PurchaseAttempt(activity, 1, user, "",
+                new SaleWindow(Instant.now().minusSeconds(5), Instant.now().plusSeconds(600)), Optional.empty());
     }
 
     private SoldOutBroadcast broadcast(UnifiedJedis redis) {
@@ -174,16 +175,10 @@ class SharedRedisAdmissionTest {
 
     private AdmittingPurchases admitting(UnifiedJedis redis, SoldOutBroadcast broadcast, boolean coalescing,
                                          int partitions) {
-        AdmittingPurchases admitting = new AdmittingPurchases();
-        admitting.coalescingShared = coalescing;
-        admitting.partitions = partitions;
-        admitting.clock = clock;
-        admitting.redis = redis;
-        admitting.broadcast = broadcast;
-        admitting.switches = new AdmissionSwitches();
-        admitting.switches.set(100, 1000, 0, false);
-        admitting.init();
-        return admitting;
+        AdmissionSwitches switches = new AdmissionSwitches();
+        switches.set(100, 1000, 0, false);
+        return new AdmittingPurchases(clock, broadcast, switches, null, redis, null, partitions, coalescing,
+                new seckill.redis.CoalescingSettings(coalescing, 32, 0, 1), 2000);
     }
 
     private static long numSub() {

@@ -279,10 +279,7 @@ class OrderingWorkers implements OrderingSwitch {
 
     private long pendingTotal() {
         try {
-            long total = 0;
-            for (String stream : events.activeStreams()) {
-                total += events.pending(stream) + events.undelivered(stream);
-            }
+            long total = events.unsettled();
             pendingSeen.set(total);
             return total;
         } catch (RuntimeException e) {

@@ -14,7 +14,7 @@ import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisException;
@@ -27,7 +27,9 @@ import seckill.reservation.api.StockReservations;
 import seckill.reservation.api.Restock;
 import seckill.reservation.api.RestoreStock;
 import seckill.reservation.api.RestockOutcome;
-import seckill.reservation.api.Coalescing;
+import seckill.redis.Coalescing;
+import seckill.redis.CoalescingSettings;
+import seckill.redis.RedisFailures;
 import seckill.reservation.redis.BucketScripts;
 import seckill.reservation.redis.PreheatScript;
 import seckill.reservation.redis.NodeLease;
@@ -52,43 +54,29 @@ class ReservingStock implements StockReservations {
     private final BucketScripts bucketScripts = new BucketScripts();
     private final RestoreScript restoreScript = new RestoreScript();
 
-    @Inject
-    UnifiedJedis redis;
-
-    @Inject
-    Clock clock;
-
-    @Inject
-    MetricRegistry metrics;
-
-    @Inject
-    @ConfigProperty(name = "seckill.reservation.consumer-group", defaultValue = "ordering")
-    String consumerGroup;
-
-    @Inject
-    @ConfigProperty(name = "seckill.reservation.coalescing.enabled", defaultValue = "true")
-    boolean coalescing;
-
-    @Inject
-    @ConfigProperty(name = "seckill.reservation.coalescing.max-batch", defaultValue = "32")
-    int coalescingBatch;
-
-    @Inject
-    @ConfigProperty(name = "seckill.reservation.coalescing.max-wait-micros", defaultValue = "0")
-    long coalescingWaitMicros;
-
-    @Inject
-    @ConfigProperty(name = "seckill.reservation.coalescing.calls-per-lane", defaultValue = "1")
-    int coalescingCalls;
-
-    @Inject
-    @ConfigProperty(name = "seckill.redis.timeout-millis", defaultValue = "2000")
-    long timeoutMillis;
-
+    private final UnifiedJedis redis;
+    private final Clock clock;
+    private final MetricRegistry metrics;
+    private final String consumerGroup;
+    private final long timeoutMillis;
     /** How long a node id lease lasts without renewal; renewed every third of it. */
+    private final Duration nodeLease;
+    private final CoalescingSettings batching;
+
     @Inject
-    @ConfigProperty(name = "seckill.reservation.node-lease-seconds", defaultValue = "30")
-    long nodeLeaseSeconds;
+    ReservingStock(UnifiedJedis redis, Clock clock, MetricRegistry metrics, Config config) {
+        this(redis, clock, metrics, ReservationSettings.from(config));
+    }
+
+    ReservingStock(UnifiedJedis redis, Clock clock, MetricRegistry metrics, ReservationSettings settings) {
+        this.redis = redis;
+        this.clock = clock;
+        this.metrics = metrics;
+        this.consumerGroup = settings.consumerGroup();
+        this.timeoutMillis = settings.timeoutMillis();
+        this.nodeLease = settings.nodeLease();
+        this.batching = settings.coalescing();
+    }
 
     private volatile ReservationSequence sequence;
     private NodeLease lease;
@@ -103,16 +91,16 @@ class ReservingStock implements StockReservations {
     void leaseNodeId() {
         coalescer = new Coalescing<>((lane, claims) -> reservationScript.reserveMany(redis, claims.getFirst().buckets(),
                 claims.stream().map(Claimed::claim).toList(), clock.instant()),
-                coalescingBatch, coalescingWaitMicros, coalescingCalls);
+                batching.maxBatch(), batching.maxWaitMicros(), batching.callsPerLane());
         coalescer.countIn(metrics, "reservation");
-        lease = new NodeLease(redis, clock, Duration.ofSeconds(nodeLeaseSeconds),
+        lease = new NodeLease(redis, clock, nodeLease,
                 ProcessHandle.current().pid() + ":" + UUID.randomUUID());
         long node = lease.acquire();
         sequence = new ReservationSequence(clock, node);
-        LOG.info(() -> "reservation ids use node id " + node + " (leased for " + nodeLeaseSeconds + " s, renewed)");
+        LOG.info(() -> "reservation ids use node id " + node + " (leased for " + nodeLease.toSeconds() + " s, renewed)");
         renewals = Executors.newSingleThreadScheduledExecutor(r -> Thread.ofPlatform().daemon(true)
                 .name("node-lease").unstarted(r));
-        long every = Math.max(1, nodeLeaseSeconds * 1000 / 3);
+        long every = Math.max(1, nodeLease.toMillis() / 3);
         renewals.scheduleWithFixedDelay(this::renewLease, every, every, TimeUnit.MILLISECONDS);
     }
 
@@ -229,7 +217,7 @@ class ReservingStock implements StockReservations {
                         .orElseThrow(() -> new IllegalStateException("malformed reservation id in Redis: " + held));
             }
         } catch (JedisException e) {
-            throw new ReservationUnavailable("reservation across buckets failed", e, !ReservationUnavailable.poolExhausted(e));
+            throw new ReservationUnavailable("reservation across buckets failed", e, !RedisFailures.poolExhausted(e));
         }
         ReservationOutcome.Reserved taken = null;
         try {
@@ -260,7 +248,7 @@ class ReservingStock implements StockReservations {
                 settleQuietly(keys, home, command.userId(), pending, taken.id().toString());
                 return taken;
             }
-            boolean inDoubt = !ReservationUnavailable.poolExhausted(e);
+            boolean inDoubt = !RedisFailures.poolExhausted(e);
             if (!inDoubt) {
                 // nothing was sent after the claim: give the buyer their home record back, or they are
                 // locked out of the sale by a claim nobody will settle
@@ -280,7 +268,7 @@ class ReservingStock implements StockReservations {
 
     private ReservationOutcome reserveAtHome(ReserveStock command, StockBuckets keys, ReservationId candidate) {
         try {
-            if (coalescing) {
+            if (batching.enabled()) {
                 return coalescer.submit(keys.tag(candidate.bucket()), new Claimed(keys, new ReservationScript.Claim(
                         candidate, command.userId(), command.quantity(), command.requestId())), timeoutMillis);
             }
@@ -289,7 +277,7 @@ class ReservingStock implements StockReservations {
         } catch (Coalescing.NotSent e) {
             throw new ReservationUnavailable("reservation not sent", e, false);
         } catch (JedisException | IllegalStateException e) {
-            throw new ReservationUnavailable("reservation script failed", e, !ReservationUnavailable.poolExhausted(e));
+            throw new ReservationUnavailable("reservation script failed", e, !RedisFailures.poolExhausted(e));
         }
     }
 

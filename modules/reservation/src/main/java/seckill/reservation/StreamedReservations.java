@@ -23,7 +23,7 @@ import redis.clients.jedis.resps.StreamGroupInfo;
 import redis.clients.jedis.resps.StreamPendingEntry;
 import seckill.reservation.api.BucketSnapshot;
 import seckill.reservation.api.EventPosition;
-import seckill.reservation.api.RedisScript;
+import seckill.redis.RedisScript;
 import seckill.reservation.api.ReservationEvent;
 import seckill.reservation.api.ReservationEvents;
 import seckill.reservation.api.ReservationId;

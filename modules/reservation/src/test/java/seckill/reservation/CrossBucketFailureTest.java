@@ -8,6 +8,7 @@ import java.util.NoSuchElementException;
 
 import org.eclipse.microprofile.metrics.Counter;
 import org.eclipse.microprofile.metrics.MetricRegistry;
+import seckill.redis.CoalescingSettings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.JedisPooled;
@@ -75,16 +76,8 @@ class CrossBucketFailureTest {
     }
 
     private static ReservingStock reservingStock(JedisPooled redis) {
-        ReservingStock stock = new ReservingStock();
-        stock.redis = redis;
-        stock.clock = Clock.systemUTC();
-        stock.metrics = inertRegistry();
-        stock.consumerGroup = "ordering";
-        stock.coalescing = false;
-        stock.coalescingBatch = 32;
-        stock.coalescingCalls = 1;
-        stock.timeoutMillis = 2_000;
-        stock.nodeLeaseSeconds = 30;
+        ReservingStock stock = new ReservingStock(redis, Clock.systemUTC(), inertRegistry(), new ReservationSettings(
+                "ordering", 2_000, java.time.Duration.ofSeconds(30), new CoalescingSettings(false, 32, 0, 1)));
         stock.leaseNodeId();
         return stock;
     }

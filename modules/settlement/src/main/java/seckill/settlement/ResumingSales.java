@@ -19,7 +19,6 @@ import seckill.settlement.api.SkuReconciliation;
 class ResumingSales {
 
     private static final Logger LOG = Logger.getLogger(ResumingSales.class.getName());
-    static final String REDIS_DOUBT = "redis";
 
     @Inject
     Admission admission;
@@ -37,7 +36,7 @@ class ResumingSales {
         if (reason.isEmpty()) {
             return true;
         }
-        if (!operatorAsked && (!autoResume || !reason.get().startsWith(REDIS_DOUBT))) {
+        if (!operatorAsked && (!autoResume || !reason.get().arbiterInDoubt())) {
             // an operator's halt is lifted by an operator
             return false;
         }

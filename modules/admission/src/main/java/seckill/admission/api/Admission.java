@@ -11,6 +11,12 @@ public interface Admission {
     /** Records that reservation found the SKU sold out. */
     void soldOut(long activityId, long skuId);
 
+    /**
+     * Records a reservation that left {@code remaining} units of the SKU; flags it sold out once that
+     * is at or below the operator's threshold ({@code seckill.admission.sold-out-threshold}).
+     */
+    void reservedLeaving(long activityId, long skuId, long remaining);
+
     /** Withdraws a sold-out flag (stock came back). */
     void restocked(long activityId, long skuId);
 
@@ -18,15 +24,12 @@ public interface Admission {
      * Stops issuing reservations on this instance: every attempt is answered HALTED until
      * {@link #resume()}. Called when Redis is in doubt, or by an operator.
      */
-    void halt(String reason);
+    void halt(HaltReason reason);
 
     void resume();
 
     /** Why sales are halted, or empty when they are not. */
-    java.util.Optional<String> haltedBecause();
-
-    /** Units left at or below which a SKU is flagged sold out early (operator switch; 0 = only when none). */
-    long soldOutThreshold();
+    java.util.Optional<HaltReason> haltedBecause();
 
     /** Whether this instance currently answers the SKU as sold out without asking Redis. */
     boolean isFlaggedSoldOut(long activityId, long skuId);

@@ -16,7 +16,14 @@ public sealed interface AdmissionDecision {
     }
 
     /** Sales are halted on this instance (the reservation store is in doubt, or an operator said so). */
-    record Halted(String reason, long retryAfterSeconds) implements AdmissionDecision {
+    record Halted(HaltReason reason, long retryAfterSeconds) implements AdmissionDecision {
+    }
+
+    /**
+     * The rate-limit script did not answer: Redis is in doubt. The caller decides what that means for
+     * sales (the purchase halts them: stop issuing, reconcile, resume).
+     */
+    record InDoubt() implements AdmissionDecision {
     }
 
     /**

@@ -11,7 +11,7 @@ public sealed interface ChallengeIssue {
     }
 
     /** Sales are halted on this instance. */
-    record Halted(String reason) implements ChallengeIssue {
+    record Halted(HaltReason reason) implements ChallengeIssue {
     }
 
     /** {@code what} is "buyer" or "address". */

@@ -1,7 +1,5 @@
 package seckill.admission.api;
 
-import java.time.Instant;
-
 /**
  * The admission module's door for captcha-backed purchase tokens: a buyer who solved a challenge
  * while the activity is open gets an HMAC-signed token bound to them and the activity.
@@ -10,9 +8,10 @@ public interface PurchaseTokens {
 
     /**
      * A captcha challenge for the buyer, unless sales are halted, the buyer or {@code clientIp} is
-     * blocked, the sale ended at {@code endsAt}, or they asked for too many this minute.
+     * blocked, the sale ended, or they asked for too many this minute.
      */
-    ChallengeIssue challenge(long activityId, long userId, String clientIp, Instant endsAt);
+    ChallengeIssue challenge(long activityId, long userId, String clientIp, SaleWindow window);
 
-    TokenIssue issue(long activityId, long userId, String challengeId, String answer, Instant startsAt, Instant endsAt);
+    /** A purchase token for a buyer who answered their challenge while the sale is open. */
+    TokenIssue issue(long activityId, long userId, String challengeId, String answer, SaleWindow window);
 }

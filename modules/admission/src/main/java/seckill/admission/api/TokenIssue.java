@@ -13,7 +13,7 @@ public sealed interface TokenIssue {
     record ChallengeFailed() implements TokenIssue {
     }
 
-    /** Tokens are issued only while the activity is open. */
-    record NotOpen(boolean notStartedYet) implements TokenIssue {
+    /** Tokens are issued only while the activity is open; {@code secondsUntilStart} is 0 once it ended. */
+    record NotOpen(boolean notStartedYet, long secondsUntilStart) implements TokenIssue {
     }
 }

@@ -12,18 +12,8 @@ import java.util.Optional;
 public record Activity(long id, String name, Instant startsAt, Instant endsAt, Duration paymentWindow,
                        List<SkuLine> skus) {
 
-    /** Where the activity's window stands at {@code now}. */
-    public enum Phase { UPCOMING, OPEN, ENDED }
-
     public Activity {
         skus = List.copyOf(skus);
-    }
-
-    public Phase phaseAt(Instant now) {
-        if (now.isBefore(startsAt)) {
-            return Phase.UPCOMING;
-        }
-        return now.isBefore(endsAt) ? Phase.OPEN : Phase.ENDED;
     }
 
     public Optional<SkuLine> sku(long skuId) {

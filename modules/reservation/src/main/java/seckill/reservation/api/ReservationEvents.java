@@ -44,6 +44,15 @@ public interface ReservationEvents {
     /** Events recorded but never delivered to the group on a stream. */
     long undelivered(String stream);
 
+    /** Events recorded on any live stream and not yet settled (pending or never delivered). */
+    default long unsettled() {
+        long total = 0;
+        for (String stream : activeStreams()) {
+            total += pending(stream) + undelivered(stream);
+        }
+        return total;
+    }
+
     /**
      * Bucket {@code bucket} of a SKU split into {@code buckets}, read in one atomic step, listing at
      * most {@code limit} unsettled events.

@@ -22,14 +22,4 @@ public class ReservationUnavailable extends RuntimeException {
     public boolean inDoubt() {
         return inDoubt;
     }
-
-    /** Whether a Redis client failure is only the local pool running out of connections. */
-    public static boolean poolExhausted(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof java.util.NoSuchElementException) {
-                return true;
-            }
-        }
-        return false;
-    }
 }

@@ -6,7 +6,7 @@ import java.util.List;
 
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.params.SetParams;
-import seckill.reservation.api.RedisScript;
+import seckill.redis.RedisScript;
 
 /**
  * An exclusive, expiring lease on one of the {@link ReservationSequence#MAX_NODES} node ids that

@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.List;
 
 import redis.clients.jedis.UnifiedJedis;
-import seckill.reservation.api.RedisScript;
+import seckill.redis.RedisScript;
 
 /**
  * Runs {@code preheat.lua} for one bucket, then registers the bucket's stream so that consumers on

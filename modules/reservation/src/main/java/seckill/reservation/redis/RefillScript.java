@@ -3,7 +3,7 @@ package seckill.reservation.redis;
 import java.util.List;
 
 import redis.clients.jedis.UnifiedJedis;
-import seckill.reservation.api.RedisScript;
+import seckill.redis.RedisScript;
 import seckill.reservation.api.ReservationId;
 import seckill.reservation.api.RestockOutcome;
 

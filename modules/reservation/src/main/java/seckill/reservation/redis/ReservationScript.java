@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.List;
 
 import redis.clients.jedis.UnifiedJedis;
-import seckill.reservation.api.RedisScript;
+import seckill.redis.RedisScript;
 import seckill.reservation.api.ReservationId;
 import seckill.reservation.api.ReservationOutcome;
 

@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import redis.clients.jedis.UnifiedJedis;
-import seckill.reservation.api.RedisScript;
+import seckill.redis.RedisScript;
 import seckill.reservation.api.RestoreStock;
 
 /** Runs {@code restore.lua} for one bucket, then registers its stream for the consumers. */

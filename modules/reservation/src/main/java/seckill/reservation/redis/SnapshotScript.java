@@ -6,7 +6,7 @@ import java.util.List;
 import redis.clients.jedis.UnifiedJedis;
 import seckill.reservation.api.BucketSnapshot;
 import seckill.reservation.api.EventPosition;
-import seckill.reservation.api.RedisScript;
+import seckill.redis.RedisScript;
 
 /** Runs {@code snapshot.lua}: one bucket's stock, refills and unsettled events as of one instant. */
 public final class SnapshotScript {

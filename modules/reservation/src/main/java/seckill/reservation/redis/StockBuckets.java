@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-import seckill.reservation.api.SlotSpread;
+import seckill.redis.SlotSpread;
 
 /**
  * The Redis key layout of a SKU's stock. Each bucket has its own hash tag, so the keys one

@@ -3,7 +3,7 @@ package seckill.reservation.redis;
 import java.util.List;
 
 import redis.clients.jedis.UnifiedJedis;
-import seckill.reservation.api.RedisScript;
+import seckill.redis.RedisScript;
 
 /** Runs {@code trim.lua}: removes a stream's settled entries without ever touching a pending one. */
 public final class TrimScript {

@@ -5,7 +5,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.util.JedisClusterCRC16;
 import seckill.reservation.api.ReservationId;
-import seckill.reservation.api.SlotSpread;
+import seckill.redis.SlotSpread;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.everyItem;

@@ -1,4 +1,4 @@
-package seckill.reservation.api;
+package seckill.redis;
 
 import redis.clients.jedis.util.JedisClusterCRC16;
 

@@ -1,4 +1,4 @@
-package seckill.reservation.api;
+package seckill.redis;
 
 import java.util.ArrayList;
 import java.util.List;

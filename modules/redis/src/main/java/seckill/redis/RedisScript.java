@@ -1,4 +1,4 @@
-package seckill.reservation.api;
+package seckill.redis;
 
 import java.io.IOException;
 import java.io.InputStream;

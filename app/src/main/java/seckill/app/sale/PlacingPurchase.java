@@ -1,0 +1,121 @@
+package seckill.app.sale;
+
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.metrics.Counter;
+import org.eclipse.microprofile.metrics.MetricRegistry;
+import seckill.admission.api.Admission;
+import seckill.admission.api.AdmissionDecision;
+import seckill.admission.api.HaltReason;
+import seckill.admission.api.PurchaseAttempt;
+import seckill.admission.api.SaleWindow;
+import seckill.ordering.api.Activity;
+import seckill.ordering.api.ActivityCatalog;
+import seckill.ordering.api.SkuLine;
+import seckill.reservation.api.ReservationOutcome;
+import seckill.reservation.api.ReservationUnavailable;
+import seckill.reservation.api.ReserveStock;
+import seckill.reservation.api.StockReservations;
+
+/**
+ * A buyer's click, start to end: the activity and SKU from the catalogue (memory), admission's cheap
+ * checks and rate limits, then the one atomic Redis script that judges, pre-deducts and records the
+ * reservation. The only place that decides what Redis doubt means for sales: when either script's
+ * outcome is unknown, sales halt on this instance (stop issuing; settlement reconciles and resumes),
+ * never a guess either way.
+ */
+@ApplicationScoped
+public class PlacingPurchase {
+
+    private static final Logger LOG = Logger.getLogger(PlacingPurchase.class.getName());
+
+    private final ActivityCatalog catalog;
+    private final Admission admission;
+    private final StockReservations reservations;
+    private final Counter reservationsMade;
+
+    @Inject
+    PlacingPurchase(ActivityCatalog catalog, Admission admission, StockReservations reservations,
+                    MetricRegistry metrics) {
+        this.catalog = catalog;
+        this.admission = admission;
+        this.reservations = reservations;
+        this.reservationsMade = metrics.counter("seckill.reservations");
+    }
+
+    public PurchaseOutcome place(Purchase purchase) {
+        Activity activity = catalog.find(purchase.activityId()).orElse(null);
+        if (activity == null) {
+            return new PurchaseOutcome.UnknownActivity(purchase.activityId());
+        }
+        SkuLine sku = activity.sku(purchase.skuId()).orElse(null);
+        if (sku == null) {
+            return new PurchaseOutcome.UnknownSku(purchase.activityId(), purchase.skuId());
+        }
+        if (purchase.quantity() > sku.perUserLimit()) {
+            return new PurchaseOutcome.OverBuyerLimit(sku.perUserLimit());
+        }
+        SaleWindow window = new SaleWindow(activity.startsAt(), activity.endsAt());
+        AdmissionDecision decision = admission.admit(new PurchaseAttempt(purchase.activityId(), purchase.skuId(),
+                purchase.userId(), purchase.clientIp(), window, purchase.purchaseToken()));
+        switch (decision) {
+            case AdmissionDecision.Admitted admitted -> {
+                // on to the reservation
+            }
+            case AdmissionDecision.InDoubt inDoubt -> {
+                return haltInDoubt(HaltReason.RATE_LIMITS_IN_DOUBT, null);
+            }
+            default -> {
+                return new PurchaseOutcome.NotAdmitted(decision, window);
+            }
+        }
+        return reserve(purchase, sku);
+    }
+
+    private PurchaseOutcome reserve(Purchase purchase, SkuLine sku) {
+        ReservationOutcome outcome;
+        try {
+            outcome = reservations.reserve(new ReserveStock(purchase.activityId(), purchase.skuId(), sku.buckets(),
+                    purchase.userId(), (int) purchase.quantity(), purchase.requestId()));
+        } catch (ReservationUnavailable e) {
+            if (!e.inDoubt()) {
+                // the call never left this instance: nothing happened, a retry is safe
+                return new PurchaseOutcome.Busy();
+            }
+            return haltInDoubt(HaltReason.RESERVATION_STORE_IN_DOUBT, e);
+        }
+        return switch (outcome) {
+            case ReservationOutcome.Reserved reserved -> {
+                reservationsMade.inc();
+                reserved.skuRemaining().ifPresent(remaining ->
+                        admission.reservedLeaving(purchase.activityId(), purchase.skuId(), remaining));
+                yield new PurchaseOutcome.Reserved(reserved.id());
+            }
+            case ReservationOutcome.AlreadyReserved already -> new PurchaseOutcome.AlreadyReserved(already.id());
+            case ReservationOutcome.SoldOut soldOut -> {
+                admission.soldOut(purchase.activityId(), purchase.skuId());
+                yield new PurchaseOutcome.SoldOut(purchase.skuId());
+            }
+            case ReservationOutcome.InsufficientStock insufficient ->
+                    new PurchaseOutcome.InsufficientStock(insufficient.remaining());
+            case ReservationOutcome.NotPreheated notPreheated -> new PurchaseOutcome.NotReady();
+            case ReservationOutcome.InProgress inProgress -> new PurchaseOutcome.InProgress();
+            case ReservationOutcome.Unreadable unreadable -> {
+                LOG.severe(() -> "buyer " + purchase.userId() + " of activity " + purchase.activityId() + " sku "
+                        + purchase.skuId() + " has a record in Redis this instance cannot read: " + unreadable.reply());
+                yield new PurchaseOutcome.Unreadable();
+            }
+        };
+    }
+
+    /** The arbiter is in doubt: stop issuing here until what is unsettled is counted (settlement resumes). */
+    private PurchaseOutcome haltInDoubt(HaltReason reason, Throwable cause) {
+        // the client library's error text goes to the log; clients and probes see the reason's stable words
+        LOG.log(Level.WARNING, "Redis in doubt (" + reason.words() + "); halting sales on this instance", cause);
+        admission.halt(reason);
+        return new PurchaseOutcome.HaltedInDoubt(reason);
+    }
+}

@@ -1,0 +1,147 @@
+package seckill.app.sale;
+
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+
+import org.eclipse.microprofile.metrics.Counter;
+import org.eclipse.microprofile.metrics.MetricRegistry;
+import org.junit.jupiter.api.Test;
+import seckill.admission.api.Admission;
+import seckill.admission.api.AdmissionDecision;
+import seckill.admission.api.HaltReason;
+import seckill.ordering.api.Activity;
+import seckill.ordering.api.ActivityCatalog;
+import seckill.ordering.api.SkuLine;
+import seckill.reservation.api.ReservationId;
+import seckill.reservation.api.ReservationOutcome;
+import seckill.reservation.api.ReservationUnavailable;
+import seckill.reservation.api.StockReservations;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.empty;
+import static org.hamcrest.Matchers.instanceOf;
+import static org.hamcrest.Matchers.is;
+
+/**
+ * The purchase use case against fakes of its three doors: what each answer of admission and
+ * reservation comes to, and that Redis doubt, from either script, halts sales here and nowhere else.
+ */
+class PlacingPurchaseTest {
+
+    private static final Activity ACTIVITY = new Activity(7, "sale", Instant.parse("2026-01-01T00:00:00Z"),
+            Instant.parse("2030-01-01T00:00:00Z"), Duration.ofMinutes(15), List.of(new SkuLine(1, 100, 2, 1)));
+    private static final ReservationId ID = new ReservationId(7, 1, 0, 42);
+
+    private final List<String> admissionCalls = new ArrayList<>();
+    private AdmissionDecision decision = new AdmissionDecision.Admitted();
+    private Function<Object, ReservationOutcome> reservation = command -> new ReservationOutcome.Reserved(ID, 3);
+
+    @Test
+    void anUnknownActivityOrSkuOrTooManyUnitsNeverReachAdmission() {
+        assertThat(place(8, 1, 1), instanceOf(PurchaseOutcome.UnknownActivity.class));
+        assertThat(place(7, 2, 1), instanceOf(PurchaseOutcome.UnknownSku.class));
+        assertThat(place(7, 1, 3), is(new PurchaseOutcome.OverBuyerLimit(2)));
+        assertThat(admissionCalls, empty());
+    }
+
+    @Test
+    void aReservationTellsAdmissionHowManyUnitsAreLeft() {
+        assertThat(place(7, 1, 1), is(new PurchaseOutcome.Reserved(ID)));
+        assertThat(admissionCalls, contains("admit", "reservedLeaving 7/1: 3"));
+    }
+
+    @Test
+    void aRefusalByAdmissionIsReturnedWithTheSaleWindow() {
+        decision = new AdmissionDecision.Blocked("buyer");
+        PurchaseOutcome outcome = place(7, 1, 1);
+        assertThat(outcome, instanceOf(PurchaseOutcome.NotAdmitted.class));
+        assertThat(((PurchaseOutcome.NotAdmitted) outcome).window().endsAt(), is(ACTIVITY.endsAt()));
+        assertThat(admissionCalls, contains("admit"));
+    }
+
+    @Test
+    void doubtOnEitherScriptHaltsSalesHere() {
+        decision = new AdmissionDecision.InDoubt();
+        assertThat(place(7, 1, 1), is(new PurchaseOutcome.HaltedInDoubt(HaltReason.RATE_LIMITS_IN_DOUBT)));
+        assertThat(admissionCalls, contains("admit", "halt RATE_LIMITS_IN_DOUBT"));
+
+        admissionCalls.clear();
+        decision = new AdmissionDecision.Admitted();
+        reservation = command -> {
+            throw new ReservationUnavailable("timed out", null, true);
+        };
+        assertThat(place(7, 1, 1), is(new PurchaseOutcome.HaltedInDoubt(HaltReason.RESERVATION_STORE_IN_DOUBT)));
+        assertThat(admissionCalls, contains("admit", "halt RESERVATION_STORE_IN_DOUBT"));
+    }
+
+    @Test
+    void aCallThatNeverLeftTheInstanceIsBusyAndHaltsNothing() {
+        reservation = command -> {
+            throw new ReservationUnavailable("pool exhausted", null, false);
+        };
+        assertThat(place(7, 1, 1), instanceOf(PurchaseOutcome.Busy.class));
+        assertThat(admissionCalls, contains("admit"));
+    }
+
+    @Test
+    void soldOutFlagsTheSku() {
+        reservation = command -> new ReservationOutcome.SoldOut();
+        assertThat(place(7, 1, 1), is(new PurchaseOutcome.SoldOut(1)));
+        assertThat(admissionCalls, contains("admit", "soldOut 7/1"));
+    }
+
+    private PurchaseOutcome place(long activityId, long skuId, long quantity) {
+        PlacingPurchase placing = new PlacingPurchase(catalog(), admission(), reservations(), metrics());
+        return placing.place(new Purchase(activityId, skuId, quantity, 99, "203.0.113.1", "r-1", Optional.empty()));
+    }
+
+    private ActivityCatalog catalog() {
+        return fake(ActivityCatalog.class, (method, args) -> method.equals("find") && (long) args[0] == 7
+                ? Optional.of(ACTIVITY) : Optional.empty());
+    }
+
+    private Admission admission() {
+        return fake(Admission.class, (method, args) -> {
+            switch (method) {
+                case "admit" -> {
+                    admissionCalls.add("admit");
+                    return decision;
+                }
+                case "halt" -> admissionCalls.add("halt " + args[0]);
+                case "soldOut" -> admissionCalls.add("soldOut " + args[0] + "/" + args[1]);
+                case "reservedLeaving" -> admissionCalls.add("reservedLeaving " + args[0] + "/" + args[1] + ": " + args[2]);
+                default -> throw new AssertionError("unexpected call " + method);
+            }
+            return null;
+        });
+    }
+
+    private StockReservations reservations() {
+        return fake(StockReservations.class, (method, args) -> {
+            if (!method.equals("reserve")) {
+                throw new AssertionError("unexpected call " + method);
+            }
+            return reservation.apply(args[0]);
+        });
+    }
+
+    private static MetricRegistry metrics() {
+        Counter counter = fake(Counter.class, (method, args) -> null);
+        return fake(MetricRegistry.class, (method, args) -> counter);
+    }
+
+    private interface Answer {
+        Object answer(String method, Object[] args);
+    }
+
+    private static <T> T fake(Class<T> type, Answer answer) {
+        return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type},
+                (proxy, method, args) -> answer.answer(method.getName(), args)));
+    }
+}

@@ -1,0 +1,24 @@
+package seckill.reservation;
+
+import java.time.Duration;
+
+import org.eclipse.microprofile.config.Config;
+import seckill.redis.CoalescingSettings;
+
+/**
+ * The reservation module's settings, read once: the consumer group created on every stream
+ * ({@code seckill.reservation.consumer-group}), how long a script call may wait for Redis
+ * ({@code seckill.redis.timeout-millis}), the node id lease ({@code seckill.reservation.node-lease-seconds})
+ * and how reservation scripts are batched ({@code seckill.redis.coalescing.*}).
+ */
+record ReservationSettings(String consumerGroup, long timeoutMillis, Duration nodeLease, CoalescingSettings coalescing) {
+
+    static ReservationSettings from(Config config) {
+        return new ReservationSettings(
+                config.getOptionalValue("seckill.reservation.consumer-group", String.class).orElse("ordering"),
+                config.getOptionalValue("seckill.redis.timeout-millis", Long.class).orElse(2000L),
+                Duration.ofSeconds(config.getOptionalValue("seckill.reservation.node-lease-seconds", Long.class)
+                        .orElse(30L)),
+                CoalescingSettings.from(config));
+    }
+}
