@@ -14,7 +14,9 @@ module seckill.app {
     requires io.helidon.webserver;
     requires HdrHistogram;
     requires io.helidon.dbclient;
+    requires info.picocli;
     requires io.helidon.config;
+    requires io.helidon.config.yaml.mp;
     requires io.helidon.common.config;
     requires jakarta.cdi;
     requires jakarta.inject;
@@ -23,6 +25,7 @@ module seckill.app {
     requires jakarta.json;
     requires microprofile.config.api;
     requires microprofile.health.api;
+    requires microprofile.fault.tolerance.api;
     requires microprofile.metrics.api;
     requires org.apache.commons.pool2;
     requires redis.clients.jedis;

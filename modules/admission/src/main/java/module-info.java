@@ -11,6 +11,7 @@ module seckill.admission {
     requires jakarta.annotation;
     requires microprofile.config.api;
     requires java.logging;
+    requires com.github.benmanes.caffeine;
     requires java.desktop;
     requires microprofile.metrics.api;
 

@@ -14,6 +14,7 @@ module seckill.ordering {
     requires microprofile.config.api;
     requires microprofile.metrics.api;
     requires java.logging;
+    requires com.github.benmanes.caffeine;
     requires java.sql;
 
     exports seckill.ordering.api;

@@ -9,6 +9,7 @@ module seckill.reservation {
     requires jakarta.inject;
     requires microprofile.config.api;
     requires java.logging;
+    requires com.github.benmanes.caffeine;
     requires microprofile.metrics.api;
 
     exports seckill.reservation.api;

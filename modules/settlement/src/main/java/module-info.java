@@ -15,6 +15,7 @@ module seckill.settlement {
     requires jakarta.annotation;
     requires microprofile.config.api;
     requires java.logging;
+    requires microprofile.fault.tolerance.api;
     requires java.sql;
 
     exports seckill.settlement.api;

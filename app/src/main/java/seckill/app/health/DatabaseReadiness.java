@@ -24,11 +24,15 @@ public class DatabaseReadiness implements HealthCheck {
 
     private static final Logger LOG = Logger.getLogger(DatabaseReadiness.class.getName());
 
-    @Inject
-    DbClient db;
+    private final DbClient db;
+    private final OrderingSwitch ordering;
 
     @Inject
-    OrderingSwitch ordering;
+    DatabaseReadiness(DbClient db,
+                      OrderingSwitch ordering) {
+        this.db = db;
+        this.ordering = ordering;
+    }
 
     @Override
     public HealthCheckResponse call() {

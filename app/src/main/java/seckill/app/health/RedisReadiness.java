@@ -12,8 +12,12 @@ import redis.clients.jedis.UnifiedJedis;
 @ApplicationScoped
 public class RedisReadiness implements HealthCheck {
 
+    private final UnifiedJedis redis;
+
     @Inject
-    UnifiedJedis redis;
+    RedisReadiness(UnifiedJedis redis) {
+        this.redis = redis;
+    }
 
     @Override
     public HealthCheckResponse call() {

@@ -22,17 +22,21 @@ public class SalesReadiness implements HealthCheck {
 
     private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(SalesReadiness.class.getName());
 
-    @Inject
-    Admission admission;
+    private final Admission admission;
+    private final Reconciliation reconciliation;
+    private final ReservationEvents events;
+    private final OrderLedger ledger;
 
     @Inject
-    Reconciliation reconciliation;
-
-    @Inject
-    ReservationEvents events;
-
-    @Inject
-    OrderLedger ledger;
+    SalesReadiness(Admission admission,
+                   Reconciliation reconciliation,
+                   ReservationEvents events,
+                   OrderLedger ledger) {
+        this.admission = admission;
+        this.reconciliation = reconciliation;
+        this.events = events;
+        this.ledger = ledger;
+    }
 
     @Override
     public HealthCheckResponse call() {

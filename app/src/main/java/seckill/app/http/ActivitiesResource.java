@@ -29,17 +29,21 @@ import seckill.reservation.api.StockReservations;
 @ApplicationScoped
 public class ActivitiesResource {
 
-    @Inject
-    ActivityCatalog catalog;
+    private final ActivityCatalog catalog;
+    private final StockReservations reservations;
+    private final Admission admission;
+    private final Clock clock;
 
     @Inject
-    StockReservations reservations;
-
-    @Inject
-    Admission admission;
-
-    @Inject
-    Clock clock;
+    ActivitiesResource(ActivityCatalog catalog,
+                       StockReservations reservations,
+                       Admission admission,
+                       Clock clock) {
+        this.catalog = catalog;
+        this.reservations = reservations;
+        this.admission = admission;
+        this.clock = clock;
+    }
 
     @GET
     @Produces(MediaType.APPLICATION_JSON)

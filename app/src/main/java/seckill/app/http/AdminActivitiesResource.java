@@ -21,10 +21,8 @@ import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
-import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import seckill.app.infra.AdminToken;
 import seckill.app.sale.LaunchingActivities;
 import seckill.ordering.api.IdempotentRequest;
 import seckill.ordering.api.NewActivity;
@@ -33,6 +31,7 @@ import seckill.reservation.api.ReservationId;
 import seckill.reservation.api.ReservationUnavailable;
 
 /** Operators create activities here; the body is validated completely before anything is written. */
+@AdminOnly
 @Path("/api/v1/admin/activities")
 @ApplicationScoped
 public class AdminActivitiesResource {
@@ -43,22 +42,20 @@ public class AdminActivitiesResource {
     static final int MAX_SKUS = 100;
     static final int DEFAULT_PAYMENT_WINDOW_SECONDS = 900;
 
-    @Inject
-    AdminToken adminToken;
+    private final LaunchingActivities launching;
+    private final Clock clock;
 
     @Inject
-    LaunchingActivities launching;
-
-    @Inject
-    Clock clock;
-
+    AdminActivitiesResource(LaunchingActivities launching,
+                            Clock clock) {
+        this.launching = launching;
+        this.clock = clock;
+    }
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
-    public Response create(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
-                           @HeaderParam("Idempotency-Key") String idempotencyKey, String body) {
-        requireAdmin(adminToken, authorization);
+    public Response create(@HeaderParam("Idempotency-Key") String idempotencyKey, String body) {
         NewActivity activity = read(JsonBody.parse(body), clock.instant());
         LaunchingActivities.Launch launched;
         try {
@@ -91,14 +88,6 @@ public class AdminActivitiesResource {
             return new IdempotentRequest(key, HexFormat.of().formatHex(digest));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
-        }
-    }
-
-    static void requireAdmin(AdminToken token, String authorization) {
-        if (!token.admits(authorization)) {
-            throw new Problem(401, "UNAUTHENTICATED", "Unauthenticated",
-                    "This endpoint needs 'Authorization: Bearer <seckill.admin.token>'.")
-                    .header("WWW-Authenticate", "Bearer realm=\"seckill-admin\"");
         }
     }
 

@@ -9,16 +9,13 @@ import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.ws.rs.GET;
-import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
-import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import seckill.admission.api.Admission;
 import seckill.admission.api.HaltReason;
-import seckill.app.infra.AdminToken;
 import seckill.app.sale.LaunchingActivities;
 import seckill.ordering.api.Activity;
 import seckill.ordering.api.ActivityCatalog;
@@ -32,41 +29,41 @@ import seckill.settlement.api.SkuReconciliation;
  * Operators' controls of this instance: halt and resume sales, run the settlement sweeps now, read
  * or run reconciliation, and put a SKU that Redis lost back in place. All need the admin token.
  */
+@AdminOnly
 @Path("/api/v1/admin")
 @ApplicationScoped
 public class AdminSalesResource {
 
-    @Inject
-    AdminToken adminToken;
+    private final Admission admission;
+    private final SettlementSweeps sweeps;
+    private final Reconciliation reconciliation;
+    private final ActivityCatalog catalog;
+    private final LaunchingActivities launching;
 
     @Inject
-    Admission admission;
-
-    @Inject
-    SettlementSweeps sweeps;
-
-    @Inject
-    Reconciliation reconciliation;
-
-    @Inject
-    ActivityCatalog catalog;
-
-    @Inject
-    LaunchingActivities launching;
+    AdminSalesResource(Admission admission,
+                       SettlementSweeps sweeps,
+                       Reconciliation reconciliation,
+                       ActivityCatalog catalog,
+                       LaunchingActivities launching) {
+        this.admission = admission;
+        this.sweeps = sweeps;
+        this.reconciliation = reconciliation;
+        this.catalog = catalog;
+        this.launching = launching;
+    }
 
     @GET
     @Path("sales")
     @Produces(MediaType.APPLICATION_JSON)
-    public String sales(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
-        AdminActivitiesResource.requireAdmin(adminToken, authorization);
+    public String sales() {
         return salesState();
     }
 
     @POST
     @Path("sales/halt")
     @Produces(MediaType.APPLICATION_JSON)
-    public String halt(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
-        AdminActivitiesResource.requireAdmin(adminToken, authorization);
+    public String halt() {
         admission.halt(HaltReason.OPERATOR);
         return salesState();
     }
@@ -75,9 +72,7 @@ public class AdminSalesResource {
     @POST
     @Path("sales/resume")
     @Produces(MediaType.APPLICATION_JSON)
-    public String resume(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
-                         @jakarta.ws.rs.QueryParam("force") boolean force) {
-        AdminActivitiesResource.requireAdmin(adminToken, authorization);
+    public String resume(@jakarta.ws.rs.QueryParam("force") boolean force) {
         if (force) {
             // the operator takes responsibility for whatever is unsettled or unreconciled
             admission.resume();
@@ -93,8 +88,7 @@ public class AdminSalesResource {
     @POST
     @Path("settlement/sweep")
     @Produces(MediaType.APPLICATION_JSON)
-    public String sweep(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization) {
-        AdminActivitiesResource.requireAdmin(adminToken, authorization);
+    public String sweep() {
         int expired = sweeps.expireOverdue();
         int refilled = sweeps.relayRefills();
         return Jsons.PROVIDER.createObjectBuilder().add("expired", expired).add("refilled", refilled).build().toString();
@@ -103,9 +97,7 @@ public class AdminSalesResource {
     @GET
     @Path("activities/{activityId}/reconciliation")
     @Produces(MediaType.APPLICATION_JSON)
-    public String latest(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
-                         @PathParam("activityId") String activityIdText) {
-        AdminActivitiesResource.requireAdmin(adminToken, authorization);
+    public String latest(@PathParam("activityId") String activityIdText) {
         long activityId = Buyer.pathId(activityIdText, "activity");
         return json(activityId, reconciliation.latest(activityId));
     }
@@ -113,9 +105,7 @@ public class AdminSalesResource {
     @POST
     @Path("activities/{activityId}/reconciliation")
     @Produces(MediaType.APPLICATION_JSON)
-    public String reconcile(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
-                            @PathParam("activityId") String activityIdText) {
-        AdminActivitiesResource.requireAdmin(adminToken, authorization);
+    public String reconcile(@PathParam("activityId") String activityIdText) {
         long activityId = Buyer.pathId(activityIdText, "activity");
         try {
             return json(activityId, reconciliation.reconcile(activityId));
@@ -133,9 +123,7 @@ public class AdminSalesResource {
     @POST
     @Path("activities/{activityId}/preheat")
     @Produces(MediaType.APPLICATION_JSON)
-    public String preheat(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
-                          @PathParam("activityId") String activityId) {
-        AdminActivitiesResource.requireAdmin(adminToken, authorization);
+    public String preheat(@PathParam("activityId") String activityId) {
         long id = Buyer.pathId(activityId, "activity");
         Activity activity = catalog.find(id).orElseThrow(() -> new Problem(404, "ACTIVITY_NOT_FOUND", "Not found", "No activity " + activityId + "."));
         Map<Long, List<RestoreStock.Outcome>> outcomes;

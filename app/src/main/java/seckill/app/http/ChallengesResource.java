@@ -32,14 +32,18 @@ import seckill.ordering.api.ActivityCatalog;
 @ApplicationScoped
 public class ChallengesResource {
 
-    @Inject
-    ActivityCatalog catalog;
+    private final ActivityCatalog catalog;
+    private final PurchaseTokens tokens;
+    private final ClientAddress clientAddress;
 
     @Inject
-    PurchaseTokens tokens;
-
-    @Inject
-    ClientAddress clientAddress;
+    ChallengesResource(ActivityCatalog catalog,
+                       PurchaseTokens tokens,
+                       ClientAddress clientAddress) {
+        this.catalog = catalog;
+        this.tokens = tokens;
+        this.clientAddress = clientAddress;
+    }
 
     @POST
     @Path("challenges")

@@ -21,8 +21,12 @@ import seckill.settlement.api.PaymentCallbacks;
 @ApplicationScoped
 public class PaymentsResource {
 
+    private final PaymentCallbacks callbacks;
+
     @Inject
-    PaymentCallbacks callbacks;
+    PaymentsResource(PaymentCallbacks callbacks) {
+        this.callbacks = callbacks;
+    }
 
     @POST
     @Produces(MediaType.APPLICATION_JSON)

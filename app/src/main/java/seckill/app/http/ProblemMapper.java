@@ -4,6 +4,8 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 import jakarta.json.JsonException;
+import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
+import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 import jakarta.ws.rs.NotAllowedException;
 import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.NotSupportedException;
@@ -43,6 +45,11 @@ public class ProblemMapper implements ExceptionMapper<Throwable> {
             case Throwable t when LedgerUnavailable.isOutage(t) -> new Problem(503, "DATABASE_UNAVAILABLE",
                     "Temporarily unavailable", "The order ledger cannot answer right now; reservations already "
                     + "accepted are kept and become orders when it is back.", LEDGER_RETRY_AFTER);
+            case TimeoutException e -> new Problem(503, "TIMEOUT", "Took too long",
+                    "The operation did not finish in time; nothing is lost, ask again.", LEDGER_RETRY_AFTER);
+            case BulkheadException e -> new Problem(409, "ALREADY_RUNNING", "Already running",
+                    "The same work is running on this instance right now; ask again shortly.",
+                    java.time.Duration.ofSeconds(2));
             case NotAllowedException e -> new Problem(405, "METHOD_NOT_ALLOWED", "Method not allowed",
                     "This resource does not support that method.");
             case NotSupportedException e -> new Problem(415, "UNSUPPORTED_MEDIA_TYPE", "Unsupported media type",

@@ -20,8 +20,12 @@ import java.time.Duration;
 @ApplicationScoped
 public class ReservationsResource {
 
+    private final ReservationTracking tracking;
+
     @Inject
-    ReservationTracking tracking;
+    ReservationsResource(ReservationTracking tracking) {
+        this.tracking = tracking;
+    }
 
     @GET
     @Produces(MediaType.APPLICATION_JSON)

@@ -18,9 +18,12 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 @ApplicationScoped
 public class AdminToken {
 
+    private final Optional<String> configured;
+
     @Inject
-    @ConfigProperty(name = "seckill.admin.token")
-    Optional<String> configured;
+    AdminToken(@ConfigProperty(name = "seckill.admin.token") Optional<String> configured) {
+        this.configured = configured;
+    }
 
     private byte[] token;
 

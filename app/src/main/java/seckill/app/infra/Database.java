@@ -40,25 +40,26 @@ class Database {
     private static final Logger LOG = Logger.getLogger(Database.class.getName());
     private static final List<String> CHANGELOGS = List.of(OrderingSchema.CHANGELOG, SettlementSchema.CHANGELOG);
 
-    @Inject
-    @ConfigProperty(name = "seckill.db.url")
-    Optional<String> url;
-
-    @Inject
-    @ConfigProperty(name = "seckill.db.user")
-    Optional<String> user;
+    private final Optional<String> url;
+    private final Optional<String> user;
 
     // optional because MP Config reads an empty value as missing, and a dev database may have none
-    @Inject
-    @ConfigProperty(name = "seckill.db.password")
-    Optional<String> password;
+    private final Optional<String> password;
+    private final int poolSize;
+    private final DevServers devServers;
 
     @Inject
-    @ConfigProperty(name = "seckill.db.pool-size", defaultValue = "10")
-    int poolSize;
-
-    @Inject
-    DevServers devServers;
+    Database(@ConfigProperty(name = "seckill.db.url") Optional<String> url,
+             @ConfigProperty(name = "seckill.db.user") Optional<String> user,
+             @ConfigProperty(name = "seckill.db.password") Optional<String> password,
+             @ConfigProperty(name = "seckill.db.pool-size", defaultValue = "10") int poolSize,
+             DevServers devServers) {
+        this.url = url;
+        this.user = user;
+        this.password = password;
+        this.poolSize = poolSize;
+        this.devServers = devServers;
+    }
 
     @Produces
     @Singleton

@@ -21,6 +21,7 @@ import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.JedisCluster;
 import redis.clients.jedis.JedisPooled;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.util.JedisURIHelper;
 
 /**
  * Produces the one Redis client of the application from {@code seckill.redis.uri}
@@ -32,20 +33,21 @@ class RedisConnection {
 
     private static final Logger LOG = Logger.getLogger(RedisConnection.class.getName());
 
-    @Inject
-    @ConfigProperty(name = "seckill.redis.uri")
-    Optional<String> uri;
+    private final Optional<String> uri;
+    private final int poolSize;
+    private final int timeoutMillis;
+    private final DevServers devServers;
 
     @Inject
-    @ConfigProperty(name = "seckill.redis.pool-size", defaultValue = "64")
-    int poolSize;
-
-    @Inject
-    @ConfigProperty(name = "seckill.redis.timeout-millis", defaultValue = "2000")
-    int timeoutMillis;
-
-    @Inject
-    DevServers devServers;
+    RedisConnection(@ConfigProperty(name = "seckill.redis.uri") Optional<String> uri,
+                    @ConfigProperty(name = "seckill.redis.pool-size", defaultValue = "64") int poolSize,
+                    @ConfigProperty(name = "seckill.redis.timeout-millis", defaultValue = "2000") int timeoutMillis,
+                    DevServers devServers) {
+        this.uri = uri;
+        this.poolSize = poolSize;
+        this.timeoutMillis = timeoutMillis;
+        this.devServers = devServers;
+    }
 
     @Produces
     @Singleton
@@ -55,23 +57,19 @@ class RedisConnection {
             return cluster(configured);
         }
         URI target = URI.create(configured);
+        if (!JedisURIHelper.isValid(target)
+                || target.getUserInfo() != null && !target.getUserInfo().contains(":")) {
+            throw new IllegalStateException("seckill.redis.uri must look like redis://[[user]:password@]host:port[/db], "
+                    + "rediss://… or redis-cluster://…");
+        }
+        // Jedis reads its own URIs: user, password, database, TLS scheme, default port
         DefaultJedisClientConfig.Builder client = DefaultJedisClientConfig.builder()
                 .timeoutMillis(timeoutMillis)
-                .ssl("rediss".equals(target.getScheme()));
-        if (target.getUserInfo() != null) {
-            String[] parts = target.getUserInfo().split(":", 2);
-            if (parts.length == 2) {
-                if (!parts[0].isEmpty()) {
-                    client.user(parts[0]);
-                }
-                client.password(parts[1]);
-            } else {
-                client.password(parts[0]);
-            }
-        }
-        if (target.getPath() != null && target.getPath().length() > 1) {
-            client.database(Integer.parseInt(target.getPath().substring(1)));
-        }
+                .ssl(JedisURIHelper.isRedisSSLScheme(target))
+                .user(JedisURIHelper.getUser(target))
+                .password(JedisURIHelper.getPassword(target))
+                .database(JedisURIHelper.getDBIndex(target));
+        HostAndPort address = JedisURIHelper.getHostAndPort(target);
         JedisClientConfig config = client.build();
         GenericObjectPoolConfig<Connection> pool = new GenericObjectPoolConfig<>();
         pool.setMaxTotal(poolSize);
@@ -79,9 +77,8 @@ class RedisConnection {
         pool.setMinIdle(Math.min(8, poolSize));
         pool.setMaxWait(Duration.ofMillis(timeoutMillis));
         pool.setJmxEnabled(false);
-        int port = target.getPort() > 0 ? target.getPort() : 6379;
-        LOG.info(() -> "Redis at " + target.getHost() + ":" + port + ", pool " + poolSize);
-        return new JedisPooled(new HostAndPort(target.getHost(), port), config, pool);
+        LOG.info(() -> "Redis at " + address + ", pool " + poolSize);
+        return new JedisPooled(address, config, pool);
     }
 
     /**

@@ -1,21 +1,22 @@
 package seckill.app.infra;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 
+import io.helidon.config.yaml.mp.YamlMpConfigSource;
 import org.eclipse.microprofile.config.spi.ConfigSource;
 
 /**
  * The operators' hot switches: {@code switches.yaml} in the config directory ({@code config/}, or
- * {@code SECKILL_CONFIG_DIR}), flat {@code key: value} lines. It is re-read when its modification
- * time changes (checked at most every 250 ms), so an edit takes effect without a restart. It ranks
- * above the config files and below environment variables and system properties.
+ * {@code SECKILL_CONFIG_DIR}), read by Helidon's YAML config source (flat {@code key: value} lines or
+ * nested maps). It is re-read when its modification time changes (checked at most every 250 ms), so
+ * an edit takes effect without a restart: Helidon's MicroProfile config sources are read once, so the
+ * change detection is this class's one job. It ranks above the config files and below environment
+ * variables and system properties.
  */
 public final class SwitchesFileSource implements ConfigSource {
 
@@ -57,36 +58,11 @@ public final class SwitchesFileSource implements ConfigSource {
             if (readAt != null && modified.equals(readAt)) {
                 return;
             }
-            values = parse(Files.readString(file, StandardCharsets.UTF_8));
+            values = Map.copyOf(YamlMpConfigSource.create(file).getProperties());
             readAt = modified;
         } catch (IOException | RuntimeException e) {
             // a file being rewritten right now: keep the previous values and look again next time
         }
-    }
-
-    static Map<String, String> parse(String text) {
-        Map<String, String> parsed = new HashMap<>();
-        for (String raw : text.split("\n")) {
-            String line = raw.strip();
-            if (line.isEmpty() || line.startsWith("#")) {
-                continue;
-            }
-            int colon = line.indexOf(':');
-            if (colon < 1) {
-                continue;
-            }
-            String value = line.substring(colon + 1).strip();
-            int comment = value.indexOf(" #");
-            if (comment >= 0) {
-                value = value.substring(0, comment).strip();
-            }
-            if (value.length() >= 2 && (value.startsWith("\"") && value.endsWith("\"")
-                    || value.startsWith("'") && value.endsWith("'"))) {
-                value = value.substring(1, value.length() - 1);
-            }
-            parsed.put(line.substring(0, colon).strip(), value);
-        }
-        return parsed;
     }
 
     @Override

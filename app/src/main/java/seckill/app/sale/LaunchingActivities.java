@@ -31,18 +31,21 @@ import seckill.reservation.api.StockReservations;
 @ApplicationScoped
 public class LaunchingActivities {
 
-    @Inject
-    ActivityCatalog catalog;
+    private final ActivityCatalog catalog;
+    private final StockReservations reservations;
+    private final OrderLedger ledger;
+    private final long keysOutliveEndSeconds;
 
     @Inject
-    StockReservations reservations;
-
-    @Inject
-    OrderLedger ledger;
-
-    @Inject
-    @ConfigProperty(name = "seckill.reservation.keys-outlive-end-seconds", defaultValue = "259200")
-    long keysOutliveEndSeconds;
+    LaunchingActivities(ActivityCatalog catalog,
+                        StockReservations reservations,
+                        OrderLedger ledger,
+                        @ConfigProperty(name = "seckill.reservation.keys-outlive-end-seconds", defaultValue = "259200") long keysOutliveEndSeconds) {
+        this.catalog = catalog;
+        this.reservations = reservations;
+        this.ledger = ledger;
+        this.keysOutliveEndSeconds = keysOutliveEndSeconds;
+    }
 
     /** What a launch came to: the activity, and whether it was registered by an earlier request. */
     public record Launch(Activity activity, boolean replayed) {

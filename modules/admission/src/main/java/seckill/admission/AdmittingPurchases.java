@@ -9,7 +9,6 @@ import java.util.logging.Logger;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.Tag;
 import redis.clients.jedis.UnifiedJedis;
@@ -47,14 +46,9 @@ class AdmittingPurchases implements Admission {
 
     @Inject
     AdmittingPurchases(Clock clock, SoldOutBroadcast broadcast, AdmissionSwitches switches, IssuingPurchaseTokens tokens,
-                       UnifiedJedis redis, MetricRegistry metrics, Config config) {
-        this(clock, broadcast, switches, tokens, redis, metrics,
-                config.getOptionalValue("seckill.admission.rate-limit.partitions", Integer.class).orElse(1),
-                // admission's coalescing follows the shared switch unless set apart
-                config.getOptionalValue("seckill.admission.coalescing.enabled", Boolean.class)
-                        .orElse(CoalescingSettings.from(config).enabled()),
-                CoalescingSettings.from(config),
-                config.getOptionalValue("seckill.redis.timeout-millis", Long.class).orElse(2000L));
+                       UnifiedJedis redis, MetricRegistry metrics, AdmissionSettings settings) {
+        this(clock, broadcast, switches, tokens, redis, metrics, settings.rateLimitPartitions(), settings.coalescing(),
+                settings.batching(), settings.redisTimeoutMillis());
     }
 
     AdmittingPurchases(Clock clock, SoldOutBroadcast broadcast, AdmissionSwitches switches, IssuingPurchaseTokens tokens,

@@ -5,7 +5,6 @@ import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import redis.clients.jedis.UnifiedJedis;
 import seckill.redis.RedisScript;
 
@@ -27,11 +26,11 @@ class ChallengeThrottle {
     private final long perAddress;
 
     @Inject
-    ChallengeThrottle(UnifiedJedis redis, java.time.Clock clock,
-                      @ConfigProperty(name = "seckill.admission.challenges-per-buyer-per-minute", defaultValue = "10")
-                      long perBuyer,
-                      @ConfigProperty(name = "seckill.admission.challenges-per-address-per-minute", defaultValue = "120")
-                      long perAddress) {
+    ChallengeThrottle(UnifiedJedis redis, java.time.Clock clock, AdmissionSettings settings) {
+        this(redis, clock, settings.challengesPerBuyerPerMinute(), settings.challengesPerAddressPerMinute());
+    }
+
+    ChallengeThrottle(UnifiedJedis redis, java.time.Clock clock, long perBuyer, long perAddress) {
         this.redis = redis;
         this.clock = clock;
         this.perBuyer = perBuyer;

@@ -8,7 +8,6 @@ import java.util.HexFormat;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.params.SetParams;
 import seckill.admission.api.CaptchaChallenge;
@@ -23,15 +22,18 @@ class ImageCaptcha implements CaptchaVerifier {
 
     private static final int LENGTH = 5;
 
-    @Inject
-    UnifiedJedis redis;
+    private final UnifiedJedis redis;
+    private final Clock clock;
+    private final long ttlSeconds;
 
     @Inject
-    Clock clock;
-
-    @Inject
-    @ConfigProperty(name = "seckill.admission.captcha-ttl-seconds", defaultValue = "120")
-    long ttlSeconds;
+    ImageCaptcha(UnifiedJedis redis,
+                 Clock clock,
+                 AdmissionSettings settings) {
+        this.redis = redis;
+        this.clock = clock;
+        this.ttlSeconds = settings.captchaTtlSeconds();
+    }
 
     private final SecureRandom random = new SecureRandom();
 

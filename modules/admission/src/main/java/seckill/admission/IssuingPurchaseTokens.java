@@ -9,7 +9,6 @@ import java.util.logging.Logger;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import redis.clients.jedis.exceptions.JedisException;
 import seckill.admission.api.Admission;
 import seckill.admission.api.ChallengeIssue;
@@ -28,28 +27,29 @@ class IssuingPurchaseTokens implements PurchaseTokens {
 
     private static final Logger LOG = Logger.getLogger(IssuingPurchaseTokens.class.getName());
 
-    @Inject
-    CaptchaVerifier captcha;
+    private final CaptchaVerifier captcha;
+    private final Admission admission;
+    private final AdmissionSwitches switches;
+    private final ChallengeThrottle throttle;
+    private final Clock clock;
+    private final Optional<String> keys;
+    private final long ttlSeconds;
 
     @Inject
-    Admission admission;
-
-    @Inject
-    AdmissionSwitches switches;
-
-    @Inject
-    ChallengeThrottle throttle;
-
-    @Inject
-    Clock clock;
-
-    @Inject
-    @ConfigProperty(name = "seckill.admission.token-keys")
-    Optional<String> keys;
-
-    @Inject
-    @ConfigProperty(name = "seckill.admission.token-ttl-seconds", defaultValue = "60")
-    long ttlSeconds;
+    IssuingPurchaseTokens(CaptchaVerifier captcha,
+                          Admission admission,
+                          AdmissionSwitches switches,
+                          ChallengeThrottle throttle,
+                          Clock clock,
+                          AdmissionSettings settings) {
+        this.captcha = captcha;
+        this.admission = admission;
+        this.switches = switches;
+        this.throttle = throttle;
+        this.clock = clock;
+        this.keys = settings.tokenKeys();
+        this.ttlSeconds = settings.tokenTtlSeconds();
+    }
 
     private TokenSigner signer;
 

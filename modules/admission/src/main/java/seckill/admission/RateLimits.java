@@ -3,9 +3,9 @@ package seckill.admission;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import redis.clients.jedis.UnifiedJedis;
 import seckill.redis.RedisScript;
 import seckill.redis.SlotSpread;
@@ -38,7 +38,7 @@ final class RateLimits {
     private final RedisScript script = RedisScript.read(RateLimits.class.getResourceAsStream("throttle.lua"),
             "throttle.lua");
     // every attempt asks for its partition's tag: computed once per activity
-    private final Map<Long, String[]> tagsByActivity = new ConcurrentHashMap<>();
+    private final Cache<Long, String[]> tagsByActivity = Caffeine.newBuilder().maximumSize(KNOWN_LIMIT).build();
 
     RateLimits(UnifiedJedis redis, Clock clock, int partitions) {
         this.redis = redis;
@@ -49,14 +49,7 @@ final class RateLimits {
     /** The hash tag of the partition that counts this buyer's attempts: also the coalescing lane. */
     String lane(long activityId, long userId) {
         int part = (int) Math.floorMod(userId * 0x9E3779B97F4A7C15L >>> 17, (long) partitions);
-        String[] tags = tagsByActivity.get(activityId);
-        if (tags == null) {
-            if (tagsByActivity.size() > KNOWN_LIMIT) {
-                tagsByActivity.clear();
-            }
-            tags = tagsByActivity.computeIfAbsent(activityId, this::tagsOf);
-        }
-        return tags[part];
+        return tagsByActivity.get(activityId, this::tagsOf)[part];
     }
 
     private String[] tagsOf(long activityId) {

@@ -1,37 +1,36 @@
 package seckill.admission;
 
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 
 /**
  * Buyers Redis has just throttled, remembered on this instance until their window ends, so a buyer
  * who keeps clicking is answered 429 from memory instead of costing a Redis call per click. It only
- * ever repeats Redis' own verdict for the rest of that verdict's window.
+ * ever repeats Redis' own verdict for the rest of that verdict's window. Bounded: under a flood of
+ * distinct buyers the least useful entries are evicted one by one (forgetting costs a Redis call,
+ * never a wrong answer), never the whole memory at peak.
  */
 final class RecentlyThrottled {
 
     private static final int MAX_ENTRIES = 200_000;
 
-    private final Map<String, Long> until = new ConcurrentHashMap<>();
+    private final Cache<String, Long> until = Caffeine.newBuilder().maximumSize(MAX_ENTRIES).build();
 
     /** Milliseconds the buyer stays throttled, or 0. */
     long remaining(long activityId, long userId, long nowMillis) {
-        Long end = until.get(activityId + ":" + userId);
+        String key = activityId + ":" + userId;
+        Long end = until.getIfPresent(key);
         if (end == null) {
             return 0;
         }
         if (end <= nowMillis) {
-            until.remove(activityId + ":" + userId, end);
+            until.asMap().remove(key, end);
             return 0;
         }
         return end - nowMillis;
     }
 
     void remember(long activityId, long userId, long untilMillis) {
-        if (until.size() >= MAX_ENTRIES) {
-            // a flood of distinct buyers: forgetting only costs Redis calls, never a wrong answer
-            until.clear();
-        }
         until.put(activityId + ":" + userId, untilMillis);
     }
 }

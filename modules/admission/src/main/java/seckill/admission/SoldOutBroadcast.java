@@ -23,16 +23,20 @@ class SoldOutBroadcast {
     private static final Logger LOG = Logger.getLogger(SoldOutBroadcast.class.getName());
     static final String CHANNEL = "sk:soldout";
 
-    @Inject
-    UnifiedJedis redis;
+    private final UnifiedJedis redis;
+    private final java.time.Clock clock;
+    private final long flagSeconds;
 
     @Inject
-    java.time.Clock clock;
+    SoldOutBroadcast(UnifiedJedis redis, java.time.Clock clock, AdmissionSettings settings) {
+        this(redis, clock, settings.soldOutFlagSeconds());
+    }
 
-    @Inject
-    @org.eclipse.microprofile.config.inject.ConfigProperty(name = "seckill.admission.sold-out-flag-seconds",
-            defaultValue = "5")
-    long flagSeconds;
+    SoldOutBroadcast(UnifiedJedis redis, java.time.Clock clock, long flagSeconds) {
+        this.redis = redis;
+        this.clock = clock;
+        this.flagSeconds = flagSeconds;
+    }
 
     private SoldOutFlags flags;
 

@@ -160,10 +160,7 @@ class SharedRedisAdmissionTest {
     }
 
     private SoldOutBroadcast broadcast(UnifiedJedis redis) {
-        SoldOutBroadcast broadcast = new SoldOutBroadcast();
-        broadcast.redis = redis;
-        broadcast.clock = clock;
-        broadcast.flagSeconds = 5;
+        SoldOutBroadcast broadcast = new SoldOutBroadcast(redis, clock, 5);
         broadcast.init();
         broadcast.listen(null);
         return broadcast;

@@ -20,8 +20,12 @@ import seckill.ordering.sql.LedgerRows;
 @ApplicationScoped
 class KeepingTheLedger implements OrderLedger {
 
+    private final DbClient db;
+
     @Inject
-    DbClient db;
+    KeepingTheLedger(DbClient db) {
+        this.db = db;
+    }
 
     private LedgerRows rows;
 
@@ -64,7 +68,6 @@ class KeepingTheLedger implements OrderLedger {
     public LedgerFigures figures(long activityId, long skuId) {
         return rows.figures(activityId, skuId);
     }
-
 
     @Override
     public SettledUnits settledAsOf(long activityId, long skuId, int bucket, long lastEvent, List<String> unsettled) {

@@ -15,8 +15,12 @@ import seckill.reservation.api.ReservationId;
 @ApplicationScoped
 class LookingUpOrders implements OrderLookup {
 
+    private final DbClient db;
+
     @Inject
-    DbClient db;
+    LookingUpOrders(DbClient db) {
+        this.db = db;
+    }
 
     private OrderRows rows;
 

@@ -1,6 +1,5 @@
 package seckill.ordering;
 
-
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,7 +14,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import seckill.ordering.api.LedgerUnavailable;
 import seckill.ordering.api.OrderingSwitch;
@@ -32,49 +30,40 @@ class OrderingWorkers implements OrderingSwitch {
 
     private static final Logger LOG = Logger.getLogger(OrderingWorkers.class.getName());
 
-    @Inject
-    ReservationEvents events;
+    private final ReservationEvents events;
+    private final PlacingOrders placingOrders;
+    private final MetricRegistry metrics;
+    private final CrashInjection crashes;
+    private final java.time.Clock clock;
+    private final boolean enabled;
+    private final int workerCount;
 
-    @Inject
-    PlacingOrders placingOrders;
+    // the benchmark may change it at run time (batchSize(int))
+    private volatile int batchSize;
 
-    @Inject
-    MetricRegistry metrics;
-
-    @Inject
-    CrashInjection crashes;
-
-    @Inject
-    java.time.Clock clock;
-
-    @Inject
-    @ConfigProperty(name = "seckill.ordering.enabled", defaultValue = "true")
-    boolean enabled;
-
-    @Inject
-    @ConfigProperty(name = "seckill.ordering.workers", defaultValue = "2")
-    int workerCount;
-
-    @Inject
-    @ConfigProperty(name = "seckill.ordering.batch-size", defaultValue = "100")
-    volatile int batchSize;
-
-    @Inject
-    @ConfigProperty(name = "seckill.ordering.idle-poll-millis", defaultValue = "20")
-    long idlePollMillis;
-
-    @Inject
-    @ConfigProperty(name = "seckill.ordering.reclaim-idle-seconds", defaultValue = "30")
-    long reclaimIdleSeconds;
-
-    @Inject
-    @ConfigProperty(name = "seckill.ordering.consumer-name")
-    java.util.Optional<String> consumerName;
+    private final long idlePollMillis;
+    private final long reclaimIdleSeconds;
+    private final java.util.Optional<String> consumerName;
 
     /** Longest pause between attempts while the ledger or Redis is failing. */
+    private final long maxBackoffMillis;
+
     @Inject
-    @ConfigProperty(name = "seckill.ordering.max-backoff-millis", defaultValue = "5000")
-    long maxBackoffMillis;
+    OrderingWorkers(ReservationEvents events, PlacingOrders placingOrders, MetricRegistry metrics, CrashInjection crashes,
+                    java.time.Clock clock, OrderingSettings settings) {
+        this.events = events;
+        this.placingOrders = placingOrders;
+        this.metrics = metrics;
+        this.crashes = crashes;
+        this.clock = clock;
+        this.enabled = settings.enabled();
+        this.workerCount = settings.workers();
+        this.batchSize = settings.batchSize();
+        this.idlePollMillis = settings.idlePollMillis();
+        this.reclaimIdleSeconds = settings.reclaimIdleSeconds();
+        this.consumerName = settings.consumerName();
+        this.maxBackoffMillis = settings.maxBackoffMillis();
+    }
 
     private final LedgerOutage outage = new LedgerOutage();
     private final List<Thread> threads = new ArrayList<>();

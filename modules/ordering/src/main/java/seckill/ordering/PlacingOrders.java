@@ -13,7 +13,6 @@ import io.helidon.dbclient.DbClient;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.metrics.Counter;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.Tag;
@@ -39,28 +38,32 @@ class PlacingOrders {
 
     private static final Logger LOG = Logger.getLogger(PlacingOrders.class.getName());
 
-    @Inject
-    DbClient db;
-
-    @Inject
-    ReservationEvents events;
-
-    @Inject
-    ActivityCatalog catalog;
-
-    @Inject
-    Clock clock;
-
-    @Inject
-    MetricRegistry metrics;
-
-    @Inject
-    CrashInjection crashes;
+    private final DbClient db;
+    private final ReservationEvents events;
+    private final ActivityCatalog catalog;
+    private final Clock clock;
+    private final MetricRegistry metrics;
+    private final CrashInjection crashes;
 
     /** Refusals by the ledger itself (never database outages) before an event is dead-lettered. */
+    private final int maxDeliveries;
+
     @Inject
-    @ConfigProperty(name = "seckill.ordering.max-deliveries", defaultValue = "5")
-    int maxDeliveries;
+    PlacingOrders(DbClient db,
+                  ReservationEvents events,
+                  ActivityCatalog catalog,
+                  Clock clock,
+                  MetricRegistry metrics,
+                  CrashInjection crashes,
+                  OrderingSettings settings) {
+        this.db = db;
+        this.events = events;
+        this.catalog = catalog;
+        this.clock = clock;
+        this.metrics = metrics;
+        this.crashes = crashes;
+        this.maxDeliveries = settings.maxDeliveries();
+    }
 
     private OrderWriter writer;
     private Counter deadLetters;

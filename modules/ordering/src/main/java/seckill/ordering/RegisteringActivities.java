@@ -5,6 +5,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
+import com.github.benmanes.caffeine.cache.Caffeine;
+
 import io.helidon.dbclient.DbClient;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -25,16 +27,22 @@ class RegisteringActivities implements ActivityCatalog {
 
     private static final long MISS_TTL_MILLIS = 1_000;
 
-    @Inject
-    DbClient db;
+    private final DbClient db;
+
+    private final Clock clock;
 
     @Inject
-    Clock clock;
+    RegisteringActivities(DbClient db,
+                          Clock clock) {
+        this.db = db;
+        this.clock = clock;
+    }
 
     private ActivityRows rows;
     private seckill.ordering.sql.LedgerRows ledger;
     private final Map<Long, Activity> known = new ConcurrentHashMap<>();
-    private final Map<Long, Long> missesUntil = new ConcurrentHashMap<>();
+    // bounded: a flood of lookups for made-up ids evicts old misses one by one, never the whole map
+    private final Map<Long, Long> missesUntil = Caffeine.newBuilder().maximumSize(10_000).<Long, Long>build().asMap();
 
     @PostConstruct
     void init() {
@@ -98,9 +106,6 @@ class RegisteringActivities implements ActivityCatalog {
         // would otherwise queue hundreds of identical lookups on the connection pool)
         Activity loaded = known.computeIfAbsent(activityId, id -> rows.find(id).orElse(null));
         if (loaded == null) {
-            if (missesUntil.size() > 10_000) {
-                missesUntil.clear();
-            }
             missesUntil.put(activityId, now + MISS_TTL_MILLIS);
         }
         return Optional.ofNullable(loaded);

@@ -14,7 +14,6 @@ import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisException;
@@ -64,10 +63,6 @@ class ReservingStock implements StockReservations {
     private final CoalescingSettings batching;
 
     @Inject
-    ReservingStock(UnifiedJedis redis, Clock clock, MetricRegistry metrics, Config config) {
-        this(redis, clock, metrics, ReservationSettings.from(config));
-    }
-
     ReservingStock(UnifiedJedis redis, Clock clock, MetricRegistry metrics, ReservationSettings settings) {
         this.redis = redis;
         this.clock = clock;

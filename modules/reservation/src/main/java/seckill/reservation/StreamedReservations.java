@@ -10,7 +10,6 @@ import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import redis.clients.jedis.StreamEntryID;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisDataException;
@@ -42,15 +41,18 @@ class StreamedReservations implements ReservationEvents {
     private static final java.util.logging.Logger LOG =
             java.util.logging.Logger.getLogger(StreamedReservations.class.getName());
 
-    @Inject
-    UnifiedJedis redis;
+    private final UnifiedJedis redis;
+    private final java.time.Clock clock;
+    private final String consumerGroup;
 
     @Inject
-    java.time.Clock clock;
-
-    @Inject
-    @ConfigProperty(name = "seckill.reservation.consumer-group", defaultValue = "ordering")
-    String consumerGroup;
+    StreamedReservations(UnifiedJedis redis,
+                         java.time.Clock clock,
+                         ReservationSettings settings) {
+        this.redis = redis;
+        this.clock = clock;
+        this.consumerGroup = settings.consumerGroup();
+    }
 
     private final TrimScript trimScript = new TrimScript();
     private final SnapshotScript snapshotScript = new SnapshotScript();

@@ -40,10 +40,9 @@ class StreamTrimTest {
     void trimmingNeverRemovesAnEntryThatIsStillPending() throws Exception {
         String stream = "sk:{trim-test-" + System.nanoTime() + "}:events";
         SERVER.client().xgroupCreate(stream, "ordering", new StreamEntryID(), true);
-        StreamedReservations events = new StreamedReservations();
-        events.redis = SERVER.client();
-        events.clock = Clock.systemUTC();
-        events.consumerGroup = "ordering";
+        StreamedReservations events = new StreamedReservations(SERVER.client(), Clock.systemUTC(),
+                new ReservationSettings("ordering", 2_000, java.time.Duration.ofSeconds(30),
+                        new seckill.redis.CoalescingSettings(true, 32, 0, 1)));
 
         AtomicBoolean running = new AtomicBoolean(true);
         AtomicLong trimmed = new AtomicLong();
@@ -95,10 +94,9 @@ class StreamTrimTest {
         StockBuckets keys = StockBuckets.of(activity, 1, 1);
         new PreheatScript().preheat(SERVER.client(), keys, 0, 5, "ordering", Instant.now().plusSeconds(600), 1);
         new ReservationScript().reserve(SERVER.client(), keys, new ReservationId(activity, 1, 0, 1), 71, 1, "l", Instant.now());
-        StreamedReservations events = new StreamedReservations();
-        events.redis = SERVER.client();
-        events.clock = Clock.systemUTC();
-        events.consumerGroup = "ordering";
+        StreamedReservations events = new StreamedReservations(SERVER.client(), Clock.systemUTC(),
+                new ReservationSettings("ordering", 2_000, java.time.Duration.ofSeconds(30),
+                        new seckill.redis.CoalescingSettings(true, 32, 0, 1)));
         List<ReservationEvent> handedOut = events.readNew(keys.events(0), "crashed", 10);
         assertThat(handedOut.size(), is(1));
         // removed behind the group's back (an XTRIM MAXLEN, an XDEL by hand) while still pending

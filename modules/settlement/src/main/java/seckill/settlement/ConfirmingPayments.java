@@ -20,7 +20,6 @@ import jakarta.json.JsonReader;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import jakarta.json.spi.JsonProvider;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.Tag;
 import seckill.ordering.api.OrderLedger;
@@ -42,21 +41,24 @@ class ConfirmingPayments implements PaymentCallbacks {
     private static final Pattern PAYMENT_ID = Pattern.compile("[A-Za-z0-9._:-]{1,64}");
     private static final JsonProvider JSON = JsonProvider.provider();
 
-    @Inject
-    OrderLedger ledger;
+    private final OrderLedger ledger;
+    private final DbClient db;
+    private final Clock clock;
+    private final MetricRegistry metrics;
+    private final Optional<String> configuredKey;
 
     @Inject
-    DbClient db;
-
-    @Inject
-    Clock clock;
-
-    @Inject
-    MetricRegistry metrics;
-
-    @Inject
-    @ConfigProperty(name = "seckill.payment.hmac-key")
-    Optional<String> configuredKey;
+    ConfirmingPayments(OrderLedger ledger,
+                       DbClient db,
+                       Clock clock,
+                       MetricRegistry metrics,
+                       SettlementSettings settings) {
+        this.ledger = ledger;
+        this.db = db;
+        this.clock = clock;
+        this.metrics = metrics;
+        this.configuredKey = settings.paymentKey();
+    }
 
     private PaymentSignature signature;
     private SettlementRows rows;

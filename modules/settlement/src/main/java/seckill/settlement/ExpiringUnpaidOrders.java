@@ -6,7 +6,6 @@ import java.util.List;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.metrics.Counter;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import seckill.ordering.api.ExpiredOrder;
@@ -20,18 +19,21 @@ import seckill.ordering.api.OrderLedger;
 @ApplicationScoped
 class ExpiringUnpaidOrders {
 
-    @Inject
-    OrderLedger ledger;
+    private final OrderLedger ledger;
+    private final Clock clock;
+    private final MetricRegistry metrics;
+    private final int pageSize;
 
     @Inject
-    Clock clock;
-
-    @Inject
-    MetricRegistry metrics;
-
-    @Inject
-    @ConfigProperty(name = "seckill.settlement.timeout-page-size", defaultValue = "100")
-    int pageSize;
+    ExpiringUnpaidOrders(OrderLedger ledger,
+                         Clock clock,
+                         MetricRegistry metrics,
+                         SettlementSettings settings) {
+        this.ledger = ledger;
+        this.clock = clock;
+        this.metrics = metrics;
+        this.pageSize = settings.timeoutPageSize();
+    }
 
     private Counter timeouts;
 

@@ -3,6 +3,7 @@ package seckill.settlement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,7 +15,8 @@ import io.helidon.dbclient.DbClient;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.faulttolerance.Bulkhead;
+import org.eclipse.microprofile.faulttolerance.Timeout;
 import org.eclipse.microprofile.metrics.Counter;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import seckill.ordering.api.Activity;
@@ -45,27 +47,30 @@ class Reconciling implements Reconciliation {
     private static final Logger LOG = Logger.getLogger(Reconciling.class.getName());
     private static final int MAX_COUNTED_EVENTS = 10_000;
 
-    @Inject
-    ActivityCatalog catalog;
+    private final ActivityCatalog catalog;
+    private final OrderLedger ledger;
+    private final ReservationEvents events;
+    private final DbClient db;
+    private final Clock clock;
+    private final MetricRegistry metrics;
+    private final long keysOutliveEndSeconds;
 
     @Inject
-    OrderLedger ledger;
-
-    @Inject
-    ReservationEvents events;
-
-    @Inject
-    DbClient db;
-
-    @Inject
-    Clock clock;
-
-    @Inject
-    MetricRegistry metrics;
-
-    @Inject
-    @ConfigProperty(name = "seckill.reservation.keys-outlive-end-seconds", defaultValue = "259200")
-    long keysOutliveEndSeconds;
+    Reconciling(ActivityCatalog catalog,
+                OrderLedger ledger,
+                ReservationEvents events,
+                DbClient db,
+                Clock clock,
+                MetricRegistry metrics,
+                SettlementSettings settings) {
+        this.catalog = catalog;
+        this.ledger = ledger;
+        this.events = events;
+        this.db = db;
+        this.clock = clock;
+        this.metrics = metrics;
+        this.keysOutliveEndSeconds = settings.keysOutliveEndSeconds();
+    }
 
     private SettlementRows rows;
     private final java.util.Map<String, SkuReconciliation> latest = new java.util.concurrent.ConcurrentHashMap<>();
@@ -80,8 +85,13 @@ class Reconciling implements Reconciliation {
         oversells = metrics.counter("seckill.reconciliation.oversold");
     }
 
-    /** Every activity whose Redis keys still exist. */
-    List<SkuReconciliation> reconcileLive() {
+    /**
+     * Every activity whose Redis keys still exist. One at a time per instance: the schedule, the
+     * resume check and an operator's resume share one pass; a caller that finds one running is
+     * refused ({@code BulkheadException}) and asks again on its next turn.
+     */
+    @Bulkhead(1)
+    public List<SkuReconciliation> reconcileLive() {
         List<SkuReconciliation> all = new ArrayList<>();
         List<Long> live = liveActivities();
         for (long activityId : live) {
@@ -92,7 +102,9 @@ class Reconciling implements Reconciliation {
         return all;
     }
 
+    /** An operator's reconciliation of one activity; the admin call gives up after 30 s (503, retry). */
     @Override
+    @Timeout(value = 30, unit = ChronoUnit.SECONDS)
     public List<SkuReconciliation> reconcile(long activityId) {
         Activity activity = catalog.find(activityId).orElse(null);
         if (activity == null) {
@@ -117,6 +129,7 @@ class Reconciling implements Reconciliation {
     }
 
     @Override
+    @Timeout(value = 5, unit = ChronoUnit.SECONDS)
     public List<SkuReconciliation> latest(long activityId) {
         return rows.latest(activityId);
     }

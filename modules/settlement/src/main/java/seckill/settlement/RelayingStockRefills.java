@@ -31,23 +31,32 @@ class RelayingStockRefills {
     private static final Logger LOG = Logger.getLogger(RelayingStockRefills.class.getName());
     private static final int PAGE = 100;
 
-    @Inject
-    OrderLedger ledger;
+    private final OrderLedger ledger;
+
+    private final StockReservations reservations;
+
+    private final Admission admission;
+
+    private final ActivityCatalog catalog;
+
+    private final Clock clock;
+
+    private final MetricRegistry metrics;
 
     @Inject
-    StockReservations reservations;
-
-    @Inject
-    Admission admission;
-
-    @Inject
-    ActivityCatalog catalog;
-
-    @Inject
-    Clock clock;
-
-    @Inject
-    MetricRegistry metrics;
+    RelayingStockRefills(OrderLedger ledger,
+                         StockReservations reservations,
+                         Admission admission,
+                         ActivityCatalog catalog,
+                         Clock clock,
+                         MetricRegistry metrics) {
+        this.ledger = ledger;
+        this.reservations = reservations;
+        this.admission = admission;
+        this.catalog = catalog;
+        this.clock = clock;
+        this.metrics = metrics;
+    }
 
     private Counter refills;
 

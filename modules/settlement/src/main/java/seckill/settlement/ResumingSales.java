@@ -5,7 +5,7 @@ import java.util.logging.Logger;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
 import seckill.admission.api.Admission;
 import seckill.settlement.api.SkuReconciliation;
 
@@ -20,15 +20,18 @@ class ResumingSales {
 
     private static final Logger LOG = Logger.getLogger(ResumingSales.class.getName());
 
-    @Inject
-    Admission admission;
+    private final Admission admission;
+    private final Reconciling reconciling;
+    private final boolean autoResume;
 
     @Inject
-    Reconciling reconciling;
-
-    @Inject
-    @ConfigProperty(name = "seckill.settlement.auto-resume", defaultValue = "true")
-    boolean autoResume;
+    ResumingSales(Admission admission,
+                  Reconciling reconciling,
+                  SettlementSettings settings) {
+        this.admission = admission;
+        this.reconciling = reconciling;
+        this.autoResume = settings.autoResume();
+    }
 
     /** Returns whether sales are open afterwards. */
     boolean tryResume(boolean operatorAsked) {
@@ -53,6 +56,10 @@ class ResumingSales {
                     return false;
                 }
             }
+        } catch (BulkheadException e) {
+            // another reconciliation pass is running on this instance; the next check judges anew
+            LOG.fine("resume check deferred: a reconciliation is already running");
+            return false;
         } catch (RuntimeException e) {
             LOG.log(java.util.logging.Level.WARNING, "sales stay halted: the resume check failed", e);
             return false;

@@ -11,7 +11,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
 import seckill.settlement.api.SettlementSweeps;
 
 /**
@@ -24,33 +24,30 @@ class SettlementSchedule implements SettlementSweeps {
 
     private static final Logger LOG = Logger.getLogger(SettlementSchedule.class.getName());
 
-    @Inject
-    ExpiringUnpaidOrders expiring;
+    private final ExpiringUnpaidOrders expiring;
+    private final RelayingStockRefills relaying;
+    private final Reconciling reconciling;
+    private final ResumingSales resuming;
+    private final boolean enabled;
+    private final long timeoutScanSeconds;
+    private final long relayMillis;
+    private final long reconcileSeconds;
 
     @Inject
-    RelayingStockRefills relaying;
-
-    @Inject
-    Reconciling reconciling;
-
-    @Inject
-    ResumingSales resuming;
-
-    @Inject
-    @ConfigProperty(name = "seckill.settlement.enabled", defaultValue = "true")
-    boolean enabled;
-
-    @Inject
-    @ConfigProperty(name = "seckill.settlement.timeout-scan-seconds", defaultValue = "2")
-    long timeoutScanSeconds;
-
-    @Inject
-    @ConfigProperty(name = "seckill.settlement.relay-millis", defaultValue = "500")
-    long relayMillis;
-
-    @Inject
-    @ConfigProperty(name = "seckill.settlement.reconcile-seconds", defaultValue = "60")
-    long reconcileSeconds;
+    SettlementSchedule(ExpiringUnpaidOrders expiring,
+                       RelayingStockRefills relaying,
+                       Reconciling reconciling,
+                       ResumingSales resuming,
+                       SettlementSettings settings) {
+        this.expiring = expiring;
+        this.relaying = relaying;
+        this.reconciling = reconciling;
+        this.resuming = resuming;
+        this.enabled = settings.enabled();
+        this.timeoutScanSeconds = settings.timeoutScanSeconds();
+        this.relayMillis = settings.relayMillis();
+        this.reconcileSeconds = settings.reconcileSeconds();
+    }
 
     private ScheduledExecutorService scheduler;
 
@@ -76,6 +73,9 @@ class SettlementSchedule implements SettlementSweeps {
         scheduler.scheduleWithFixedDelay(() -> {
             try {
                 task.run();
+            } catch (BulkheadException e) {
+                // the same pass is running already (the resume check or an operator started it)
+                LOG.fine(() -> what + " skipped: already running");
             } catch (RuntimeException e) {
                 if (seckill.ordering.api.LedgerUnavailable.isOutage(e)) {
                     // an outage is reported by readiness and the ordering workers; no stack trace every run

@@ -20,14 +20,20 @@ import seckill.settlement.api.ReservationTracking;
 @ApplicationScoped
 class TrackingReservations implements ReservationTracking {
 
-    @Inject
-    OrderLookup orders;
+    private final OrderLookup orders;
+
+    private final StockReservations reservations;
+
+    private final ActivityCatalog catalog;
 
     @Inject
-    StockReservations reservations;
-
-    @Inject
-    ActivityCatalog catalog;
+    TrackingReservations(OrderLookup orders,
+                         StockReservations reservations,
+                         ActivityCatalog catalog) {
+        this.orders = orders;
+        this.reservations = reservations;
+        this.catalog = catalog;
+    }
 
     @Override
     public Optional<ReservationStatus> track(String reservationId, long userId) {

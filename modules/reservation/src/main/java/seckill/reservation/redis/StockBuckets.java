@@ -1,9 +1,9 @@
 package seckill.reservation.redis;
 
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import seckill.redis.SlotSpread;
 
 /**
@@ -19,7 +19,7 @@ public final class StockBuckets {
 
     // a purchase asks for its SKU's keys every time: the tags are computed once per SKU
     private static final int KNOWN_LIMIT = 10_000;
-    private static final Map<Layout, StockBuckets> KNOWN = new ConcurrentHashMap<>();
+    private static final Cache<Layout, StockBuckets> KNOWN = Caffeine.newBuilder().maximumSize(KNOWN_LIMIT).build();
 
     private record Layout(long activityId, long skuId, int buckets) {
     }
@@ -36,14 +36,7 @@ public final class StockBuckets {
     /** The keys of a SKU split into {@code buckets} buckets. */
     public static StockBuckets of(long activityId, long skuId, int buckets) {
         Layout layout = new Layout(activityId, skuId, Math.max(1, buckets));
-        StockBuckets known = KNOWN.get(layout);
-        if (known != null) {
-            return known;
-        }
-        if (KNOWN.size() > KNOWN_LIMIT) {
-            KNOWN.clear();
-        }
-        return KNOWN.computeIfAbsent(layout, l -> new StockBuckets(l.activityId(), l.skuId(), l.buckets()));
+        return KNOWN.get(layout, l -> new StockBuckets(l.activityId(), l.skuId(), l.buckets()));
     }
 
     public int count() {

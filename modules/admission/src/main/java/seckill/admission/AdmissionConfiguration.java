@@ -1,0 +1,17 @@
+package seckill.admission;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+import org.eclipse.microprofile.config.Config;
+
+/** Makes the module's one {@link AdmissionSettings} injectable, read from MicroProfile Config once. */
+@ApplicationScoped
+class AdmissionConfiguration {
+
+    @Produces
+    @Singleton
+    AdmissionSettings settings(Config config) {
+        return AdmissionSettings.from(config);
+    }
+}

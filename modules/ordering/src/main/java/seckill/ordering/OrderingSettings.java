@@ -1,0 +1,27 @@
+package seckill.ordering;
+
+import java.util.Optional;
+
+import org.eclipse.microprofile.config.Config;
+
+/**
+ * The ordering module's settings, read once from {@code seckill.ordering.*}: whether this instance
+ * runs the stream consumers, how many, how many events per read and per transaction, the idle pause,
+ * when a dead consumer's events are claimed, the consumer name, the longest back-off during an
+ * outage, and how many refusals by the ledger itself dead-letter an event.
+ */
+record OrderingSettings(boolean enabled, int workers, int batchSize, long idlePollMillis, long reclaimIdleSeconds,
+                        Optional<String> consumerName, long maxBackoffMillis, int maxDeliveries) {
+
+    static OrderingSettings from(Config config) {
+        return new OrderingSettings(
+                config.getOptionalValue("seckill.ordering.enabled", Boolean.class).orElse(true),
+                config.getOptionalValue("seckill.ordering.workers", Integer.class).orElse(2),
+                config.getOptionalValue("seckill.ordering.batch-size", Integer.class).orElse(100),
+                config.getOptionalValue("seckill.ordering.idle-poll-millis", Long.class).orElse(20L),
+                config.getOptionalValue("seckill.ordering.reclaim-idle-seconds", Long.class).orElse(30L),
+                config.getOptionalValue("seckill.ordering.consumer-name", String.class).filter(n -> !n.isBlank()),
+                config.getOptionalValue("seckill.ordering.max-backoff-millis", Long.class).orElse(5000L),
+                config.getOptionalValue("seckill.ordering.max-deliveries", Integer.class).orElse(5));
+    }
+}
