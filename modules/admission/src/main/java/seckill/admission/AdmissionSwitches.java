@@ -89,6 +89,13 @@ class AdmissionSwitches implements SwitchesView {
         this.tokenRequired = tokenRequired;
     }
 
+    /** Sets the blocklists and the halt switch directly (unit tests; in service they come from config). */
+    void set(Set<String> blockedUsers, Set<String> blockedIps, boolean halt) {
+        this.blockedUsers = Set.copyOf(blockedUsers);
+        this.blockedIps = Set.copyOf(blockedIps);
+        this.halt = halt;
+    }
+
     private ScheduledExecutorService refresher;
 
     @PostConstruct

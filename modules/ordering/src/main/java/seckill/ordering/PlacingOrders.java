@@ -21,7 +21,8 @@ import seckill.ordering.api.ActivityCatalog;
 import seckill.ordering.api.LedgerUnavailable;
 import seckill.ordering.api.OrderingSwitch;
 import seckill.ordering.sql.OrderWriter;
-import seckill.ordering.sql.SettlementOutcome;
+import seckill.ordering.rules.RefusalCount;
+import seckill.ordering.rules.SettlementOutcome;
 import seckill.reservation.api.EventPosition;
 import seckill.reservation.api.ReservationEvent;
 import seckill.reservation.api.ReservationEvents;
@@ -46,7 +47,7 @@ class PlacingOrders {
     private final CrashInjection crashes;
 
     /** Refusals by the ledger itself (never database outages) before an event is dead-lettered. */
-    private final int maxDeliveries;
+    private final RefusalCount refusals;
 
     @Inject
     PlacingOrders(DbClient db,
@@ -62,7 +63,7 @@ class PlacingOrders {
         this.clock = clock;
         this.metrics = metrics;
         this.crashes = crashes;
-        this.maxDeliveries = settings.maxDeliveries();
+        this.refusals = new RefusalCount(settings.maxDeliveries());
     }
 
     private OrderWriter writer;
@@ -163,8 +164,8 @@ class PlacingOrders {
      */
     private boolean rejectedOnce(ReservationEvent event, String reason, Instant now) {
         int attempts = writer.countRejection(event, reason, now);
-        if (attempts < maxDeliveries) {
-            LOG.fine(() -> "reservation " + event.id() + " refused by the ledger (" + attempts + "/" + maxDeliveries
+        if (refusals.after(attempts) == RefusalCount.Next.RETRY_LATER) {
+            LOG.fine(() -> "reservation " + event.id() + " refused by the ledger (" + attempts + "/" + refusals.maxRefusals()
                     + "): " + reason + "; left pending for a retry");
             return false;
         }

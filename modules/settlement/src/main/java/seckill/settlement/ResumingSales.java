@@ -1,6 +1,6 @@
 package seckill.settlement;
 
-import java.util.List;
+import java.util.Optional;
 import java.util.logging.Logger;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -8,6 +8,7 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
 import seckill.admission.api.Admission;
 import seckill.settlement.api.SkuReconciliation;
+import seckill.settlement.rules.ResumeRule;
 
 /**
  * "When the arbiter is in doubt, stop issuing, count what is unsettled, then resume." Sales halted
@@ -22,7 +23,7 @@ class ResumingSales {
 
     private final Admission admission;
     private final Reconciling reconciling;
-    private final boolean autoResume;
+    private final ResumeRule rule;
 
     @Inject
     ResumingSales(Admission admission,
@@ -30,7 +31,7 @@ class ResumingSales {
                   SettlementSettings settings) {
         this.admission = admission;
         this.reconciling = reconciling;
-        this.autoResume = settings.autoResume();
+        this.rule = new ResumeRule(settings.autoResume());
     }
 
     /** Returns whether sales are open afterwards. */
@@ -39,22 +40,19 @@ class ResumingSales {
         if (reason.isEmpty()) {
             return true;
         }
-        if (!operatorAsked && (!autoResume || !reason.get().arbiterInDoubt())) {
-            // an operator's halt is lifted by an operator
+        if (!rule.mayTry(reason.get(), operatorAsked)) {
             return false;
         }
         try {
             // Redis answers again; what must be cleared is whether it still holds exactly what was
             // reserved: every live SKU's buckets balance against the ledger plus the events in flight
-            // (counted exactly, so other instances may keep selling meanwhile). A SKU whose stock is
-            // not in Redis blocks nothing: it answers NOT_READY until an operator preheats it.
-            List<SkuReconciliation> results = reconciling.reconcileLive();
-            for (SkuReconciliation result : results) {
-                if (!result.clean() && !"NOT_PREHEATED".equals(result.state())) {
-                    LOG.warning(() -> "sales stay halted: activity " + result.activityId() + " sku " + result.skuId()
-                            + " reconciles " + result.state() + " " + result.detail());
-                    return false;
-                }
+            // (counted exactly, so other instances may keep selling meanwhile)
+            Optional<SkuReconciliation> blocking = rule.blocking(reconciling.reconcileLive());
+            if (blocking.isPresent()) {
+                SkuReconciliation result = blocking.get();
+                LOG.warning(() -> "sales stay halted: activity " + result.activityId() + " sku " + result.skuId()
+                        + " reconciles " + result.state() + " " + result.detail());
+                return false;
             }
         } catch (BulkheadException e) {
             // another reconciliation pass is running on this instance; the next check judges anew

@@ -15,6 +15,7 @@ import io.helidon.dbclient.DbClient;
 import io.helidon.dbclient.DbRow;
 import io.helidon.dbclient.DbTransaction;
 import seckill.ordering.api.LedgerUnavailable;
+import seckill.ordering.rules.SettlementOutcome;
 import seckill.reservation.api.ReservationEvent;
 
 /**

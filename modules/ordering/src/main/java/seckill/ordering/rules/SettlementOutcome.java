@@ -1,10 +1,18 @@
-package seckill.ordering.sql;
+package seckill.ordering.rules;
 
 /**
  * What writing one reservation into the ledger came to. A database outage is none of these: it is
  * thrown as {@link seckill.ordering.api.LedgerUnavailable} and the event stays pending untouched.
  */
 public sealed interface SettlementOutcome {
+
+    /**
+     * Whether the event's outcome is now committed, so it may be acknowledged: everything but a
+     * refusal, which leaves it pending for another delivery until {@link RefusalCount} says otherwise.
+     */
+    default boolean settlesTheEvent() {
+        return !(this instanceof Rejected);
+    }
 
     /** A new order was committed. */
     record Ordered() implements SettlementOutcome {
