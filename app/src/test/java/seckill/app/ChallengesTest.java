@@ -81,7 +81,7 @@ class ChallengesTest {
         long activity = sale.createOpenActivity(9303, 5, 1);
         long buyer = activity * 1000 + 3;
         String challengeId = SaleFixture.field(challenge(sale, activity, buyer).body(), "challengeId");
-        String answer = redis.get("sk:cap:{" + challengeId + "}").split("\\|")[2];
+        String answer = SaleFixture.captchaAnswer(redis, challengeId);
         assertThat(token(sale, activity, buyer, challengeId, "WRONG").statusCode(), is(403));
         assertThat("the right answer comes too late", token(sale, activity, buyer, challengeId, answer).statusCode(),
                 is(403));

@@ -148,7 +148,7 @@ class DatabaseOutageTest {
         assertThat(report, violations, empty());
         assertThat(report, containsString("drill: FAULT database connections cut for 8 s"));
         assertThat(report, containsString("invariants    OK"));
-        long activity = Long.parseLong(Files.readString(json).replaceAll(".*\"activityId\":(\\d+).*", "$1"));
+        long activity = SaleFixture.number(Files.readString(json), "activityId");
         SaleFixture sale = new SaleFixture(target.getUri(), DATABASE.direct());
         assertThat(sale.count("SELECT COUNT(*) FROM seckill_reservation_failure WHERE activity_id = ?", activity), is(0L));
         assertThat("every unit sold, each as one order", sale.orders(activity), is(1000L));

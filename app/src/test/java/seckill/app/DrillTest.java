@@ -67,7 +67,7 @@ class DrillTest {
         assertThat(ordering.running(), is(true));
         String written = Files.readString(json);
         // the fault hits while stock is still left, and every reservation still ends up as exactly one order
-        long activity = Long.parseLong(written.replaceAll(".*\"activityId\":(\\d+).*", "$1"));
+        long activity = SaleFixture.number(written, "activityId");
         long reserved = 2_000 - db.execute().get("SELECT SUM(available) FROM seckill_stock WHERE activity_id = ?", activity)
                 .map(r -> ((Number) r.column(1).get()).longValue()).orElseThrow();
         long orders = db.execute().get("SELECT COUNT(*) FROM seckill_order WHERE activity_id = ?", activity)

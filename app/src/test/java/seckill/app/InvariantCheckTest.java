@@ -85,8 +85,8 @@ class InvariantCheckTest {
         List<String> violations = InvariantCheck.violations(check.audit(activity));
         assertThat(violations, hasItem(startsWith("sku " + SKU + ": LOST_RESERVATION")));
         // undo in Redis too: the lost unit goes back on the shelf and its buyer is forgotten
-        redis.incr("sk:{a" + activity + ":s" + SKU + ":b0}:stock");
-        redis.hdel("sk:{a" + activity + ":s" + SKU + ":b0}:buyers", lostBuyer);
+        redis.incr(InvariantCheck.bucketKey(activity, SKU, 0, 1, "stock"));
+        redis.hdel(InvariantCheck.bucketKey(activity, SKU, 0, 1, "buyers"), lostBuyer);
         assertThat(InvariantCheck.violations(check.audit(activity)), empty());
     }
 

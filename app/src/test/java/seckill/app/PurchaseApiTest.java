@@ -5,12 +5,15 @@ import java.time.Duration;
 import java.time.Instant;
 
 import io.helidon.dbclient.DbClient;
+import io.helidon.microprofile.testing.junit5.AddBean;
 import io.helidon.microprofile.testing.junit5.AddConfig;
 import io.helidon.microprofile.testing.junit5.HelidonTest;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+
+import seckill.app.drill.InvariantCheck;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -20,8 +23,12 @@ import static org.hamcrest.Matchers.startsWith;
 
 /** The HTTP contract: status codes, problem codes, and that bad input changes nothing. */
 @HelidonTest
+@AddBean(MovableClock.class)
 @AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 class PurchaseApiTest {
+
+    @Inject
+    MovableClock clock;
 
     private static final long SKU = 8001;
 
@@ -115,7 +122,7 @@ class PurchaseApiTest {
         assertThat(sale.get("/api/v1/activities/" + upcoming, null).body(), containsString("\"state\":\"UPCOMING\""));
 
         long ending = sale.createActivity(Instant.now().minusSeconds(10), Instant.now().plusMillis(1500), SKU, 5, 1);
-        Thread.sleep(1600);
+        clock.advance(Duration.ofMillis(1_600));
         assertProblem(sale.purchase(ending, 1, SKU, 1, "late-1"), 409, "ENDED");
         assertThat(sale.get("/api/v1/activities/" + ending, null).body(), containsString("\"state\":\"ENDED\""));
         assertThat(sale.count("SELECT COUNT(*) FROM seckill_order WHERE activity_id IN (?, ?)", upcoming, ending), is(0L));
@@ -153,7 +160,7 @@ class PurchaseApiTest {
                  "skus":[{"skuId":1,"stock":5},{"skuId":2,"stock":5}]}""".formatted(Instant.now().minusSeconds(5),
                 Instant.now().plusSeconds(600));
         HttpResponse<String> created = sale.createActivity(json, SaleFixture.ADMIN_TOKEN);
-        long activity = Long.parseLong(created.body().replaceAll(".*\"activityId\":(\\d+).*", "$1"));
+        long activity = SaleFixture.number(created.body(), "activityId");
         // the same buyer sends the same requestId for two different SKUs: only the first can become an order
         String first = SaleFixture.field(sale.purchase(activity, 31, 1, 1, "same-request").body(), "reservationId");
         SaleFixture.await("first order", Duration.ofSeconds(30), () -> sale.orders(activity) == 1);
@@ -172,7 +179,7 @@ class PurchaseApiTest {
         assertThat(sale.purchase(activity, 21, SKU, 1, "noscript-21").statusCode(), is(202));
         redis.scriptFlush();
         assertThat(sale.purchase(activity, 22, SKU, 1, "noscript-22").statusCode(), is(202));
-        assertThat(redis.get("sk:{a" + activity + ":s" + SKU + ":b0}:stock"), is("3"));
+        assertThat(redis.get(InvariantCheck.bucketKey(activity, SKU, 0, 1, "stock")), is("3"));
     }
 
     private static void assertProblem(HttpResponse<String> response, int status, String code) {

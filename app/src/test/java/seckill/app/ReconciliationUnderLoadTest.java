@@ -68,7 +68,7 @@ class ReconciliationUnderLoadTest {
                 Instant.now().minusSeconds(5), Instant.now().plusSeconds(600));
         HttpResponse<String> created = sale.createActivity(json, SaleFixture.ADMIN_TOKEN);
         assertThat(created.body(), created.statusCode(), is(201));
-        long activity = Long.parseLong(created.body().replaceAll(".*\"activityId\":(\\d+).*", "$1"));
+        long activity = SaleFixture.number(created.body(), "activityId");
 
         AtomicBoolean selling = new AtomicBoolean(true);
         AtomicLong reserved = new AtomicLong();

@@ -150,6 +150,6 @@ class RedisLostStockTest {
     }
 
     private static long idOf(HttpResponse<String> created) {
-        return Long.parseLong(created.body().replaceAll(".*\"activityId\":(\\d+).*", "$1"));
+        return SaleFixture.number(created.body(), "activityId");
     }
 }

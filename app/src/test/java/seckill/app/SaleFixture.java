@@ -87,7 +87,7 @@ final class SaleFixture {
         if (response.statusCode() != 201) {
             throw new IllegalStateException("activity not created: " + response.statusCode() + " " + response.body());
         }
-        return Long.parseLong(response.body().replaceAll(".*\"activityId\":(\\d+).*", "$1"));
+        return number(response.body(), "activityId");
     }
 
     HttpResponse<String> purchase(long activityId, String userId, String body) {
@@ -153,24 +153,31 @@ final class SaleFixture {
         }
     }
 
-    /** Waits until the condition holds, failing the test after the timeout. */
+    /** Waits until the condition holds (Awaitility, polling every 50 ms), failing the test after the timeout. */
     static void await(String what, Duration timeout, Supplier<Boolean> condition) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.get()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
+        org.awaitility.Awaitility.await(what).atMost(timeout).pollInterval(Duration.ofMillis(50))
+                .pollInSameThread().until(condition::get);
+    }
+
+    /** A top-level text field of a JSON object, or null when absent. */
+    static String field(String json, String name) {
+        jakarta.json.JsonObject object = object(json);
+        return object.containsKey(name) && !object.isNull(name) ? object.getString(name) : null;
+    }
+
+    /** A top-level number field of a JSON object. */
+    static long number(String json, String name) {
+        return object(json).getJsonNumber(name).longValueExact();
+    }
+
+    private static jakarta.json.JsonObject object(String json) {
+        try (jakarta.json.JsonReader reader = jakarta.json.Json.createReader(new java.io.StringReader(json))) {
+            return reader.readObject();
         }
     }
 
-    static String field(String json, String name) {
-        var matcher = java.util.regex.Pattern.compile("\"" + name + "\":\"([^\"]*)\"").matcher(json);
-        return matcher.find() ? matcher.group(1) : null;
+    /** The answer of a captcha challenge, read where admission keeps it (a test solves what a human would). */
+    static String captchaAnswer(redis.clients.jedis.UnifiedJedis redis, String challengeId) {
+        return redis.get("sk:cap:{" + challengeId + "}").split("\\|")[2];
     }
 }

@@ -19,6 +19,7 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 import io.helidon.dbclient.DbClient;
+import io.helidon.microprofile.testing.junit5.AddBean;
 import io.helidon.microprofile.testing.junit5.AddConfig;
 import io.helidon.microprofile.testing.junit5.HelidonTest;
 import jakarta.inject.Inject;
@@ -48,6 +49,7 @@ import static org.hamcrest.Matchers.is;
  * class, so each test runs them exactly when it needs to.
  */
 @HelidonTest
+@AddBean(MovableClock.class)
 @AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.payment.hmac-key", value = SettlementRecoveryTest.PAYMENT_KEY)
 @AddConfig(key = "seckill.settlement.enabled", value = "false")
@@ -57,6 +59,9 @@ class SettlementRecoveryTest {
 
     static final String PAYMENT_KEY = "test-payment-key-of-at-least-32-chars";
     private static final long SKU = 5001;
+
+    @Inject
+    MovableClock clock;
 
     @Inject
     WebTarget target;
@@ -113,20 +118,20 @@ class SettlementRecoveryTest {
         long activity = sale.createOpenActivity(SKU, 5, 1);
         long user = activity * 1000 + 1;
         // a reservation recorded exactly as reserve.lua records one, but whose requestId no order row can hold
-        String tag = "sk:{a" + activity + ":s" + SKU + ":b0}";
+        String bucket = InvariantCheck.bucketKey(activity, SKU, 0, 1, "");
         String id = new ReservationId(activity, SKU, 0, 777).toString();
-        plantUnorderableReservation(tag + ":", tag + ":", id, user);
+        plantUnorderableReservation(bucket, bucket, id, user);
 
-        SaleFixture.await("dead letter", Duration.ofSeconds(30), () -> redis.xlen(tag + ":dead") == 1);
+        SaleFixture.await("dead letter", Duration.ofSeconds(30), () -> redis.xlen(bucket + "dead") == 1);
         // acknowledged right after it is copied to the dead-letter stream
         SaleFixture.await("acknowledged", Duration.ofSeconds(10),
-                () -> redis.xpending(tag + ":events", "ordering").getTotal() == 0);
+                () -> redis.xpending(bucket + "events", "ordering").getTotal() == 0);
         assertThat(sale.get("/api/v1/reservations/" + id, Long.toString(user)).body(), containsString("\"status\":\"FAILED\""));
         assertThat(sale.get("/api/v1/reservations/" + id, Long.toString(user)).body(), containsString("DEAD_LETTER"));
 
         assertThat(sweeps.relayRefills(), is(1));
-        assertThat(redis.get(tag + ":stock"), is("5"));
-        assertThat(redis.hexists(tag + ":buyers", Long.toString(user)), is(false));
+        assertThat(redis.get(bucket + "stock"), is("5"));
+        assertThat(redis.hexists(bucket + "buyers", Long.toString(user)), is(false));
         assertThat(sale.available(activity, SKU), is(5L));
         assertThat(sale.orders(activity), is(0L));
         // the released buyer can buy for real now
@@ -193,7 +198,8 @@ class SettlementRecoveryTest {
             buyers(activity, buyers);
             SaleFixture.await("orders", Duration.ofSeconds(30), () -> sale.orders(activity) == buyers);
             List<String> orderNos = sale.column("SELECT order_no FROM seckill_order WHERE activity_id = ?", activity);
-            Thread.sleep(1_100);
+            // every payment window (1 s) has passed for the service
+            clock.advance(Duration.ofMillis(1_100));
 
             Map<String, Integer> answers = new ConcurrentHashMap<>();
             AtomicBoolean paying = new AtomicBoolean(true);
@@ -232,7 +238,7 @@ class SettlementRecoveryTest {
             assertThat(sale.count("SELECT COUNT(*) FROM stock_sync_outbox WHERE activity_id = ?", activity), is(timedOut));
             assertThat(sale.available(activity, SKU), is(50L - buyers + timedOut));
             sweeps.relayRefills();
-            assertThat(redis.get("sk:{a" + activity + ":s" + SKU + ":b0}:stock"), is(Long.toString(50L - buyers + timedOut)));
+            assertThat(redis.get(InvariantCheck.bucketKey(activity, SKU, 0, 1, "stock")), is(Long.toString(50L - buyers + timedOut)));
         }
     }
 
@@ -241,9 +247,10 @@ class SettlementRecoveryTest {
         long activity = sale.createActivity(Instant.now().minusSeconds(5), Instant.now().plusSeconds(600), SKU, 10, 1, 1);
         buyers(activity, 3);
         SaleFixture.await("orders", Duration.ofSeconds(30), () -> sale.orders(activity) == 3);
-        Thread.sleep(1_100);
-        assertThat(sweeps.expireOverdue() >= 3, is(true));
-        String stockKey = "sk:{a" + activity + ":s" + SKU + ":b0}:stock";
+        clock.advance(Duration.ofMillis(1_100));
+        sweeps.expireOverdue();
+        assertThat(sale.count("SELECT COUNT(*) FROM seckill_order WHERE activity_id = ? AND status = 2", activity), is(3L));
+        String stockKey = InvariantCheck.bucketKey(activity, SKU, 0, 1, "stock");
         assertThat(redis.get(stockKey), is("7"));
         // the relay's first step for one row happened, then it "crashed" before marking the row applied
         String reservation = sale.column("""
@@ -345,7 +352,7 @@ class SettlementRecoveryTest {
     }
 
     private static String stream(long activity, long sku) {
-        return "sk:{a" + activity + ":s" + sku + ":b0}:events";
+        return InvariantCheck.bucketKey(activity, sku, 0, 1, "events");
     }
 
     private HttpResponse<String> pay(String orderNo, String paymentId) {

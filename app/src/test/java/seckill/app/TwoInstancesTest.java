@@ -86,7 +86,7 @@ class TwoInstancesTest {
                 java.time.Instant.now().minusSeconds(5), java.time.Instant.now().plusSeconds(600), SKU);
         HttpResponse<String> created = sale.createActivity(json, SaleFixture.ADMIN_TOKEN);
         assertThat(created.body(), created.statusCode(), is(201));
-        long activity = Long.parseLong(created.body().replaceAll(".*\"activityId\":(\\d+).*", "$1"));
+        long activity = SaleFixture.number(created.body(), "activityId");
         int buyers = 600;
 
         Map<Long, List<Integer>> answers = new ConcurrentHashMap<>();

@@ -121,6 +121,8 @@ class AdmissionSwitches implements SwitchesView {
 
     void refresh() {
         Config config = ConfigProvider.getConfig();
+        Map<String, String> read = new LinkedHashMap<>();
+        DEFAULTS.keySet().forEach(name -> read.put(name, value(config, name)));
         buyerRate = Math.max(1, Long.parseLong(value(config, "buyer-rate")));
         buyerWindowMillis = Math.max(1, Long.parseLong(value(config, "buyer-window-millis")));
         globalRate = Math.max(0, Long.parseLong(value(config, "global-rate")));
@@ -129,17 +131,22 @@ class AdmissionSwitches implements SwitchesView {
         blockedIps = list(value(config, "blocked-ips"));
         soldOutThreshold = Math.max(0, Long.parseLong(value(config, "sold-out-threshold")));
         halt = Boolean.parseBoolean(value(config, "halt"));
+        applied = Map.copyOf(read);
     }
+
+    /** The raw values of the last refresh that parsed: what is in force, which the view reports. */
+    private volatile Map<String, String> applied = Map.of();
 
     @Override
     public Map<String, String[]> effective() {
         Config config = ConfigProvider.getConfig();
         Map<String, String[]> effective = new LinkedHashMap<>();
+        Map<String, String> inForce = applied;
         for (String name : DEFAULTS.keySet()) {
+            // the value admission applies now (a refresh runs every 500 ms), and where config has it from
             ConfigValue value = config.getConfigValue(PREFIX + name);
-            effective.put(PREFIX + name, value.getValue() == null
-                    ? new String[] {DEFAULTS.get(name), "default"}
-                    : new String[] {value.getValue(), String.valueOf(value.getSourceName())});
+            String source = value.getValue() == null ? "default" : String.valueOf(value.getSourceName());
+            effective.put(PREFIX + name, new String[] {inForce.getOrDefault(name, DEFAULTS.get(name)), source});
         }
         return effective;
     }

@@ -193,13 +193,8 @@ class SharedRedisAdmissionTest {
         return 0;
     }
 
-    private static void await(java.util.function.BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out");
-            }
-            Thread.sleep(20);
-        }
+    private static void await(java.util.function.BooleanSupplier condition) {
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20))
+                .until(condition::getAsBoolean);
     }
 }
