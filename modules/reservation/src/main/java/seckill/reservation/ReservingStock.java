@@ -2,6 +2,7 @@ package seckill.reservation;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -30,6 +31,7 @@ import seckill.redis.Coalescing;
 import seckill.redis.CoalescingSettings;
 import seckill.redis.RedisFailures;
 import seckill.reservation.redis.BucketScripts;
+import seckill.reservation.rules.DonorBuckets;
 import seckill.reservation.redis.PreheatScript;
 import seckill.reservation.redis.NodeLease;
 import seckill.reservation.redis.RefillScript;
@@ -192,73 +194,26 @@ class ReservingStock implements StockReservations {
         };
     }
 
-    /**
-     * The home bucket ran dry: claim the buyer at home, then ask each other bucket once, in a fixed
-     * order, for the units. Sold out only when every bucket said so in this pass, so a sale whose
-     * buckets drained unevenly still sells every unit, in at most {@code buckets} calls.
-     */
+    /** The home bucket ran dry: the cross-bucket protocol, its steps run on this SKU's keys. */
     private ReservationOutcome reserveFromDonors(ReserveStock command, StockBuckets keys, ReservationId homeCandidate,
                                                  ReservationOutcome atHome) {
-        int home = homeCandidate.bucket();
-        String pending = BucketScripts.PENDING + homeCandidate.sequence();
-        try {
-            String held = bucketScripts.claim(redis, keys, home, command.userId(), pending);
-            if (held.startsWith(BucketScripts.PENDING)) {
-                // another click of theirs is taking units from a donor right now; its id is not known yet
-                return new ReservationOutcome.InProgress();
+        DonorBuckets.Steps steps = new DonorBuckets.Steps() {
+            @Override
+            public String claim(int home, long userId, String pendingValue) {
+                return bucketScripts.claim(redis, keys, home, userId, pendingValue);
             }
-            if (!held.isEmpty()) {
-                return ReservationId.parse(held).<ReservationOutcome>map(ReservationOutcome.AlreadyReserved::new)
-                        .orElseThrow(() -> new IllegalStateException("malformed reservation id in Redis: " + held));
-            }
-        } catch (JedisException e) {
-            throw new ReservationUnavailable("reservation across buckets failed", e, !RedisFailures.poolExhausted(e));
-        }
-        ReservationOutcome.Reserved taken = null;
-        try {
-            long bestRemaining = atHome instanceof ReservationOutcome.InsufficientStock i ? i.remaining() : 0;
-            for (int step = 1; step < command.buckets(); step++) {
-                int donor = (home + step) % command.buckets();
-                ReservationId id = new ReservationId(command.activityId(), command.skuId(), donor, homeCandidate.sequence());
-                List<String> reply = bucketScripts.take(redis, keys, id, command.userId(), command.quantity(),
-                        command.requestId(), clock.instant());
-                switch (reply.get(0)) {
-                    case "RESERVED" -> {
-                        taken = new ReservationOutcome.Reserved(id, Long.parseLong(reply.get(2)), false);
-                        bucketScripts.settle(redis, keys, home, command.userId(), pending, id.toString());
-                        return taken;
-                    }
-                    case "INSUFFICIENT" -> bestRemaining = Math.max(bestRemaining, Long.parseLong(reply.get(1)));
-                    default -> {
-                        // sold out or not preheated: the next bucket
-                    }
-                }
-            }
-            bucketScripts.settle(redis, keys, home, command.userId(), pending, "");
-            return bestRemaining > 0 ? new ReservationOutcome.InsufficientStock(bestRemaining)
-                    : new ReservationOutcome.SoldOut();
-        } catch (JedisException e) {
-            if (taken != null) {
-                // the unit is taken and its event recorded: the buyer has it; point their record at it
-                settleQuietly(keys, home, command.userId(), pending, taken.id().toString());
-                return taken;
-            }
-            boolean inDoubt = !RedisFailures.poolExhausted(e);
-            if (!inDoubt) {
-                // nothing was sent after the claim: give the buyer their home record back, or they are
-                // locked out of the sale by a claim nobody will settle
-                settleQuietly(keys, home, command.userId(), pending, "");
-            }
-            throw new ReservationUnavailable("reservation across buckets failed", e, inDoubt);
-        }
-    }
 
-    private void settleQuietly(StockBuckets keys, int home, long userId, String pending, String replacement) {
-        try {
-            bucketScripts.settle(redis, keys, home, userId, pending, replacement);
-        } catch (JedisException e) {
-            LOG.warning(() -> "the pending claim of buyer " + userId + " could not be settled: " + e.getMessage());
-        }
+            @Override
+            public List<String> take(ReservationId id, long userId, int quantity, String requestId, Instant reservedAt) {
+                return bucketScripts.take(redis, keys, id, userId, quantity, requestId, reservedAt);
+            }
+
+            @Override
+            public void settle(int home, long userId, String expected, String replacement) {
+                bucketScripts.settle(redis, keys, home, userId, expected, replacement);
+            }
+        };
+        return new DonorBuckets(steps).reserve(command, homeCandidate, atHome, clock.instant());
     }
 
     private ReservationOutcome reserveAtHome(ReserveStock command, StockBuckets keys, ReservationId candidate) {

@@ -15,7 +15,7 @@ import seckill.reservation.api.ReservationId;
  */
 public final class BucketScripts {
 
-    public static final String PENDING = "pending:";
+    public static final String PENDING = seckill.reservation.rules.DonorBuckets.PENDING;
 
     private final RedisScript claim = RedisScript.read(
             BucketScripts.class.getResourceAsStream("claim.lua"), "claim.lua");
