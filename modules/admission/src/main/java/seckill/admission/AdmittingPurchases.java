@@ -17,6 +17,7 @@ import seckill.admission.api.Admission;
 import seckill.admission.api.AdmissionDecision;
 import seckill.admission.api.HaltReason;
 import seckill.admission.api.PurchaseAttempt;
+import seckill.admission.rules.CheapChecks;
 import seckill.redis.Coalescing;
 import seckill.redis.CoalescingSettings;
 import seckill.redis.RedisFailures;
@@ -37,6 +38,7 @@ class AdmittingPurchases implements Admission {
     private final IssuingPurchaseTokens tokens;
     private final MetricRegistry metrics;
     private final RateLimits limits;
+    private final CheapChecks checks;
     private final Coalescing<RateLimits.Check, RateLimits.Verdict> coalescer;
     private final boolean coalescing;
     private final long timeoutMillis;
@@ -62,6 +64,7 @@ class AdmittingPurchases implements Admission {
         this.coalescing = coalescing;
         this.timeoutMillis = timeoutMillis;
         limits = new RateLimits(redis, clock, partitions);
+        checks = new CheapChecks((activityId, skuId) -> broadcast.flags().isSet(activityId, skuId), this::tokenRefusal);
         coalescer = new Coalescing<>(limits::checkAll, batching.maxBatch(), batching.maxWaitMicros(),
                 batching.callsPerLane());
         if (metrics != null) {
@@ -82,42 +85,12 @@ class AdmittingPurchases implements Admission {
     }
 
     AdmissionDecision judge(PurchaseAttempt attempt) {
-        HaltReason halted = haltReason.get();
-        if (halted != null) {
-            return new AdmissionDecision.Halted(halted, 2);
-        }
-        if (switches.halt()) {
-            return new AdmissionDecision.Halted(HaltReason.OPERATOR_SWITCH, 5);
-        }
-        if (switches.blockedUsers().contains(Long.toString(attempt.userId()))) {
-            return new AdmissionDecision.Blocked("buyer");
-        }
-        if (!attempt.clientIp().isEmpty() && switches.blockedIps().contains(attempt.clientIp())) {
-            return new AdmissionDecision.Blocked("client address");
-        }
         Instant now = clock.instant();
-        if (attempt.window().notStartedAt(now)) {
-            return new AdmissionDecision.NotStarted(attempt.window().secondsUntilStart(now));
-        }
-        if (attempt.window().endedAt(now)) {
-            return new AdmissionDecision.Ended();
-        }
-        if (broadcast.flags().isSet(attempt.activityId(), attempt.skuId())) {
-            return new AdmissionDecision.SoldOut();
-        }
-        if (switches.tokenRequired()) {
-            TokenSigner signer = tokens.signer();
-            if (signer == null) {
-                return new AdmissionDecision.TokenInvalid("NOT_CONFIGURED");
-            }
-            if (attempt.purchaseToken().isEmpty()) {
-                return new AdmissionDecision.TokenInvalid("MISSING");
-            }
-            TokenSigner.Refusal refusal = signer.check(attempt.purchaseToken().get(), attempt.activityId(),
-                    attempt.userId(), now);
-            if (refusal != null) {
-                return new AdmissionDecision.TokenInvalid(refusal.name());
-            }
+        CheapChecks.Switches inForce = new CheapChecks.Switches(switches.halt(), switches.blockedUsers(),
+                switches.blockedIps(), switches.tokenRequired());
+        Optional<AdmissionDecision> refused = checks.refusal(attempt, Optional.ofNullable(haltReason.get()), inForce, now);
+        if (refused.isPresent()) {
+            return refused.get();
         }
         long stillThrottled = recentlyThrottled.remaining(attempt.activityId(), attempt.userId(), clock.millis());
         if (stillThrottled > 0) {
@@ -153,6 +126,17 @@ class AdmittingPurchases implements Admission {
             return new AdmissionDecision.Throttled(verdict.limit(), retry, verdict.buyerLimit(), remaining, retry);
         }
         return new AdmissionDecision.Admitted();
+    }
+
+    private Optional<String> tokenRefusal(Optional<String> token, long activityId, long userId, Instant now) {
+        TokenSigner signer = tokens == null ? null : tokens.signer();
+        if (signer == null) {
+            return Optional.of("NOT_CONFIGURED");
+        }
+        if (token.isEmpty()) {
+            return Optional.of("MISSING");
+        }
+        return Optional.ofNullable(signer.check(token.get(), activityId, userId, now)).map(Enum::name);
     }
 
     private static String outcome(AdmissionDecision decision) {
