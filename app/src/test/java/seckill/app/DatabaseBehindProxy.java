@@ -29,7 +29,7 @@ final class DatabaseBehindProxy implements AfterAllCallback {
         String configured = System.getenv("SECKILL_DB_URL");
         if (configured == null || configured.isBlank()) {
             // no database configured: the embedded one, as the service itself would start
-            embedded = new DevServers();
+            embedded = new DevServers(true);
             configured = embedded.jdbcUrl();
         } else {
             embedded = null;

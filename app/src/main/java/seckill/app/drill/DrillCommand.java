@@ -55,7 +55,7 @@ public final class DrillCommand {
             String jdbcUrl = ConfigProvider.getConfig().getOptionalValue("seckill.db.url", String.class)
                     .filter(u -> !u.isBlank()).orElse(null);
             if (jdbcUrl == null) {
-                embeddedDatabase = new DevServers();
+                embeddedDatabase = new DevServers(false);
                 jdbcUrl = embeddedDatabase.jdbcUrl();
             }
             databaseProxy = TcpProxy.forJdbcUrl(jdbcUrl);

@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Optional;
 import java.util.logging.Logger;
 
@@ -83,6 +84,7 @@ class Database {
 
     void close(@Disposes DbClient db) {
         db.close();
+        devServers.databaseClosed();
     }
 
     /** Builds the client, and so migrates the schema, at start-up: a broken database fails the start. */
@@ -100,7 +102,13 @@ class Database {
         }
         // Liquibase closes its connection when done, so every changelog gets its own
         for (String changelog : CHANGELOGS) {
-            try (Connection connection = DriverManager.getConnection(jdbcUrl, username, secret)) {
+            Properties properties = new Properties();
+            properties.setProperty("user", username);
+            properties.setProperty("password", secret);
+            // MariaDB 11 makes Connector/J read its keywords from INFORMATION_SCHEMA.KEYWORDS, a MySQL-only
+            // table: Liquibase would log the failure with a stack trace; the classic metadata works on both
+            properties.setProperty("useInformationSchema", "false");
+            try (Connection connection = DriverManager.getConnection(jdbcUrl, properties)) {
                 var database = DatabaseFactory.getInstance()
                         .findCorrectDatabaseImplementation(new JdbcConnection(connection));
                 try (Liquibase liquibase = new Liquibase(changelog,

@@ -109,5 +109,6 @@ class RedisConnection {
 
     void close(@Disposes UnifiedJedis redis) {
         redis.close();
+        devServers.redisClosed();
     }
 }
