@@ -8,6 +8,7 @@ module seckill.app {
     requires seckill.reservation;
     requires seckill.ordering;
     requires seckill.settlement;
+    requires seckill.client;
 
     requires io.helidon.microprofile.cdi;
     requires io.helidon.microprofile.server;

@@ -13,6 +13,10 @@ import java.util.function.Supplier;
 
 import io.helidon.dbclient.DbClient;
 import io.helidon.dbclient.DbRow;
+import seckill.client.NewActivity;
+import seckill.client.SeckillAdminApi;
+import seckill.client.SeckillApi;
+import seckill.client.SeckillClients;
 
 /**
  * What the integration tests share: an HTTP client for the running service and helpers that read
@@ -79,15 +83,20 @@ final class SaleFixture {
 
     private long createActivity(Instant startsAt, Instant endsAt, long skuId, long stock, int perUserLimit,
                                 int paymentWindow, int buckets) {
-        String json = """
-                {"name":"test sale","startsAt":"%s","endsAt":"%s","paymentWindowSeconds":%d,
-                 "skus":[{"skuId":%d,"stock":%d,"perUserLimit":%d,"buckets":%d}]}""".formatted(startsAt, endsAt,
-                paymentWindow, skuId, stock, perUserLimit, buckets);
-        HttpResponse<String> response = createActivity(json, ADMIN_TOKEN);
-        if (response.statusCode() != 201) {
-            throw new IllegalStateException("activity not created: " + response.statusCode() + " " + response.body());
-        }
-        return number(response.body(), "activityId");
+        // through the typed client, as an operator's tooling would
+        return admin().launch(java.util.UUID.randomUUID().toString(), new NewActivity("test sale",
+                startsAt.toString(), endsAt.toString(),
+                (long) paymentWindow, List.of(new NewActivity.Sku(skuId, stock, perUserLimit, buckets)))).activityId();
+    }
+
+    /** The operator's typed client of this service. */
+    SeckillAdminApi admin() {
+        return SeckillClients.admin(base, ADMIN_TOKEN);
+    }
+
+    /** The buyer's typed client of this service. */
+    SeckillApi buyer() {
+        return SeckillClients.buyer(base);
     }
 
     HttpResponse<String> purchase(long activityId, String userId, String body) {

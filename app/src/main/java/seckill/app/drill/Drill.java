@@ -3,9 +3,6 @@ package seckill.app.drill;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
@@ -20,12 +17,20 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.helidon.dbclient.DbClient;
 import io.helidon.dbclient.DbTransaction;
-import seckill.app.http.Jsons;
+import jakarta.ws.rs.ProcessingException;
+import seckill.client.NewActivity;
+import seckill.client.PurchaseRequest;
+import seckill.client.Reservation;
+import seckill.client.SeckillAdminApi;
+import seckill.client.SeckillApi;
+import seckill.client.SeckillClients;
+import seckill.client.SeckillProblem;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObjectBuilder;
 import org.HdrHistogram.Histogram;
 import redis.clients.jedis.Protocol;
 import redis.clients.jedis.UnifiedJedis;
+import seckill.app.http.Jsons;
 import seckill.ordering.api.OrderingSwitch;
 
 /**
@@ -44,8 +49,8 @@ public final class Drill {
     private final OrderingSwitch ordering;
     private final PrintStream out;
     private final TcpProxy databaseProxy;
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
+    private final SeckillApi buyers;
+    private final SeckillAdminApi admin;
 
     public Drill(DrillOptions options, URI base, String adminToken, DbClient db, UnifiedJedis redis,
                  OrderingSwitch ordering, PrintStream out) {
@@ -63,6 +68,9 @@ public final class Drill {
         this.redis = redis;
         this.ordering = ordering;
         this.out = out;
+        // the drill drives the service the way its clients do: through the typed client
+        this.buyers = SeckillClients.buyer(base, Duration.ofSeconds(30));
+        this.admin = SeckillClients.admin(base, adminToken);
     }
 
     /** Runs the drill; returns the report's violations (empty when the sale was sound). */
@@ -125,14 +133,12 @@ public final class Drill {
         for (int i = 0; i < toPay; i++) {
             String body = "{\"orderNo\":\"%s\",\"paymentId\":\"drill-%s\",\"amount\":1,\"paidAt\":\"%s\"}"
                     .formatted(orderNos.get(i), orderNos.get(i), Instant.now());
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(base.resolve("/api/v1/payments/callback"))
-                    .header("Content-Type", "application/json").header("X-Signature", hmac(key, body))
-                    .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() == 200) {
+            try {
+                buyers.paymentCallback(hmac(key, body), body);
                 paid++;
-            } else {
+            } catch (SeckillProblem problem) {
                 refused++;
-                refusals.merge(response.statusCode(), 1, Integer::sum);
+                refusals.merge(problem.status(), 1, Integer::sum);
             }
         }
         out.printf("payments      %d paid, %d refused %s, %d left unpaid%n", paid, refused, refusals,
@@ -157,13 +163,19 @@ public final class Drill {
         if (shelf != total - paidUnits) {
             violations.add("NOT_ON_SHELF: " + shelf + " units available, expected total " + total + " - paid " + paidUnits);
         }
-        HttpResponse<String> reconciliation = http.send(HttpRequest.newBuilder(
-                        base.resolve("/api/v1/admin/activities/" + activity + "/reconciliation"))
-                .header("Authorization", "Bearer " + adminToken).POST(HttpRequest.BodyPublishers.noBody()).build(),
-                HttpResponse.BodyHandlers.ofString());
-        out.println("reconcile     " + reconciliation.body());
-        if (reconciliation.statusCode() != 200 || reconciliation.body().matches(".*\"state\":\"(?!CLEAN)[A-Z_]+\".*")) {
-            violations.add("RECONCILIATION: " + reconciliation.statusCode() + " " + reconciliation.body());
+        try {
+            String reconciliation = admin.reconcile(activity);
+            out.println("reconcile     " + reconciliation);
+            boolean clean;
+            try (jakarta.json.JsonReader reader = jakarta.json.Json.createReader(new java.io.StringReader(reconciliation))) {
+                clean = reader.readObject().getJsonArray("skus").stream()
+                        .allMatch(sku -> "CLEAN".equals(sku.asJsonObject().getString("state", "")));
+            }
+            if (!clean) {
+                violations.add("RECONCILIATION: " + reconciliation);
+            }
+        } catch (SeckillProblem problem) {
+            violations.add("RECONCILIATION: " + problem.getMessage());
         }
         return violations;
     }
@@ -174,27 +186,15 @@ public final class Drill {
         return java.util.HexFormat.of().formatHex(mac.doFinal(body.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
     }
 
-    private long createActivity() throws IOException, InterruptedException {
-        StringBuilder skus = new StringBuilder();
+    private long createActivity() {
+        List<NewActivity.Sku> skus = new ArrayList<>();
         for (int i = 1; i <= options.skus(); i++) {
-            if (i > 1) {
-                skus.append(',');
-            }
-            skus.append("{\"skuId\":").append(i).append(",\"stock\":").append(options.stock())
-                    .append(",\"perUserLimit\":").append(options.perUserLimit())
-                    .append(",\"buckets\":").append(options.buckets()).append('}');
+            skus.add(new NewActivity.Sku(i, options.stock(), options.perUserLimit(), options.buckets()));
         }
-        String body = "{\"name\":\"drill %s\",\"startsAt\":\"%s\",\"endsAt\":\"%s\",\"paymentWindowSeconds\":%d,\"skus\":[%s]}"
-                .formatted(Instant.now(), Instant.now().minusSeconds(1), Instant.now().plus(Duration.ofHours(2)),
-                        options.paymentWindowSeconds(), skus);
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(base.resolve("/api/v1/admin/activities"))
-                .header("Authorization", "Bearer " + adminToken).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
-        if (response.statusCode() != 201) {
-            throw new IllegalStateException("could not create the drill's activity: " + response.statusCode() + " "
-                    + response.body());
-        }
-        return Long.parseLong(response.body().replaceAll(".*\"activityId\":(\\d+).*", "$1"));
+        return admin.launch(java.util.UUID.randomUUID().toString(), new NewActivity("drill " + Instant.now(),
+                Instant.now().minusSeconds(1).toString(),
+                Instant.now().plus(Duration.ofHours(2)).toString(), (long) options.paymentWindowSeconds(), skus))
+                .activityId();
     }
 
     private void buy(long activity, OutcomeTally tally, Instant start) throws InterruptedException {
@@ -235,18 +235,11 @@ public final class Drill {
         long begin = System.nanoTime();
         String outcome;
         try {
-            HttpResponse<Void> response = http.send(HttpRequest.newBuilder(
-                            base.resolve("/api/v1/activities/" + activity + "/purchases"))
-                    .header("X-User-Id", Long.toString(user)).header("Content-Type", "application/json")
-                    .timeout(Duration.ofSeconds(30))
-                    .POST(HttpRequest.BodyPublishers.ofString(
-                            "{\"skuId\":" + sku + ",\"quantity\":1,\"requestId\":\"" + requestId + "\"}"))
-                    .build(), HttpResponse.BodyHandlers.discarding());
-            outcome = Integer.toString(response.statusCode());
-        } catch (IOException e) {
-            outcome = "error";
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            Reservation reservation = buyers.purchase(activity, user, null, new PurchaseRequest(sku, 1, requestId));
+            outcome = reservation.isNew() ? "202" : "200";
+        } catch (SeckillProblem problem) {
+            outcome = Integer.toString(problem.status());
+        } catch (ProcessingException e) {
             outcome = "error";
         }
         tally.record(outcome, (System.nanoTime() - begin) / 1_000);

@@ -64,6 +64,11 @@ public class PurchasesResource {
             return response;
         } catch (Problem problem) {
             count(problem.code().toLowerCase());
+            if (problem.status() == 410) {
+                // a buyer whose first answer was lost learns where to find what they hold, at no Redis cost
+                String mine = BuyerReservationsResource.pathOf(Buyer.pathId(activityIdText, "activity"));
+                problem.with("reservations", mine).header("Link", "<" + mine + ">; rel=\"reservations\"");
+            }
             throw problem;
         }
     }

@@ -40,6 +40,11 @@ public class ReservationsResource {
             throw new Problem(503, "REDIS_UNAVAILABLE", "Temporarily unavailable",
                     "The reservation store cannot answer right now.", Duration.ofSeconds(2));
         }
+        return json(status).build().toString();
+    }
+
+    /** A reservation's status as JSON: id, status, and the order's number, deadline and status or the failure's reason. */
+    static JsonObjectBuilder json(ReservationStatus status) {
         JsonObjectBuilder json = Jsons.PROVIDER.createObjectBuilder()
                 .add("reservationId", status.reservationId())
                 .add("status", status.state().name());
@@ -47,6 +52,6 @@ public class ReservationsResource {
         status.expiresAt().ifPresent(e -> json.add("expiresAt", e.toString()));
         status.orderStatus().ifPresent(s -> json.add("orderStatus", s));
         status.reason().ifPresent(r -> json.add("reason", r));
-        return json.build().toString();
+        return json;
     }
 }

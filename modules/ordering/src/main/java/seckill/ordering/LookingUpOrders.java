@@ -1,11 +1,13 @@
 package seckill.ordering;
 
+import java.util.List;
 import java.util.Optional;
 
 import io.helidon.dbclient.DbClient;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import seckill.ordering.api.FailedReservation;
 import seckill.ordering.api.OrderLookup;
 import seckill.ordering.api.OrderView;
 import seckill.ordering.sql.OrderRows;
@@ -37,5 +39,15 @@ class LookingUpOrders implements OrderLookup {
     @Override
     public Optional<String> failureOf(ReservationId id, long userId) {
         return rows.failureOf(id.toString(), userId);
+    }
+
+    @Override
+    public List<OrderView> ordersOf(long activityId, long userId) {
+        return rows.ordersOf(activityId, userId);
+    }
+
+    @Override
+    public List<FailedReservation> failuresOf(long activityId, long userId) {
+        return rows.failuresOf(activityId, userId);
     }
 }

@@ -288,6 +288,18 @@ class ReservingStock implements StockReservations {
     }
 
     @Override
+    public Optional<ReservationId> heldFor(long activityId, long skuId, int buckets, long userId) {
+        try {
+            int home = StockBuckets.homeBucket(userId, Math.max(1, buckets));
+            String held = redis.hget(StockBuckets.of(activityId, skuId, buckets).buyers(home), Long.toString(userId));
+            // a pending claim (or nothing) parses to empty: the buyer holds nothing they could be shown yet
+            return held == null ? Optional.empty() : ReservationId.parse(held);
+        } catch (JedisException e) {
+            throw new ReservationUnavailable("reading buyer failed", e);
+        }
+    }
+
+    @Override
     public boolean isHeldBy(ReservationId id, long userId, int buckets) {
         try {
             int home = StockBuckets.homeBucket(userId, Math.max(1, buckets));

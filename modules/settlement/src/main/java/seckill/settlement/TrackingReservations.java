@@ -1,15 +1,22 @@
 package seckill.settlement;
 
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import seckill.ordering.api.ActivityCatalog;
+import seckill.ordering.api.Activity;
+import seckill.ordering.api.FailedReservation;
 import seckill.ordering.api.OrderLookup;
 import seckill.ordering.api.SkuLine;
 import seckill.ordering.api.OrderView;
 import seckill.reservation.api.ReservationId;
 import seckill.reservation.api.StockReservations;
+import seckill.settlement.api.HeldReservation;
 import seckill.settlement.api.ReservationStatus;
 import seckill.settlement.api.ReservationTracking;
 
@@ -58,5 +65,30 @@ class TrackingReservations implements ReservationTracking {
         int buckets = catalog.find(id.activityId()).flatMap(a -> a.sku(id.skuId())).map(SkuLine::buckets).orElse(1);
         return reservations.isHeldBy(id, userId, buckets) ? Optional.of(ReservationStatus.queued(reservationId))
                 : Optional.empty();
+    }
+
+    @Override
+    public List<HeldReservation> heldBy(long activityId, long userId) {
+        Optional<Activity> activity = catalog.find(activityId);
+        if (activity.isEmpty()) {
+            return List.of();
+        }
+        // the ledger first: an order or a failure is final; then what Redis holds and the ledger has not yet seen
+        Map<String, HeldReservation> held = new LinkedHashMap<>();
+        for (OrderView order : orders.ordersOf(activityId, userId)) {
+            held.put(order.reservationId(), new HeldReservation(order.skuId(), Optional.of(order.quantity()),
+                    ReservationStatus.ordered(order.reservationId(), order.orderNo(), order.expiresAt(),
+                            order.status().name())));
+        }
+        for (FailedReservation failed : orders.failuresOf(activityId, userId)) {
+            held.putIfAbsent(failed.reservationId(), new HeldReservation(failed.skuId(), Optional.of(failed.quantity()),
+                    ReservationStatus.failed(failed.reservationId(), failed.reason())));
+        }
+        for (SkuLine sku : activity.get().skus()) {
+            reservations.heldFor(activityId, sku.skuId(), sku.buckets(), userId).ifPresent(id ->
+                    held.putIfAbsent(id.toString(), new HeldReservation(sku.skuId(), Optional.empty(),
+                            ReservationStatus.queued(id.toString()))));
+        }
+        return held.values().stream().sorted(Comparator.comparingLong(HeldReservation::skuId)).toList();
     }
 }

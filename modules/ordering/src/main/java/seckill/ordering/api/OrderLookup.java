@@ -1,5 +1,6 @@
 package seckill.ordering.api;
 
+import java.util.List;
 import java.util.Optional;
 
 import seckill.reservation.api.ReservationId;
@@ -14,4 +15,10 @@ public interface OrderLookup {
 
     /** Why the buyer's reservation can never be ordered, if it can't. */
     Optional<String> failureOf(ReservationId id, long userId);
+
+    /** The buyer's orders in an activity (at most one per SKU). */
+    List<OrderView> ordersOf(long activityId, long userId);
+
+    /** The buyer's reservations in an activity that can never be ordered. */
+    List<FailedReservation> failuresOf(long activityId, long userId);
 }

@@ -1,9 +1,11 @@
 package seckill.ordering.sql;
 
+import java.util.List;
 import java.util.Optional;
 
 import io.helidon.dbclient.DbClient;
 import io.helidon.dbclient.DbRow;
+import seckill.ordering.api.FailedReservation;
 import seckill.ordering.api.OrderStatus;
 import seckill.ordering.api.OrderView;
 
@@ -23,6 +25,20 @@ public final class OrderRows {
     public Optional<String> failureOf(String reservationId, long userId) {
         return db.execute().get(OrderingSql.SELECT_FAILURE, reservationId, userId)
                 .map(row -> Columns.textOf(row, "reason"));
+    }
+
+    public List<OrderView> ordersOf(long activityId, long userId) {
+        try (var rows = db.execute().query(OrderingSql.SELECT_ORDERS_OF_BUYER, activityId, userId)) {
+            return rows.map(OrderRows::view).toList();
+        }
+    }
+
+    public List<FailedReservation> failuresOf(long activityId, long userId) {
+        try (var rows = db.execute().query(OrderingSql.SELECT_FAILURES_OF_BUYER, activityId, userId)) {
+            return rows.map(row -> new FailedReservation(Columns.textOf(row, "reservation_id"),
+                    Columns.longOf(row, "sku_id"), Columns.intOf(row, "quantity"), Columns.textOf(row, "reason")))
+                    .toList();
+        }
     }
 
     private static OrderView view(DbRow row) {

@@ -74,6 +74,14 @@ final class OrderingSql {
             SELECT order_no, reservation_id, activity_id, sku_id, user_id, quantity, status, expire_at, created_at
             FROM seckill_order WHERE reservation_id = ?""";
 
+    static final String SELECT_ORDERS_OF_BUYER = """
+            SELECT order_no, reservation_id, activity_id, sku_id, user_id, quantity, status, expire_at, created_at
+            FROM seckill_order WHERE activity_id = ? AND user_id = ? ORDER BY sku_id""";
+
+    static final String SELECT_FAILURES_OF_BUYER = """
+            SELECT reservation_id, sku_id, quantity, reason FROM seckill_reservation_failure
+            WHERE activity_id = ? AND user_id = ? ORDER BY sku_id""";
+
     static final String SELECT_FAILURE = "SELECT reason FROM seckill_reservation_failure WHERE reservation_id = ? AND user_id = ?";
 
     static final String SELECT_ACTIVITIES_ENDING_AFTER = "SELECT id FROM seckill_activity WHERE ends_at > ? ORDER BY id";

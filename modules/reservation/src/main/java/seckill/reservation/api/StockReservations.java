@@ -27,6 +27,12 @@ public interface StockReservations {
     /** Gives a reservation's units back to its bucket, at most once per reservation. */
     RestockOutcome restock(Restock command);
 
+    /**
+     * The reservation Redis holds for the buyer on this SKU (split into {@code buckets}); empty when
+     * they hold none, or while a click of theirs is still being served across buckets.
+     */
+    Optional<ReservationId> heldFor(long activityId, long skuId, int buckets, long userId);
+
     /** Whether the reservation is the one Redis holds for that buyer (the SKU has {@code buckets} buckets). */
     boolean isHeldBy(ReservationId id, long userId, int buckets);
 }

@@ -1,5 +1,6 @@
 package seckill.settlement.api;
 
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -9,4 +10,10 @@ import java.util.Optional;
 public interface ReservationTracking {
 
     Optional<ReservationStatus> track(String reservationId, long userId);
+
+    /**
+     * Every reservation the buyer holds in an activity, read from the primary stores (the ledger and
+     * Redis), ordered by SKU; empty when none, or when there is no such activity.
+     */
+    List<HeldReservation> heldBy(long activityId, long userId);
 }
