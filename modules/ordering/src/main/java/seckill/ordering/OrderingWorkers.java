@@ -14,9 +14,11 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import seckill.ordering.api.LedgerUnavailable;
 import seckill.ordering.api.OrderingSwitch;
+import seckill.ordering.rules.OrderPace;
 import seckill.reservation.api.ReservationEvent;
 import seckill.reservation.api.ReservationEvents;
 
@@ -66,6 +68,9 @@ class OrderingWorkers implements OrderingSwitch {
     }
 
     private final LedgerOutage outage = new LedgerOutage();
+    private final OrderPace pace = new OrderPace(System.nanoTime());
+    private volatile long paceReadAt;
+    private volatile long paceCap;
     private final List<Thread> threads = new ArrayList<>();
     private final AtomicLong pendingSeen = new AtomicLong();
     private volatile boolean running;
@@ -165,7 +170,13 @@ class OrderingWorkers implements OrderingSwitch {
                 for (String stream : liveStreams()) {
                     // one stream's trouble must not starve the others; an outage of the ledger stops them all
                     try {
-                        List<ReservationEvent> batch = events.readNew(stream, consumer, batchSize);
+                        int allowed = pace.grant(batchSize, System.nanoTime(), maxOrdersPerSecond());
+                        if (allowed == 0) {
+                            // paced: the events wait in the stream, the ledger writes at its steady rate
+                            continue;
+                        }
+                        List<ReservationEvent> batch = events.readNew(stream, consumer, allowed);
+                        pace.giveBack(allowed - batch.size());
                         if (!batch.isEmpty()) {
                             placingOrders.settle(batch);
                             settled += batch.size();
@@ -220,6 +231,24 @@ class OrderingWorkers implements OrderingSwitch {
                 }
             }
         }
+    }
+
+    /**
+     * The hot switch {@code seckill.ordering.max-orders-per-second} (0: no cap), re-read at most twice
+     * a second like the other switches, so an operator can slow the ledger down mid-sale.
+     */
+    private long maxOrdersPerSecond() {
+        long now = System.nanoTime();
+        if (now - paceReadAt > 500_000_000L) {
+            try {
+                paceCap = Math.max(0, ConfigProvider.getConfig()
+                        .getOptionalValue("seckill.ordering.max-orders-per-second", Long.class).orElse(0L));
+            } catch (RuntimeException badValue) {
+                // a half-written switches file keeps the previous cap
+            }
+            paceReadAt = now;
+        }
+        return paceCap;
     }
 
     private static boolean pause(long millis) {
