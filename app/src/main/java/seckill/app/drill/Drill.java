@@ -28,6 +28,8 @@ import seckill.client.SeckillProblem;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObjectBuilder;
 import org.HdrHistogram.Histogram;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Protocol;
 import redis.clients.jedis.UnifiedJedis;
 import seckill.app.http.Jsons;
@@ -252,6 +254,7 @@ public final class Drill {
                 case "redis-pause" -> pauseRedis();
                 case "db-stall" -> stallDatabase();
                 case "db-down" -> cutDatabase();
+                case "redis-failover" -> failOverRedis();
                 default -> throw new IllegalStateException("unknown fault");
             }
         } catch (RuntimeException e) {
@@ -277,6 +280,33 @@ public final class Drill {
         redis.sendCommand(Protocol.Command.CLIENT, "PAUSE", Long.toString(options.faultLength().toMillis()));
         sleep(options.faultLength());
         out.println("\ndrill: FAULT Redis answers again");
+    }
+
+    /**
+     * For deployments behind Sentinel ({@code seckill.redis.uri=redis-sentinel://…}): the Sentinels are
+     * told to fail the master over to a replica now ({@code SENTINEL FAILOVER}), mid-sale; the drill
+     * then waits until they name a new master. Reservations in flight are answered HALTED and retried.
+     */
+    private void failOverRedis() {
+        String uri = org.eclipse.microprofile.config.ConfigProvider.getConfig()
+                .getOptionalValue("seckill.redis.uri", String.class).orElse("");
+        if (!uri.startsWith("redis-sentinel://")) {
+            throw new IllegalStateException("redis-failover needs seckill.redis.uri=redis-sentinel://…");
+        }
+        String rest = uri.substring("redis-sentinel://".length());
+        String masterName = rest.substring(rest.lastIndexOf('/') + 1);
+        String hosts = rest.substring(rest.lastIndexOf('@') + 1, rest.lastIndexOf('/'));
+        HostAndPort sentinel = HostAndPort.from(hosts.split(",")[0].trim());
+        try (Jedis jedis = new Jedis(sentinel)) {
+            java.util.List<String> before = jedis.sentinelGetMasterAddrByName(masterName);
+            jedis.sentinelFailover(masterName);
+            out.println("\ndrill: FAULT Redis master " + String.join(":", before) + " failed over by the Sentinels");
+            Instant deadline = Instant.now().plusSeconds(30);
+            while (jedis.sentinelGetMasterAddrByName(masterName).equals(before) && Instant.now().isBefore(deadline)) {
+                sleep(Duration.ofMillis(200));
+            }
+            out.println("\ndrill: FAULT Redis master is now " + String.join(":", jedis.sentinelGetMasterAddrByName(masterName)));
+        }
     }
 
     /**

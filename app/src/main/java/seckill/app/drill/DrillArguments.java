@@ -60,7 +60,7 @@ final class DrillArguments {
     @Option(names = "--fault", paramLabel = "NAME", description = "inject a fault a third into the sale: "
             + "restart-workers (in-process only), redis-pause (CLIENT PAUSE), db-stall (FLUSH TABLES WITH READ "
             + "LOCK; the database user needs RELOAD), db-down (the in-process service's database connections cut "
-            + "by a TCP proxy)")
+            + "by a TCP proxy), redis-failover (SENTINEL FAILOVER; needs a redis-sentinel:// URI)")
     String fault;
 
     @Option(names = "--fault-seconds", paramLabel = "N", description = "how long the fault lasts (default ${DEFAULT-VALUE})")

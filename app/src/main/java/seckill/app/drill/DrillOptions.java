@@ -21,7 +21,8 @@ public record DrillOptions(Optional<String> url, int buyers, long stock, int sku
     public static final String USAGE = new CommandLine(new DrillArguments()).getUsageMessage(CommandLine.Help.Ansi.OFF);
 
     /** The faults a drill can inject. */
-    public static final List<String> FAULTS = List.of("restart-workers", "redis-pause", "db-stall", "db-down");
+    public static final List<String> FAULTS = List.of("restart-workers", "redis-pause", "db-stall", "db-down",
+            "redis-failover");
 
     /** Parses with picocli; unknown, missing or out-of-range values are an {@link IllegalArgumentException}. */
     public static DrillOptions parse(String[] args) {

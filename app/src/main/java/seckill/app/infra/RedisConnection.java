@@ -20,6 +20,7 @@ import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.JedisCluster;
 import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.JedisSentineled;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.util.JedisURIHelper;
 
@@ -55,6 +56,9 @@ class RedisConnection {
         String configured = uri.filter(u -> !u.isBlank()).orElseGet(devServers::redisUri);
         if (configured.startsWith("redis-cluster://")) {
             return cluster(configured);
+        }
+        if (configured.startsWith("redis-sentinel://")) {
+            return sentineled(configured);
         }
         URI target = URI.create(configured);
         if (!JedisURIHelper.isValid(target)
@@ -105,6 +109,51 @@ class RedisConnection {
         pool.setJmxEnabled(false);
         LOG.info(() -> "Redis Cluster seeds " + seeds + ", pool " + poolSize + " per node");
         return new JedisCluster(seeds, client.build(), pool);
+    }
+
+    /**
+     * {@code redis-sentinel://[[user]:password@]host:port[,host:port…]/<master-name>}: the Sentinels
+     * to ask for the master of {@code master-name}. The client follows a failover by itself (it
+     * listens for the Sentinels' switch-master); what the service does about writes in flight during
+     * one is the reservation path's halt, reconcile and resume.
+     */
+    private UnifiedJedis sentineled(String configured) {
+        String rest = configured.substring("redis-sentinel://".length());
+        int slash = rest.lastIndexOf('/');
+        if (slash < 0 || slash == rest.length() - 1) {
+            throw new IllegalStateException("seckill.redis.uri must name the master: redis-sentinel://host:port[,host:port…]"
+                    + "/<master-name>");
+        }
+        String masterName = rest.substring(slash + 1);
+        rest = rest.substring(0, slash);
+        DefaultJedisClientConfig.Builder master = DefaultJedisClientConfig.builder().timeoutMillis(timeoutMillis);
+        int at = rest.lastIndexOf('@');
+        if (at >= 0) {
+            String userInfo = rest.substring(0, at);
+            int colon = userInfo.indexOf(':');
+            if (colon < 0) {
+                master.password(userInfo);
+            } else {
+                if (colon > 0) {
+                    master.user(userInfo.substring(0, colon));
+                }
+                master.password(userInfo.substring(colon + 1));
+            }
+            rest = rest.substring(at + 1);
+        }
+        Set<HostAndPort> sentinels = new LinkedHashSet<>();
+        for (String node : rest.split(",")) {
+            sentinels.add(HostAndPort.from(node.trim()));
+        }
+        GenericObjectPoolConfig<Connection> pool = new GenericObjectPoolConfig<>();
+        pool.setMaxTotal(poolSize);
+        pool.setMaxIdle(poolSize);
+        pool.setMinIdle(Math.min(8, poolSize));
+        pool.setMaxWait(Duration.ofMillis(timeoutMillis));
+        pool.setJmxEnabled(false);
+        LOG.info(() -> "Redis master '" + masterName + "' through Sentinels " + sentinels + ", pool " + poolSize);
+        return new JedisSentineled(masterName, master.build(), pool, sentinels,
+                DefaultJedisClientConfig.builder().timeoutMillis(timeoutMillis).build());
     }
 
     void close(@Disposes UnifiedJedis redis) {

@@ -5,6 +5,9 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 
@@ -47,6 +50,46 @@ public final class RedisScript {
             return redis.evalsha(current, keys, args);
         } catch (JedisNoScriptException e) {
             return redis.evalsha(load(redis, keys.getFirst()), keys, args);
+        }
+    }
+
+    /**
+     * Runs the script, then waits until {@code acks.replicas()} replicas acknowledged its writes:
+     * {@code WAIT} in the same pipeline, so on the same connection (it counts only that
+     * connection's writes). Too few in time throws {@link ReplicaAcks.Missing}: the writes are on
+     * this master, but would not survive its loss. With no replicas required it is {@link #run}.
+     */
+    public Object runAcknowledged(UnifiedJedis redis, List<String> keys, List<String> args, ReplicaAcks acks) {
+        if (acks.replicas() <= 0) {
+            return run(redis, keys, args);
+        }
+        String current = sha;
+        if (current == null) {
+            current = load(redis, keys.getFirst());
+        }
+        try {
+            return acknowledged(redis, current, keys, args, acks);
+        } catch (JedisNoScriptException e) {
+            return acknowledged(redis, load(redis, keys.getFirst()), keys, args, acks);
+        }
+    }
+
+    private static Object acknowledged(UnifiedJedis redis, String sha, List<String> keys, List<String> args,
+                                       ReplicaAcks acks) {
+        try (AbstractPipeline pipeline = redis.pipelined()) {
+            if (!(pipeline instanceof Pipeline onOneConnection)) {
+                throw new IllegalStateException("seckill.redis.min-replica-acks needs a single master (redis:// or "
+                        + "redis-sentinel://); a cluster client cannot WAIT on the connection that wrote");
+            }
+            Response<Object> reply = onOneConnection.evalsha(sha, keys, args);
+            Response<Long> acknowledged = onOneConnection.waitReplicas(acks.replicas(), acks.timeoutMillis());
+            onOneConnection.sync();
+            Object result = reply.get();
+            long count = acknowledged.get();
+            if (count < acks.replicas()) {
+                throw new ReplicaAcks.Missing(count, acks);
+            }
+            return result;
         }
     }
 

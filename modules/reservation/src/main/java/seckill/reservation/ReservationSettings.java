@@ -4,14 +4,17 @@ import java.time.Duration;
 
 import org.eclipse.microprofile.config.Config;
 import seckill.redis.CoalescingSettings;
+import seckill.redis.ReplicaAcks;
 
 /**
  * The reservation module's settings, read once: the consumer group created on every stream
  * ({@code seckill.reservation.consumer-group}), how long a script call may wait for Redis
  * ({@code seckill.redis.timeout-millis}), the node id lease ({@code seckill.reservation.node-lease-seconds})
- * and how reservation scripts are batched ({@code seckill.redis.coalescing.*}).
+ * how reservation scripts are batched ({@code seckill.redis.coalescing.*}) and how many replicas must
+ * acknowledge a reservation before it is answered ({@code seckill.redis.min-replica-acks}).
  */
-record ReservationSettings(String consumerGroup, long timeoutMillis, Duration nodeLease, CoalescingSettings coalescing) {
+record ReservationSettings(String consumerGroup, long timeoutMillis, Duration nodeLease, CoalescingSettings coalescing,
+                           ReplicaAcks acks) {
 
     static ReservationSettings from(Config config) {
         return new ReservationSettings(
@@ -19,6 +22,7 @@ record ReservationSettings(String consumerGroup, long timeoutMillis, Duration no
                 config.getOptionalValue("seckill.redis.timeout-millis", Long.class).orElse(2000L),
                 Duration.ofSeconds(config.getOptionalValue("seckill.reservation.node-lease-seconds", Long.class)
                         .orElse(30L)),
-                CoalescingSettings.from(config));
+                CoalescingSettings.from(config),
+                ReplicaAcks.from(config));
     }
 }

@@ -30,6 +30,7 @@ import seckill.reservation.api.RestockOutcome;
 import seckill.redis.Coalescing;
 import seckill.redis.CoalescingSettings;
 import seckill.redis.RedisFailures;
+import seckill.redis.ReplicaAcks;
 import seckill.reservation.redis.BucketScripts;
 import seckill.reservation.rules.DonorBuckets;
 import seckill.reservation.redis.PreheatScript;
@@ -63,6 +64,7 @@ class ReservingStock implements StockReservations {
     /** How long a node id lease lasts without renewal; renewed every third of it. */
     private final Duration nodeLease;
     private final CoalescingSettings batching;
+    private final ReplicaAcks acks;
 
     @Inject
     ReservingStock(UnifiedJedis redis, Clock clock, MetricRegistry metrics, ReservationSettings settings) {
@@ -73,6 +75,7 @@ class ReservingStock implements StockReservations {
         this.timeoutMillis = settings.timeoutMillis();
         this.nodeLease = settings.nodeLease();
         this.batching = settings.coalescing();
+        this.acks = settings.acks();
     }
 
     private volatile ReservationSequence sequence;
@@ -87,7 +90,7 @@ class ReservingStock implements StockReservations {
     @PostConstruct
     void leaseNodeId() {
         coalescer = new Coalescing<>((lane, claims) -> reservationScript.reserveMany(redis, claims.getFirst().buckets(),
-                claims.stream().map(Claimed::claim).toList(), clock.instant()),
+                claims.stream().map(Claimed::claim).toList(), clock.instant(), acks),
                 batching.maxBatch(), batching.maxWaitMicros(), batching.callsPerLane());
         coalescer.countIn(metrics, "reservation");
         lease = new NodeLease(redis, clock, nodeLease,
@@ -205,7 +208,7 @@ class ReservingStock implements StockReservations {
 
             @Override
             public List<String> take(ReservationId id, long userId, int quantity, String requestId, Instant reservedAt) {
-                return bucketScripts.take(redis, keys, id, userId, quantity, requestId, reservedAt);
+                return bucketScripts.take(redis, keys, id, userId, quantity, requestId, reservedAt, acks);
             }
 
             @Override
@@ -223,9 +226,12 @@ class ReservingStock implements StockReservations {
                         candidate, command.userId(), command.quantity(), command.requestId())), timeoutMillis);
             }
             return reservationScript.reserve(redis, keys, candidate, command.userId(), command.quantity(),
-                    command.requestId(), clock.instant());
+                    command.requestId(), clock.instant(), acks);
         } catch (Coalescing.NotSent e) {
             throw new ReservationUnavailable("reservation not sent", e, false);
+        } catch (ReplicaAcks.Missing e) {
+            // reserved on this master, but not yet safe from its loss: in doubt, never a 202
+            throw new ReservationUnavailable("reservation not acknowledged by a replica", e, true);
         } catch (JedisException | IllegalStateException e) {
             throw new ReservationUnavailable("reservation script failed", e, !RedisFailures.poolExhausted(e));
         }

@@ -77,7 +77,8 @@ class CrossBucketFailureTest {
 
     private static ReservingStock reservingStock(JedisPooled redis) {
         ReservingStock stock = new ReservingStock(redis, Clock.systemUTC(), inertRegistry(), new ReservationSettings(
-                "ordering", 2_000, java.time.Duration.ofSeconds(30), new CoalescingSettings(false, 32, 0, 1)));
+                "ordering", 2_000, java.time.Duration.ofSeconds(30), new CoalescingSettings(false, 32, 0, 1),
+                seckill.redis.ReplicaAcks.NONE));
         stock.leaseNodeId();
         return stock;
     }

@@ -42,7 +42,7 @@ class StreamTrimTest {
         SERVER.client().xgroupCreate(stream, "ordering", new StreamEntryID(), true);
         StreamedReservations events = new StreamedReservations(SERVER.client(), Clock.systemUTC(),
                 new ReservationSettings("ordering", 2_000, java.time.Duration.ofSeconds(30),
-                        new seckill.redis.CoalescingSettings(true, 32, 0, 1)));
+                        new seckill.redis.CoalescingSettings(true, 32, 0, 1), seckill.redis.ReplicaAcks.NONE));
 
         AtomicBoolean running = new AtomicBoolean(true);
         AtomicLong trimmed = new AtomicLong();
@@ -93,10 +93,10 @@ class StreamTrimTest {
         long activity = System.currentTimeMillis() % 1_000_000_000L * 10 + 7;
         StockBuckets keys = StockBuckets.of(activity, 1, 1);
         new PreheatScript().preheat(SERVER.client(), keys, 0, 5, "ordering", Instant.now().plusSeconds(600), 1);
-        new ReservationScript().reserve(SERVER.client(), keys, new ReservationId(activity, 1, 0, 1), 71, 1, "l", Instant.now());
+        new ReservationScript().reserve(SERVER.client(), keys, new ReservationId(activity, 1, 0, 1), 71, 1, "l", Instant.now(), seckill.redis.ReplicaAcks.NONE);
         StreamedReservations events = new StreamedReservations(SERVER.client(), Clock.systemUTC(),
                 new ReservationSettings("ordering", 2_000, java.time.Duration.ofSeconds(30),
-                        new seckill.redis.CoalescingSettings(true, 32, 0, 1)));
+                        new seckill.redis.CoalescingSettings(true, 32, 0, 1), seckill.redis.ReplicaAcks.NONE));
         List<ReservationEvent> handedOut = events.readNew(keys.events(0), "crashed", 10);
         assertThat(handedOut.size(), is(1));
         // removed behind the group's back (an XTRIM MAXLEN, an XDEL by hand) while still pending

@@ -5,6 +5,7 @@ import java.util.List;
 
 import redis.clients.jedis.UnifiedJedis;
 import seckill.redis.RedisScript;
+import seckill.redis.ReplicaAcks;
 import seckill.reservation.api.ReservationId;
 
 /**
@@ -32,12 +33,12 @@ public final class BucketScripts {
 
     /** {verdict, value, remaining} as reserve.lua answers. */
     public List<String> take(UnifiedJedis redis, StockBuckets buckets, ReservationId id, long userId, int quantity,
-                             String requestId, Instant reservedAt) {
-        List<?> reply = (List<?>) take.run(redis,
+                             String requestId, Instant reservedAt, ReplicaAcks acks) {
+        List<?> reply = (List<?>) take.runAcknowledged(redis,
                 List.of(buckets.stock(id.bucket()), buckets.events(id.bucket()), buckets.served(id.bucket())),
                 List.of(Long.toString(userId), Integer.toString(quantity), id.toString(), requestId,
                         Long.toString(reservedAt.toEpochMilli()), Long.toString(id.activityId()),
-                        Long.toString(id.skuId())));
+                        Long.toString(id.skuId())), acks);
         return List.of(RedisScript.text(reply.get(0)), RedisScript.text(reply.get(1)), RedisScript.text(reply.get(2)));
     }
 

@@ -5,6 +5,7 @@ import java.util.List;
 
 import redis.clients.jedis.UnifiedJedis;
 import seckill.redis.RedisScript;
+import seckill.redis.ReplicaAcks;
 import seckill.reservation.api.ReservationId;
 import seckill.reservation.api.ReservationOutcome;
 
@@ -29,7 +30,7 @@ public final class ReservationScript {
      * those of one {@link #reserve} call per buyer in that order.
      */
     public List<ReservationOutcome> reserveMany(UnifiedJedis redis, StockBuckets buckets, List<Claim> claims,
-                                                Instant reservedAt) {
+                                                Instant reservedAt, ReplicaAcks acks) {
         ReservationId first = claims.getFirst().candidate();
         List<String> keys = buckets.bucketKeys(first.bucket());
         List<String> args = new java.util.ArrayList<>(4 + claims.size() * 4);
@@ -43,7 +44,8 @@ public final class ReservationScript {
             args.add(claim.candidate().toString());
             args.add(claim.requestId());
         }
-        List<?> reply = (List<?>) many.run(redis, keys, args);
+        // one WAIT serves the whole coalesced call
+        List<?> reply = (List<?>) many.runAcknowledged(redis, keys, args, acks);
         List<ReservationOutcome> outcomes = new java.util.ArrayList<>(claims.size());
         for (int i = 0; i < claims.size(); i++) {
             String verdict = RedisScript.text(reply.get(i * 3));
@@ -59,12 +61,12 @@ public final class ReservationScript {
     }
 
     public ReservationOutcome reserve(UnifiedJedis redis, StockBuckets buckets, ReservationId candidate, long userId,
-                                      int quantity, String requestId, Instant reservedAt) {
+                                      int quantity, String requestId, Instant reservedAt, ReplicaAcks acks) {
         List<String> keys = buckets.bucketKeys(candidate.bucket());
         List<String> args = List.of(Long.toString(userId), Integer.toString(quantity), candidate.toString(), requestId,
                 Long.toString(reservedAt.toEpochMilli()), Long.toString(candidate.activityId()),
                 Long.toString(candidate.skuId()));
-        List<?> reply = (List<?>) script.run(redis, keys, args);
+        List<?> reply = (List<?>) script.runAcknowledged(redis, keys, args, acks);
         return outcome(RedisScript.text(reply.get(0)), RedisScript.text(reply.get(1)),
                 reply.size() > 2 ? RedisScript.text(reply.get(2)) : "0", candidate);
     }

@@ -36,8 +36,8 @@ class ScriptsRunTwiceTest {
         preheat.preheat(SERVER.client(), keys, 0, 10, "ordering", expireAt, 42);
         ReservationId id = new ReservationId(activity, 1, 0, 7);
         ReservationScript script = new ReservationScript();
-        ReservationOutcome first = script.reserve(SERVER.client(), keys, id, 5, 1, "r5", now);
-        ReservationOutcome second = script.reserve(SERVER.client(), keys, id, 5, 1, "r5", now);
+        ReservationOutcome first = script.reserve(SERVER.client(), keys, id, 5, 1, "r5", now, seckill.redis.ReplicaAcks.NONE);
+        ReservationOutcome second = script.reserve(SERVER.client(), keys, id, 5, 1, "r5", now, seckill.redis.ReplicaAcks.NONE);
         assertThat(first, is(new ReservationOutcome.Reserved(id, 9)));
         assertThat(second, is(first));
         assertThat(SERVER.client().get(keys.stock(0)), is("9"));
@@ -56,8 +56,8 @@ class ScriptsRunTwiceTest {
                 new ReservationScript.Claim(new ReservationId(activity, 1, 0, 1), 11, 1, "a"),
                 new ReservationScript.Claim(new ReservationId(activity, 1, 0, 2), 12, 2, "b"));
         ReservationScript script = new ReservationScript();
-        List<ReservationOutcome> first = script.reserveMany(SERVER.client(), keys, claims, now);
-        List<ReservationOutcome> second = script.reserveMany(SERVER.client(), keys, claims, now);
+        List<ReservationOutcome> first = script.reserveMany(SERVER.client(), keys, claims, now, seckill.redis.ReplicaAcks.NONE);
+        List<ReservationOutcome> second = script.reserveMany(SERVER.client(), keys, claims, now, seckill.redis.ReplicaAcks.NONE);
         // the same verdicts and ids; "remaining" is the stock as it is now, which the first answer of buyer 1 predates
         assertThat(second, is(List.of(new ReservationOutcome.Reserved(new ReservationId(activity, 1, 0, 1), 7),
                 new ReservationOutcome.Reserved(new ReservationId(activity, 1, 0, 2), 7))));
@@ -79,8 +79,8 @@ class ScriptsRunTwiceTest {
         assertThat("a retried claim is not someone else's reservation", scripts.claim(SERVER.client(), keys, 0, 21, "pending:9"),
                 is(""));
         ReservationId id = new ReservationId(activity, 1, 2, 9);
-        List<String> first = scripts.take(SERVER.client(), keys, id, 21, 1, "t", now);
-        List<String> second = scripts.take(SERVER.client(), keys, id, 21, 1, "t", now);
+        List<String> first = scripts.take(SERVER.client(), keys, id, 21, 1, "t", now, seckill.redis.ReplicaAcks.NONE);
+        List<String> second = scripts.take(SERVER.client(), keys, id, 21, 1, "t", now, seckill.redis.ReplicaAcks.NONE);
         assertThat(first, is(List.of("RESERVED", id.toString(), "4")));
         assertThat(second, is(first));
         assertThat(SERVER.client().get(keys.stock(2)), is("4"));
@@ -96,7 +96,7 @@ class ScriptsRunTwiceTest {
         StockBuckets keys = StockBuckets.of(activity, 1, 1);
         new PreheatScript().preheat(SERVER.client(), keys, 0, 3, "ordering", expireAt, 45);
         ReservationId id = new ReservationId(activity, 1, 0, 3);
-        new ReservationScript().reserve(SERVER.client(), keys, id, 31, 1, "x", now);
+        new ReservationScript().reserve(SERVER.client(), keys, id, 31, 1, "x", now, seckill.redis.ReplicaAcks.NONE);
         RefillScript refill = new RefillScript();
         assertThat(refill.refill(SERVER.client(), keys, id, 31, 1, true), is(RestockOutcome.APPLIED));
         // the relay treats both answers as done
@@ -111,7 +111,7 @@ class ScriptsRunTwiceTest {
         StockBuckets keys = StockBuckets.of(activity, 1, 1);
         new PreheatScript().preheat(SERVER.client(), keys, 0, 3, "ordering", expireAt, 46);
         ReservationId id = new ReservationId(activity, 1, 0, 4);
-        new ReservationScript().reserve(SERVER.client(), keys, id, 41, 1, "y", now);
+        new ReservationScript().reserve(SERVER.client(), keys, id, 41, 1, "y", now, seckill.redis.ReplicaAcks.NONE);
         SnapshotScript snapshot = new SnapshotScript();
         BucketSnapshot first = snapshot.take(SERVER.client(), keys, 0, "ordering", 100);
         assertThat(snapshot.take(SERVER.client(), keys, 0, "ordering", 100), is(first));
@@ -130,7 +130,7 @@ class ScriptsRunTwiceTest {
         BucketScripts scripts = new BucketScripts();
         assertThat(scripts.claim(SERVER.client(), keys, 0, 51, "pending:77"), is(""));
         ReservationOutcome repeat = new ReservationScript().reserve(SERVER.client(), keys, new ReservationId(activity, 1, 0, 78),
-                51, 1, "z", now);
+                51, 1, "z", now, seckill.redis.ReplicaAcks.NONE);
         assertThat(repeat, is(new ReservationOutcome.InProgress()));
     }
 }
