@@ -13,7 +13,7 @@ PORT=18080
 TOKEN="bench-admin-token-$(date +%s)-of-32-characters"
 OUT=docs/benchmarks.md
 WORK="$(mktemp -d)"
-trap 'kill $(cat "$WORK/pid" 2>/dev/null) 2>/dev/null || true; rm -rf "$WORK"' EXIT
+trap 'kill $(cat "$WORK/pid" 2>/dev/null) 2>/dev/null || true; redis-cli -p 7311 shutdown nosave >/dev/null 2>&1 || true; rm -rf "$WORK"' EXIT
 
 for jdk in "${JAVA_HOME:-}" /usr/lib/jvm/temurin-25-jdk-amd64 /usr/lib/jvm/*; do
   [[ -n "$jdk" && -x "$jdk/bin/java" ]] && "$jdk/bin/java" -version 2>&1 | grep -qE 'version "(2[1-9]|[3-9][0-9])' && { export JAVA_HOME="$jdk"; break; }
@@ -114,8 +114,8 @@ K='sk:{bench:s1:b0}'
 redis-cli -n 1 DEL "$K:stock" "$K:buyers" "$K:events" >/dev/null
 redis-cli -n 1 SET "$K:stock" 1000000000000 >/dev/null
 RB="redis-benchmark -q --dbnum 1 -r 1000000000 -n 300000 -c 50"
-RB_ONE=$($RB EVALSHA "$SHA" 3 "$K:stock" "$K:buyers" "$K:events" __rand_int__ 1 9-1-0-__rand_int__ req 1 9 1 | awk '{for(i=1;i<=NF;i++) if ($i ~ /requests/) print $(i-1)}' | tail -1)
-RB_PIPE=$($RB -P 16 EVALSHA "$SHA" 3 "$K:stock" "$K:buyers" "$K:events" __rand_int__ 1 9-1-0-__rand_int__ req 1 9 1 | awk '{for(i=1;i<=NF;i++) if ($i ~ /requests/) print $(i-1)}' | tail -1)
+RB_ONE=$($RB EVALSHA "$SHA" 3 "$K:stock" "$K:buyers" "$K:events" 1__rand_int__ 1 9-1-0-__rand_int__ req 1 9 1 | awk '{for(i=1;i<=NF;i++) if ($i ~ /requests/) print $(i-1)}' | tail -1)
+RB_PIPE=$($RB -P 16 EVALSHA "$SHA" 3 "$K:stock" "$K:buyers" "$K:events" 1__rand_int__ 1 9-1-0-__rand_int__ req 1 9 1 | awk '{for(i=1;i<=NF;i++) if ($i ~ /requests/) print $(i-1)}' | tail -1)
 redis-cli -n 1 DEL "$K:stock" "$K:buyers" "$K:events" >/dev/null
 
 stop_service
@@ -129,6 +129,19 @@ read -r OFF_RPS OFF_P50 OFF_P99 OFF_RESERVED OFF_CPU_PER <<< "$(measure_purchase
 echo "bench: purchase path at light load, coalescing off"
 read -r LOFF_RPS LOFF_P50 LOFF_P99 <<< "$(run_wrk lightoff "/api/v1/activities/$CBIG/purchases" 2xx 4)"
 stop_service
+
+# --- issue #14: what a replica's acknowledgement before every 202 costs -------------------------------
+REPLICA_PORT=7311
+redis-server --port "$REPLICA_PORT" --bind 127.0.0.1 --save "" --appendonly no --daemonize yes --dir "$WORK" \
+  --logfile "$WORK/replica.log" --replicaof 127.0.0.1 6379
+for _ in $(seq 1 150); do redis-cli -p "$REPLICA_PORT" info replication | grep -q 'master_link_status:up' && break; sleep 0.2; done
+start_service service3 SECKILL_REDIS_MIN_REPLICA_ACKS=1
+RBIG=$(activity 10000000); RWARM=$(activity 10000000)
+warm replicated "/api/v1/activities/$RWARM/purchases"; sleep 5
+echo "bench: purchase path, every reservation acknowledged by a replica (activity $RBIG)"
+read -r REP_RPS REP_P50 REP_P99 <<< "$(run_wrk replicated "/api/v1/activities/$RBIG/purchases" 2xx)"
+stop_service
+redis-cli -p "$REPLICA_PORT" shutdown nosave >/dev/null 2>&1 || true
 
 echo "bench: settlement of $SETTLE queued reservations"
 java -jar app/target/seckill.jar bench-settle "$SETTLE" 10000 2>/dev/null | grep -E "^(stream|plain|RESULT)" | tee "$WORK/settle.txt"
@@ -203,7 +216,7 @@ rb_bucket() { # tag pipeline -> "port rate"
   port=$(owner_of "$k:stock")
   redis-cli -p "$port" set "$k:stock" 1000000000000 >/dev/null
   redis-benchmark -p "$port" -q -r 1000000000 -n 200000 -c 50 -P "$2" EVALSHA "$RSHA" 3 "$k:stock" "$k:buyers" "$k:events" \
-    __rand_int__ 1 9-1-0-__rand_int__ req 1 9 1 | awk -v p="$port" '{for(i=1;i<=NF;i++) if ($i ~ /requests/) r=$(i-1)} END {print p, r}'
+    1__rand_int__ 1 9-1-0-__rand_int__ req 1 9 1 | awk -v p="$port" '{for(i=1;i<=NF;i++) if ($i ~ /requests/) r=$(i-1)} END {print p, r}'
 }
 ceiling() { # buckets pipeline -> "total-rate (port:rate ...)"
   local b out=""
@@ -236,6 +249,7 @@ Every figure below comes from one run on one machine, each beside its baseline f
 | 4 | settlement: $SETTLE queued reservations to orders | $S_BATCH orders/s ($S_SECONDS s) | plain SQL, same rows and batch size: $S_CEIL orders/s; one event per transaction: $S_ONE orders/s | $(ratio "$S_BATCH" "$S_CEIL") |
 | 5 | Redis CPU per reservation (\`INFO CPU\` user+sys delta / reservations), row 1's load | coalescing on (row 1): $CPU_PER µs; $BUY_RPS req/s, p50 $BUY_P50, p99 $BUY_P99 | coalescing off: $OFF_CPU_PER µs; $OFF_RPS req/s, p50 $OFF_P50, p99 $OFF_P99 | $(ratio "$OFF_CPU_PER" "$CPU_PER")x less CPU |
 | 6 | added latency of coalescing at light load (4 connections) | coalescing on: $LIGHT_RPS req/s, p50 $LIGHT_P50, p99 $LIGHT_P99 | coalescing off: $LOFF_RPS req/s, p50 $LOFF_P50, p99 $LOFF_P99 | p99 $(awk -v a="$(ms "$LIGHT_P99")" -v b="$(ms "$LOFF_P99")" 'BEGIN { printf "%+.2f", a - b }') ms |
+| 7 | purchase, each reservation acknowledged by a replica before its 202 (\`WAIT 1\` on the same connection, one per coalesced call; issue #14) | $REP_RPS req/s, p50 $REP_P50, p99 $REP_P99 | no replica required (row 1): $BUY_RPS req/s, p50 $BUY_P50, p99 $BUY_P99 | $(ratio "$REP_RPS" "$BUY_RPS") |
 
 ## One hot SKU on a three-master Redis Cluster (issue #6)
 
