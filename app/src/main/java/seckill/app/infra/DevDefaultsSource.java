@@ -25,7 +25,9 @@ public final class DevDefaultsSource implements ConfigSource {
             "seckill.payment.hmac-key", "dev-payment-key",
             "seckill.admission.token-keys", "dev=dev-purchase-token-key",
             // a dev instance listens on loopback only, unless server.host is set explicitly
-            "server.host", "127.0.0.1");
+            "server.host", "127.0.0.1",
+            // the benchmarks' trivial endpoint is on in dev mode only
+            "seckill.baseline.enabled", "true");
 
     private final Map<String, String> values;
 
