@@ -39,13 +39,16 @@ public class PurchasesResource {
     private final ClientAddress clientAddress;
     private final PlacingPurchase placing;
     private final MetricRegistry metrics;
+    private final PurchasesInFlight inFlight;
     private final Map<String, Counter> outcomes = new ConcurrentHashMap<>();
 
     @Inject
-    PurchasesResource(ClientAddress clientAddress, PlacingPurchase placing, MetricRegistry metrics) {
+    PurchasesResource(ClientAddress clientAddress, PlacingPurchase placing, MetricRegistry metrics,
+                      PurchasesInFlight inFlight) {
         this.clientAddress = clientAddress;
         this.placing = placing;
         this.metrics = metrics;
+        this.inFlight = inFlight;
     }
 
     @POST
@@ -57,6 +60,11 @@ public class PurchasesResource {
                              @HeaderParam("X-Forwarded-For") String forwardedFor,
                              @Context ServerRequest request,
                              String body) {
+        if (!inFlight.enter()) {
+            count("busy");
+            throw new Problem(503, "BUSY", "Busy", "This instance is serving as many purchases as it may at once; "
+                    + "nothing was reserved. Retry shortly.", java.time.Duration.ofSeconds(1));
+        }
         try {
             Purchase purchase = parse(activityIdText, userHeader, token, clientAddress.of(request, forwardedFor), body);
             Response response = PurchaseAnswers.of(placing.place(purchase));
@@ -70,6 +78,8 @@ public class PurchasesResource {
                 problem.with("reservations", mine).header("Link", "<" + mine + ">; rel=\"reservations\"");
             }
             throw problem;
+        } finally {
+            inFlight.leave();
         }
     }
 

@@ -1,0 +1,43 @@
+package seckill.app.http;
+
+import java.util.concurrent.Semaphore;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.metrics.MetricRegistry;
+
+/**
+ * Overload shedding at the door: at most {@code seckill.http.max-purchases-in-flight} purchase
+ * attempts are served at once on this instance (0: no bound). One more is answered {@code 503 BUSY}
+ * at once, before it is parsed or costs a Redis call, so the attempts inside keep their latency
+ * instead of every attempt queueing behind every other. Nothing happened for the refused one, so a
+ * retry is safe. The gauge {@code seckill_purchases_in_flight} shows the load.
+ */
+@ApplicationScoped
+public class PurchasesInFlight {
+
+    private final int bound;
+    private final Semaphore permits;
+
+    @Inject
+    PurchasesInFlight(@ConfigProperty(name = "seckill.http.max-purchases-in-flight", defaultValue = "0") int bound,
+                      MetricRegistry metrics) {
+        this.bound = Math.max(0, bound);
+        this.permits = new Semaphore(this.bound == 0 ? Integer.MAX_VALUE : this.bound);
+        metrics.gauge("seckill.purchases.in.flight", this::inFlight);
+    }
+
+    /** Takes a place, or says there is none (the caller answers BUSY). */
+    boolean enter() {
+        return permits.tryAcquire();
+    }
+
+    void leave() {
+        permits.release();
+    }
+
+    long inFlight() {
+        return (bound == 0 ? Integer.MAX_VALUE : bound) - permits.availablePermits();
+    }
+}
