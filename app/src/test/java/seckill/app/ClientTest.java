@@ -15,9 +15,6 @@ import jakarta.inject.Inject;
 import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.Connection;
-import redis.clients.jedis.JedisCluster;
-import redis.clients.jedis.Protocol;
 import redis.clients.jedis.UnifiedJedis;
 import seckill.client.ActivityView;
 import seckill.client.Buying;
@@ -130,7 +127,7 @@ class ClientTest {
         SeckillApi impatient = SeckillClients.buyer(target.getUri(), Duration.ofMillis(300));
         Reservation reservation;
         try (ExecutorService pool = Executors.newSingleThreadExecutor()) {
-            pauseRedis(1_000);
+            SaleFixture.pauseRedis(redis, 1_000);
             Future<Reservation> bought = pool.submit(() -> new Buying(impatient).buy(activity, user, null,
                     new PurchaseRequest(SKU, 1, "lost-1"), Instant.now().plusSeconds(20)));
             reservation = bought.get();
@@ -141,19 +138,5 @@ class ClientTest {
         assertThat(sale.column("SELECT reservation_id FROM seckill_order WHERE activity_id = ?", activity),
                 contains(reservation.reservationId()));
         assertThat(buyer.reservations(activity, user).reservations().getFirst(), instanceOf(ReservationView.class));
-    }
-
-    /** CLIENT PAUSE on every node the service talks to (one, or each master of a cluster). */
-    private void pauseRedis(long millis) {
-        if (redis instanceof JedisCluster cluster) {
-            for (var pool : cluster.getClusterNodes().values()) {
-                try (Connection node = pool.getResource()) {
-                    node.executeCommand(new redis.clients.jedis.CommandArguments(Protocol.Command.CLIENT)
-                            .add("PAUSE").add(Long.toString(millis)).add("WRITE"));
-                }
-            }
-        } else {
-            redis.sendCommand(Protocol.Command.CLIENT, "PAUSE", Long.toString(millis), "WRITE");
-        }
     }
 }

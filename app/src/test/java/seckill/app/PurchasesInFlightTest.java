@@ -10,8 +10,6 @@ import io.helidon.microprofile.testing.junit5.HelidonTest;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.JedisCluster;
-import redis.clients.jedis.Protocol;
 import redis.clients.jedis.UnifiedJedis;
 
 import static org.hamcrest.MatcherAssert.assertThat;
@@ -41,10 +39,9 @@ class PurchasesInFlightTest {
 
     @Test
     void oneMoreThanTheBoundIsBusyAtOnce() throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(!(redis instanceof JedisCluster), "pauses a single Redis");
         SaleFixture sale = new SaleFixture(target.getUri(), db);
         long activity = sale.createOpenActivity(SKU, 5, 1);
-        redis.sendCommand(Protocol.Command.CLIENT, "PAUSE", "1500", "WRITE");
+        SaleFixture.pauseRedis(redis, 1_500);
         CompletableFuture<HttpResponse<String>> first = CompletableFuture.supplyAsync(
                 () -> sale.purchase(activity, activity * 1000 + 1, SKU, 1, "first"));
         SaleFixture.await("the first purchase in flight", Duration.ofSeconds(5), () -> inFlight(sale) == 1);

@@ -15,8 +15,8 @@ import io.helidon.microprofile.testing.junit5.AddConfig;
 import io.helidon.microprofile.testing.junit5.HelidonTest;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.client.WebTarget;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.UnifiedJedis;
@@ -28,9 +28,8 @@ import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.not;
 
 /**
- * A Redis master killed with SIGKILL in the middle of a sale, behind Sentinel (run by {@code .ci/run}
- * with a master, two replicas and three Sentinels on loopback; skipped without a
- * {@code redis-sentinel://} URI). Every reservation answered 202 waited for a replica first, so every
+ * A Redis master killed with SIGKILL in the middle of a sale, behind Sentinel (a master, two replicas
+ * and three Sentinels this test starts on loopback, {@link SentinelTopology}). Every reservation answered 202 waited for a replica first, so every
  * one of them becomes exactly one order; the sale halts, follows the failover, reconciles and goes on
  * by itself; the stock is sold exactly, one unit per buyer. All read from the ledger.
  */
@@ -38,6 +37,9 @@ import static org.hamcrest.Matchers.not;
 @AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.redis.timeout-millis", value = "1000")
 class RedisFailoverTest {
+
+    @RegisterExtension
+    static final SentinelTopology TOPOLOGY = new SentinelTopology();
 
     private static final long SKU = 7301;
     private static final int STOCK = 300;
@@ -54,9 +56,7 @@ class RedisFailoverTest {
 
     @Test
     void aMasterKilledMidSaleLosesNoReservationAnswered202() throws Exception {
-        String uri = System.getenv("SECKILL_REDIS_URI");
-        Assumptions.assumeTrue(uri != null && uri.startsWith("redis-sentinel://"), "needs Redis behind Sentinel");
-        HostAndPort sentinel = HostAndPort.from(uri.substring("redis-sentinel://".length()).split("[,/]")[0]);
+        HostAndPort sentinel = TOPOLOGY.sentinel();
 
         SaleFixture sale = new SaleFixture(target.getUri(), db);
         long activity = sale.createOpenActivity(SKU, STOCK, 1);
@@ -113,8 +113,6 @@ class RedisFailoverTest {
 
     @Test
     void theDrillsFailoverFaultStaysSound() throws Exception {
-        String uri = System.getenv("SECKILL_REDIS_URI");
-        Assumptions.assumeTrue(uri != null && uri.startsWith("redis-sentinel://"), "needs Redis behind Sentinel");
         seckill.app.drill.DrillOptions options = seckill.app.drill.DrillOptions.parse(new String[] {"--buyers", "1500",
                 "--stock", "500", "--concurrency", "50", "--fault", "redis-failover", "--settle-timeout", "90",
                 "--duration", "60"});
@@ -131,7 +129,7 @@ class RedisFailoverTest {
 
     private static HostAndPort master(HostAndPort sentinel) {
         try (Jedis jedis = new Jedis(sentinel)) {
-            List<String> address = jedis.sentinelGetMasterAddrByName("seckill");
+            List<String> address = jedis.sentinelGetMasterAddrByName(SentinelTopology.MASTER_NAME);
             return new HostAndPort(address.get(0), Integer.parseInt(address.get(1)));
         }
     }

@@ -13,6 +13,11 @@ import java.util.function.Supplier;
 
 import io.helidon.dbclient.DbClient;
 import io.helidon.dbclient.DbRow;
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.JedisCluster;
+import redis.clients.jedis.Protocol;
+import redis.clients.jedis.UnifiedJedis;
 import seckill.client.NewActivity;
 import seckill.client.SeckillAdminApi;
 import seckill.client.SeckillApi;
@@ -186,7 +191,24 @@ final class SaleFixture {
     }
 
     /** The answer of a captcha challenge, read where admission keeps it (a test solves what a human would). */
-    static String captchaAnswer(redis.clients.jedis.UnifiedJedis redis, String challengeId) {
+    static String captchaAnswer(UnifiedJedis redis, String challengeId) {
         return redis.get("sk:cap:{" + challengeId + "}").split("\\|")[2];
+    }
+
+    /**
+     * {@code CLIENT PAUSE <millis> WRITE} from outside the service, on every node it talks to (one
+     * Redis, or each master of a cluster): scripts and writes wait, reads go on.
+     */
+    static void pauseRedis(UnifiedJedis store, long millis) {
+        if (store instanceof JedisCluster cluster) {
+            for (var pool : cluster.getClusterNodes().values()) {
+                try (Connection node = pool.getResource()) {
+                    node.executeCommand(new CommandArguments(Protocol.Command.CLIENT)
+                            .add("PAUSE").add(Long.toString(millis)).add("WRITE"));
+                }
+            }
+        } else {
+            store.sendCommand(Protocol.Command.CLIENT, "PAUSE", Long.toString(millis), "WRITE");
+        }
     }
 }

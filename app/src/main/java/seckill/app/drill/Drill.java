@@ -28,11 +28,11 @@ import seckill.client.SeckillProblem;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObjectBuilder;
 import org.HdrHistogram.Histogram;
-import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Protocol;
 import redis.clients.jedis.UnifiedJedis;
 import seckill.app.http.Jsons;
+import seckill.app.infra.SentinelAddress;
 import seckill.ordering.api.OrderingSwitch;
 
 /**
@@ -290,14 +290,12 @@ public final class Drill {
     private void failOverRedis() {
         String uri = org.eclipse.microprofile.config.ConfigProvider.getConfig()
                 .getOptionalValue("seckill.redis.uri", String.class).orElse("");
-        if (!uri.startsWith("redis-sentinel://")) {
+        if (!SentinelAddress.isSentinel(uri)) {
             throw new IllegalStateException("redis-failover needs seckill.redis.uri=redis-sentinel://…");
         }
-        String rest = uri.substring("redis-sentinel://".length());
-        String masterName = rest.substring(rest.lastIndexOf('/') + 1);
-        String hosts = rest.substring(rest.lastIndexOf('@') + 1, rest.lastIndexOf('/'));
-        HostAndPort sentinel = HostAndPort.from(hosts.split(",")[0].trim());
-        try (Jedis jedis = new Jedis(sentinel)) {
+        SentinelAddress address = SentinelAddress.parse(uri);
+        String masterName = address.masterName();
+        try (Jedis jedis = new Jedis(address.anySentinel())) {
             java.util.List<String> before = jedis.sentinelGetMasterAddrByName(masterName);
             jedis.sentinelFailover(masterName);
             out.println("\ndrill: FAULT Redis master " + String.join(":", before) + " failed over by the Sentinels");

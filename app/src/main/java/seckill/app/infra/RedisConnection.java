@@ -57,7 +57,7 @@ class RedisConnection {
         if (configured.startsWith("redis-cluster://")) {
             return cluster(configured);
         }
-        if (configured.startsWith("redis-sentinel://")) {
+        if (SentinelAddress.isSentinel(configured)) {
             return sentineled(configured);
         }
         URI target = URI.create(configured);
@@ -75,14 +75,8 @@ class RedisConnection {
                 .database(JedisURIHelper.getDBIndex(target));
         HostAndPort address = JedisURIHelper.getHostAndPort(target);
         JedisClientConfig config = client.build();
-        GenericObjectPoolConfig<Connection> pool = new GenericObjectPoolConfig<>();
-        pool.setMaxTotal(poolSize);
-        pool.setMaxIdle(poolSize);
-        pool.setMinIdle(Math.min(8, poolSize));
-        pool.setMaxWait(Duration.ofMillis(timeoutMillis));
-        pool.setJmxEnabled(false);
         LOG.info(() -> "Redis at " + address + ", pool " + poolSize);
-        return new JedisPooled(address, config, pool);
+        return new JedisPooled(address, config, pool());
     }
 
     /**
@@ -102,13 +96,8 @@ class RedisConnection {
         for (String node : rest.split(",")) {
             seeds.add(HostAndPort.from(node.trim()));
         }
-        GenericObjectPoolConfig<Connection> pool = new GenericObjectPoolConfig<>();
-        pool.setMaxTotal(poolSize);
-        pool.setMaxIdle(poolSize);
-        pool.setMaxWait(Duration.ofMillis(timeoutMillis));
-        pool.setJmxEnabled(false);
         LOG.info(() -> "Redis Cluster seeds " + seeds + ", pool " + poolSize + " per node");
-        return new JedisCluster(seeds, client.build(), pool);
+        return new JedisCluster(seeds, client.build(), pool());
     }
 
     /**
@@ -118,42 +107,25 @@ class RedisConnection {
      * one is the reservation path's halt, reconcile and resume.
      */
     private UnifiedJedis sentineled(String configured) {
-        String rest = configured.substring("redis-sentinel://".length());
-        int slash = rest.lastIndexOf('/');
-        if (slash < 0 || slash == rest.length() - 1) {
-            throw new IllegalStateException("seckill.redis.uri must name the master: redis-sentinel://host:port[,host:port…]"
-                    + "/<master-name>");
-        }
-        String masterName = rest.substring(slash + 1);
-        rest = rest.substring(0, slash);
+        SentinelAddress address = SentinelAddress.parse(configured);
         DefaultJedisClientConfig.Builder master = DefaultJedisClientConfig.builder().timeoutMillis(timeoutMillis);
-        int at = rest.lastIndexOf('@');
-        if (at >= 0) {
-            String userInfo = rest.substring(0, at);
-            int colon = userInfo.indexOf(':');
-            if (colon < 0) {
-                master.password(userInfo);
-            } else {
-                if (colon > 0) {
-                    master.user(userInfo.substring(0, colon));
-                }
-                master.password(userInfo.substring(colon + 1));
-            }
-            rest = rest.substring(at + 1);
-        }
-        Set<HostAndPort> sentinels = new LinkedHashSet<>();
-        for (String node : rest.split(",")) {
-            sentinels.add(HostAndPort.from(node.trim()));
-        }
+        address.user().ifPresent(master::user);
+        address.password().ifPresent(master::password);
+        LOG.info(() -> "Redis master '" + address.masterName() + "' through Sentinels " + address.sentinels() + ", pool "
+                + poolSize);
+        return new JedisSentineled(address.masterName(), master.build(), pool(), address.sentinels(),
+                DefaultJedisClientConfig.builder().timeoutMillis(timeoutMillis).build());
+    }
+
+    /** One pool shape for every kind of Redis: this many connections, waiting at most the Redis timeout. */
+    private GenericObjectPoolConfig<Connection> pool() {
         GenericObjectPoolConfig<Connection> pool = new GenericObjectPoolConfig<>();
         pool.setMaxTotal(poolSize);
         pool.setMaxIdle(poolSize);
         pool.setMinIdle(Math.min(8, poolSize));
         pool.setMaxWait(Duration.ofMillis(timeoutMillis));
         pool.setJmxEnabled(false);
-        LOG.info(() -> "Redis master '" + masterName + "' through Sentinels " + sentinels + ", pool " + poolSize);
-        return new JedisSentineled(masterName, master.build(), pool, sentinels,
-                DefaultJedisClientConfig.builder().timeoutMillis(timeoutMillis).build());
+        return pool;
     }
 
     void close(@Disposes UnifiedJedis redis) {

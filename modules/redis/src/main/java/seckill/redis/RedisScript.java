@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.function.Function;
 
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Pipeline;
@@ -42,15 +43,7 @@ public final class RedisScript {
     }
 
     public Object run(UnifiedJedis redis, List<String> keys, List<String> args) {
-        String current = sha;
-        if (current == null) {
-            current = load(redis, keys.getFirst());
-        }
-        try {
-            return redis.evalsha(current, keys, args);
-        } catch (JedisNoScriptException e) {
-            return redis.evalsha(load(redis, keys.getFirst()), keys, args);
-        }
+        return bySha(redis, keys, sha -> redis.evalsha(sha, keys, args));
     }
 
     /**
@@ -63,14 +56,19 @@ public final class RedisScript {
         if (acks.replicas() <= 0) {
             return run(redis, keys, args);
         }
+        return bySha(redis, keys, sha -> acknowledged(redis, sha, keys, args, acks));
+    }
+
+    /** Calls by the known SHA, loading the script first if needed and once more on NOSCRIPT. */
+    private Object bySha(UnifiedJedis redis, List<String> keys, Function<String, Object> call) {
         String current = sha;
         if (current == null) {
             current = load(redis, keys.getFirst());
         }
         try {
-            return acknowledged(redis, current, keys, args, acks);
+            return call.apply(current);
         } catch (JedisNoScriptException e) {
-            return acknowledged(redis, load(redis, keys.getFirst()), keys, args, acks);
+            return call.apply(load(redis, keys.getFirst()));
         }
     }
 

@@ -1,0 +1,109 @@
+package seckill.app;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Protocol;
+import redis.embedded.RedisInstance;
+import redis.embedded.RedisSentinel;
+import redis.embedded.RedisServer;
+
+/**
+ * A Redis master with two replicas and three Sentinels, real {@code redis-server} processes (the
+ * embedded-redis binary, so only a JDK is needed) on free loopback ports, started before the test
+ * class's service and named to it by {@code seckill.redis.uri} as a system property (it outranks the
+ * environment). Two replicas: after a failover the new master still has one to acknowledge with.
+ * Register it in a static field; everything is stopped after the class.
+ */
+final class SentinelTopology implements AfterAllCallback {
+
+    static final String MASTER_NAME = "seckill";
+
+    private final List<RedisInstance> instances = new ArrayList<>();
+    private final List<Integer> sentinelPorts = new ArrayList<>();
+
+    SentinelTopology() {
+        try {
+            int master = freePort();
+            instances.add(server(master, null));
+            instances.add(server(freePort(), master));
+            instances.add(server(freePort(), master));
+            for (int i = 0; i < 3; i++) {
+                int port = freePort();
+                RedisSentinel sentinel = RedisSentinel.newRedisSentinel().bind("127.0.0.1").port(port)
+                        .masterName(MASTER_NAME).masterPort(master).quorumSize(2).downAfterMilliseconds(1000)
+                        .failOverTimeout(5000).parallelSyncs(2).build();
+                sentinel.start();
+                instances.add(sentinel);
+                sentinelPorts.add(port);
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot start the Sentinel topology", e);
+        }
+        SaleFixture.await("two replicas in sync and a Sentinel quorum", Duration.ofSeconds(60), this::ready);
+        System.setProperty("seckill.redis.uri", uri());
+    }
+
+    /** {@code redis-sentinel://…/seckill} naming the three Sentinels. */
+    String uri() {
+        return "redis-sentinel://" + sentinelPorts.stream().map(p -> "127.0.0.1:" + p).collect(Collectors.joining(","))
+                + "/" + MASTER_NAME;
+    }
+
+    HostAndPort sentinel() {
+        return new HostAndPort("127.0.0.1", sentinelPorts.getFirst());
+    }
+
+    private boolean ready() {
+        try (Jedis sentinel = new Jedis(sentinel())) {
+            List<String> master = sentinel.sentinelGetMasterAddrByName(MASTER_NAME);
+            try (Jedis jedis = new Jedis(master.get(0), Integer.parseInt(master.get(1)))) {
+                long online = jedis.info("replication").lines().filter(l -> l.matches("slave\\d+:.*state=online.*"))
+                        .count();
+                Object quorum = sentinel.sendCommand(Protocol.Command.SENTINEL, "CKQUORUM", MASTER_NAME);
+                return online == 2 && new String((byte[]) quorum).startsWith("OK 3");
+            }
+        } catch (RuntimeException notYet) {
+            return false;
+        }
+    }
+
+    private static RedisServer server(int port, Integer masterPort) throws IOException {
+        var builder = RedisServer.newRedisServer().port(port).bind("127.0.0.1")
+                .setting("dir " + Files.createTempDirectory("seckill-sentinel")).setting("save \"\"")
+                .setting("appendonly no");
+        if (masterPort != null) {
+            builder.setting("replicaof 127.0.0.1 " + masterPort);
+        }
+        RedisServer server = builder.build();
+        server.start();
+        return server;
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        System.clearProperty("seckill.redis.uri");
+        for (RedisInstance instance : instances) {
+            try {
+                instance.stop();
+            } catch (IOException | RuntimeException alreadyGone) {
+                // the master a test killed is gone already
+            }
+        }
+    }
+}
