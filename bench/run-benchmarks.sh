@@ -2,7 +2,7 @@
 # Regenerates docs/benchmarks.md: every figure is measured in this one run, side by side with its
 # baseline on the same machine. Needs the machine's Redis (127.0.0.1:6379) and MariaDB (3306)
 # like .ci/run; installs wrk from Debian's packages if it is missing.
-#   bash bench/run-benchmarks.sh            (about 3 minutes)
+#   bash bench/run-benchmarks.sh            (about 10 minutes)
 # Knobs: BENCH_SECONDS (10), BENCH_CONNECTIONS (64), BENCH_SETTLE (100000)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -89,6 +89,22 @@ measure_purchase() { # name path -> "rps p50 p99 reservations redis-µs-per-rese
   awk -v r="$rps" -v p="$p50" -v q="$p99" -v a="$after" -v b="$before" -v c1="$cpu_after" -v c0="$cpu_before" \
     'BEGIN { n = a - b; printf "%s %s %s %d %.1f\n", r, p, q, n, (c1 - c0) * 1000000 / n }'
 }
+# the ordering backlog (stream lag + pending) on the service; rows are measured with none left over
+backlog() { curl -s "localhost:$PORT/metrics" | awk '/^seckill_stream_(lag|pending)/ {s += $NF} END {printf "%d", s}'; }
+drained() { # waits until the workers have turned every reservation into an order; prints the seconds it took
+  local start; start=$(date +%s.%N)
+  for _ in $(seq 1 1200); do [[ "$(backlog)" == 0 ]] && break; sleep 0.25; done
+  awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'
+}
+# CPU samples of one more run of a row, with JFR on (not the measured run: recording costs a little)
+profile() { # name path expected-status title
+  local pid; pid=$(cat "$WORK/pid")
+  jcmd "$pid" JFR.start name="$1" settings=profile filename="$WORK/$1.jfr" >/dev/null
+  run_wrk "$1-profiled" "$2" "$3" >/dev/null
+  jcmd "$pid" JFR.stop name="$1" >/dev/null
+  mkdir -p docs/perf
+  java bench/FlameGraph.java "$WORK/$1.jfr" "docs/perf/$1.svg" "docs/perf/$1.txt" "$4"
+}
 redis_cpu() { redis-cli info cpu | awk -F: '/^used_cpu_(sys|user):/ {s += $2} END {printf "%.6f", s}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 ms() { awk -v v="$1" 'BEGIN { if (v ~ /us$/) printf "%.3f", v / 1000; else if (v ~ /ms$/) printf "%.3f", v + 0;
@@ -102,13 +118,25 @@ curl -s -o /dev/null -X POST "localhost:$PORT/api/v1/activities/$ONE/purchases" 
   -H 'Content-Type: application/json' -d '{"skuId":1,"quantity":1,"requestId":"first"}'
 echo "bench: warming up"
 warm baseline /api/v1/baseline; warm purchase "/api/v1/activities/$WARM/purchases"; warm soldout "/api/v1/activities/$ONE/purchases"
-sleep 5  # let the workers settle the warm-up's orders before measuring
+# Every row starts with the ordering backlog drained: a row measured while the workers and MariaDB
+# still write the previous row's orders on the same two cores measures that writing too (this is
+# why earlier runs put the sold-out path at 0.5x the baseline when it was measured right after the
+# purchase rows, and near 1x when measured on its own).
+drained >/dev/null
 echo "bench: baseline endpoint"; read -r BASE_RPS BASE_P50 BASE_P99 <<< "$(run_wrk baseline /api/v1/baseline 2xx)"
+echo "bench: sold-out path (activity $ONE)"; read -r SOLD_RPS SOLD_P50 SOLD_P99 <<< "$(run_wrk soldout "/api/v1/activities/$ONE/purchases" 4xx)"
 echo "bench: purchase path (activity $BIG)"
 read -r BUY_RPS BUY_P50 BUY_P99 RESERVED CPU_PER <<< "$(measure_purchase purchase "/api/v1/activities/$BIG/purchases")"
+BUY_DRAIN=$(drained)
 echo "bench: purchase path at light load (4 connections)"
 read -r LIGHT_RPS LIGHT_P50 LIGHT_P99 <<< "$(run_wrk light "/api/v1/activities/$BIG/purchases" 2xx 4)"
-echo "bench: sold-out path (activity $ONE)"; read -r SOLD_RPS SOLD_P50 SOLD_P99 <<< "$(run_wrk soldout "/api/v1/activities/$ONE/purchases" 4xx)"
+drained >/dev/null
+echo "bench: CPU profiles (JFR) of the baseline, sold-out and purchase paths"
+profile baseline-endpoint /api/v1/baseline 2xx "trivial JAX-RS POST /api/v1/baseline"
+profile sold-out-path "/api/v1/activities/$ONE/purchases" 4xx "sold-out path (410 from the in-process flag)"
+drained >/dev/null
+profile purchase-path "/api/v1/activities/$BIG/purchases" 2xx "purchase path (202, ordering at full speed)"
+drained >/dev/null
 
 # Redis' ceiling: the same reserve.lua on keys of the same shape that no consumer reads
 SHA=$(redis-cli -n 1 SCRIPT LOAD "$(cat modules/reservation/src/main/resources/seckill/reservation/redis/reserve.lua)")
@@ -122,10 +150,20 @@ redis-cli -n 1 DEL "$K:stock" "$K:buyers" "$K:events" >/dev/null
 
 stop_service
 
+# --- peak shaving: ordering paced at 2,000 orders/s; the burst waits in the stream, then drains ---------
+start_service paced SECKILL_ORDERING_MAX_ORDERS_PER_SECOND=2000
+PBIG=$(activity 10000000); PWARM=$(activity 10000000)
+warm paced "/api/v1/activities/$PWARM/purchases"; drained >/dev/null
+echo "bench: purchase path, ordering paced at 2,000 orders/s (activity $PBIG)"
+read -r PACE_RPS PACE_P50 PACE_P99 PACE_RESERVED PACE_CPU <<< "$(measure_purchase paced "/api/v1/activities/$PBIG/purchases")"
+PACE_BACKLOG=$(backlog)
+PACE_DRAIN=$(drained)
+stop_service
+
 # the same purchase load with request coalescing off (one script call per buyer for admission and reservation)
 start_service service2 SECKILL_RESERVATION_COALESCING_ENABLED=false
 CBIG=$(activity 10000000); CWARM=$(activity 10000000)
-warm purchase "/api/v1/activities/$CWARM/purchases"; sleep 5
+warm purchase "/api/v1/activities/$CWARM/purchases"; drained >/dev/null
 echo "bench: purchase path with coalescing off (activity $CBIG)"
 read -r OFF_RPS OFF_P50 OFF_P99 OFF_RESERVED OFF_CPU_PER <<< "$(measure_purchase uncoalesced "/api/v1/activities/$CBIG/purchases")"
 echo "bench: purchase path at light load, coalescing off"
@@ -139,7 +177,7 @@ redis-server --port "$REPLICA_PORT" --bind 127.0.0.1 --save "" --appendonly no -
 for _ in $(seq 1 150); do redis-cli -p "$REPLICA_PORT" info replication | grep -q 'master_link_status:up' && break; sleep 0.2; done
 start_service service3 SECKILL_REDIS_MIN_REPLICA_ACKS=1
 RBIG=$(activity 10000000); RWARM=$(activity 10000000)
-warm replicated "/api/v1/activities/$RWARM/purchases"; sleep 5
+warm replicated "/api/v1/activities/$RWARM/purchases"; drained >/dev/null
 echo "bench: purchase path, every reservation acknowledged by a replica (activity $RBIG)"
 read -r REP_RPS REP_P50 REP_P99 <<< "$(run_wrk replicated "/api/v1/activities/$RBIG/purchases" 2xx)"
 stop_service
@@ -251,6 +289,7 @@ Every figure below comes from one run on one machine, each beside its baseline f
 | 4 | settlement: $SETTLE queued reservations to orders | $S_BATCH orders/s ($S_SECONDS s) | plain SQL, same rows and batch size: $S_CEIL orders/s; one event per transaction: $S_ONE orders/s | $(ratio "$S_BATCH" "$S_CEIL") |
 | 5 | Redis CPU per reservation (\`INFO CPU\` user+sys delta / reservations), row 1's load | coalescing on (row 1): $CPU_PER µs; $BUY_RPS req/s, p50 $BUY_P50, p99 $BUY_P99 | coalescing off: $OFF_CPU_PER µs; $OFF_RPS req/s, p50 $OFF_P50, p99 $OFF_P99 | $(ratio "$OFF_CPU_PER" "$CPU_PER")x less CPU |
 | 6 | added latency of coalescing at light load (4 connections) | coalescing on: $LIGHT_RPS req/s, p50 $LIGHT_P50, p99 $LIGHT_P99 | coalescing off: $LOFF_RPS req/s, p50 $LOFF_P50, p99 $LOFF_P99 | p99 $(awk -v a="$(ms "$LIGHT_P99")" -v b="$(ms "$LOFF_P99")" 'BEGIN { printf "%+.2f", a - b }') ms |
+| 1b | purchase as row 1, the ordering workers paced at 2,000 orders/s (\`seckill.ordering.max-orders-per-second\`; issue #15) | $PACE_RPS req/s, p50 $PACE_P50, p99 $PACE_P99; $PACE_RESERVED reserved, $PACE_BACKLOG still queued at the end, drained in $PACE_DRAIN s after it | trivial JAX-RS POST: $BASE_RPS req/s, p50 $BASE_P50, p99 $BASE_P99 | $(ratio "$PACE_RPS" "$BASE_RPS") |
 | 7 | purchase, each reservation acknowledged by a replica before its 202 (\`WAIT 1\` on the same connection, one per coalesced call; issue #14) | $REP_RPS req/s, p50 $REP_P50, p99 $REP_P99 | no replica required (row 1): $BUY_RPS req/s, p50 $BUY_P50, p99 $BUY_P99 | $(ratio "$REP_RPS" "$BUY_RPS") |
 
 ## One hot SKU on a three-master Redis Cluster (issue #6)
@@ -280,6 +319,20 @@ bucket's benchmark at once, each on the master that owns the bucket's slot):
 Reservations the service counted during row 1: $RESERVED (every request of row 1 reserved a unit;
 the run fails if any answer was not 2xx).
 
+Row 1 left a backlog that the workers drained $BUY_DRAIN s after the load stopped.
+
+## CPU profiles (issue #15)
+
+JFR CPU samples of one more 10 s run of each path, taken right after the measured rows, drawn as
+flame graphs by \`bench/FlameGraph.java\` (the JDK reads the recording; nothing is downloaded).
+What each shows, and which change it led to: [docs/perf/README.md](perf/README.md).
+
+- [trivial endpoint](perf/baseline-endpoint.svg), [sold-out path](perf/sold-out-path.svg), [purchase path](perf/purchase-path.svg)
+
+\`\`\`
+$(for f in baseline-endpoint sold-out-path purchase-path; do sed -n '1,/^hottest/p' "docs/perf/$f.txt" | sed '$d'; done)
+\`\`\`
+
 Settlement detail:
 \`\`\`
 $(cat "$WORK/settle.txt")
@@ -294,6 +347,10 @@ $(cat "$WORK/settle.txt")
 - Targets this run: purchase/trivial ratio $(ratio "$BUY_RPS" "$BASE_RPS") (target ≥ 0.5: $(verdict "$(ratio "$BUY_RPS" "$BASE_RPS")" 0.5 ge)),
   purchase p99 $BUY_P99 (target < 50 ms: $(verdict "$(ms "$BUY_P99")" 50 lt)), 100,000 settled in $S_SECONDS s
   (target < 60 s: $(verdict "$S_SECONDS" 60 lt); issue #5's < 15 s: $(verdict "$S_SECONDS" 15 lt)).
+- Issue #15 targets this run: purchase with ordering paced at 2,000/s $(ratio "$PACE_RPS" "$BASE_RPS")x the trivial endpoint
+  (target ≥ 0.8: $(verdict "$(ratio "$PACE_RPS" "$BASE_RPS")" 0.8 ge)) with p99 $PACE_P99 (target < 20 ms: $(verdict "$(ms "$PACE_P99")" 20 lt));
+  at full speed $(ratio "$BUY_RPS" "$BASE_RPS")x (target ≥ 0.5: $(verdict "$(ratio "$BUY_RPS" "$BASE_RPS")" 0.5 ge)); sold-out path
+  $(ratio "$SOLD_RPS" "$BASE_RPS")x (target ≥ 0.95: $(verdict "$(ratio "$SOLD_RPS" "$BASE_RPS")" 0.95 ge)); settlement $S_SECONDS s (target < 4 s: $(verdict "$S_SECONDS" 4 lt)).
 - Issue #6 targets this run: Redis CPU per reservation $(ratio "$OFF_CPU_PER" "$CPU_PER")x lower with coalescing
   (target ≥ 3x: $(verdict "$(ratio "$OFF_CPU_PER" "$CPU_PER")" 3 ge)); p99 added by coalescing at light load
   $(awk -v a="$(ms "$LIGHT_P99")" -v b="$(ms "$LOFF_P99")" 'BEGIN { printf "%.2f", a - b }') ms (target ≤ 2 ms: $(verdict "$(awk -v a="$(ms "$LIGHT_P99")" -v b="$(ms "$LOFF_P99")" 'BEGIN { printf "%.2f", a - b }')" 2.0001 lt)); under row 1's load coalescing lowers p99

@@ -190,6 +190,33 @@ final class SaleFixture {
         }
     }
 
+    /** A purchase token for the buyer, got the way a buyer gets one: a challenge, solved, traded for a token. */
+    String solvedToken(UnifiedJedis redis, long activityId, long buyer) {
+        HttpResponse<String> challenge = send(HttpRequest.newBuilder(base.resolve("/api/v1/activities/" + activityId
+                + "/challenges")).header("X-User-Id", Long.toString(buyer)).POST(HttpRequest.BodyPublishers.noBody()));
+        if (challenge.statusCode() != 201) {
+            throw new AssertionError("no challenge: " + challenge.body());
+        }
+        String challengeId = field(challenge.body(), "challengeId");
+        HttpResponse<String> token = send(HttpRequest.newBuilder(base.resolve("/api/v1/activities/" + activityId + "/tokens"))
+                .header("X-User-Id", Long.toString(buyer)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"challengeId\":\"" + challengeId + "\",\"answer\":\""
+                        + captchaAnswer(redis, challengeId) + "\"}")));
+        if (token.statusCode() != 201) {
+            throw new AssertionError("no token: " + token.body());
+        }
+        return field(token.body(), "token");
+    }
+
+    /** A purchase with a purchase token, one unit of the SKU. */
+    HttpResponse<String> purchaseWithToken(long activityId, long buyer, long skuId, String token, String requestId) {
+        return send(HttpRequest.newBuilder(base.resolve("/api/v1/activities/" + activityId + "/purchases"))
+                .header("X-User-Id", Long.toString(buyer)).header("X-Purchase-Token", token)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(
+                        "{\"skuId\":" + skuId + ",\"quantity\":1,\"requestId\":\"" + requestId + "\"}")));
+    }
+
     /** The answer of a captcha challenge, read where admission keeps it (a test solves what a human would). */
     static String captchaAnswer(UnifiedJedis redis, String challengeId) {
         return redis.get("sk:cap:{" + challengeId + "}").split("\\|")[2];

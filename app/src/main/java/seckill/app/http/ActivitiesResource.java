@@ -71,7 +71,7 @@ public class ActivitiesResource {
         String state = window.notStartedAt(now) ? "UPCOMING"
                 : window.endedAt(now) ? "ENDED"
                 : allSoldOut ? "SOLD_OUT" : "OPEN";
-        return ActivityJson.base(activity).add("state", state).add("skus", skus).build().toString();
+        return ActivityJson.base(activity).add("state", state).add("serverTime", now.toString()).add("skus", skus).build().toString();
     }
 
     private Optional<Long> remaining(Activity activity, SkuLine sku) {

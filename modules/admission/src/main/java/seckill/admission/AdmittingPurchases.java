@@ -69,6 +69,8 @@ class AdmittingPurchases implements Admission {
                 batching.callsPerLane());
         if (metrics != null) {
             coalescer.countIn(metrics, "admission");
+            // 1 while this instance does not sell, whatever the reason: the alert an operator pages on
+            metrics.gauge("seckill.sales.halted", () -> haltReason.get() != null || this.switches.halt() ? 1 : 0);
         }
     }
 

@@ -4,8 +4,8 @@ package seckill.ordering.rules;
  * Peak shaving for the ledger: the stream absorbs a sale's burst, and the workers of this instance
  * turn it into orders at no more than {@code perSecond} (the hot switch
  * {@code seckill.ordering.max-orders-per-second}; 0 means no cap). A token bucket holding at most one
- * second's worth: a worker asks for a batch and is granted what the bucket holds, and gives back
- * what the stream did not have.
+ * second's worth: a worker asks for a batch and is granted what the bucket holds once that is a
+ * whole batch (or a tenth of a second's worth, if less), and gives back what the stream did not have.
  */
 public final class OrderPace {
 
@@ -33,6 +33,13 @@ public final class OrderPace {
             tokens = Math.min(perSecond, tokens + (double) (nowNanos - refilledAt) * perSecond / NANOS);
         }
         refilledAt = nowNanos;
+        // grant whole batches (or a tenth of a second's worth at a low cap), never crumbs: each grant
+        // is one ledger transaction, and a worker polling often would otherwise turn the cap into
+        // thousands of two-order transactions a second
+        long smallest = Math.min(wanted, Math.max(1, perSecond / 10));
+        if (tokens < smallest) {
+            return 0;
+        }
         int granted = (int) Math.min(wanted, Math.floor(tokens));
         tokens -= granted;
         return granted;

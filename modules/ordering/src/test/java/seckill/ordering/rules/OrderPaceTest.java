@@ -46,4 +46,22 @@ class OrderPaceTest {
         // one second's burst, then 2,000 per second for 60 s
         assertThat(granted, is(2_000L + 60 * 2_000L));
     }
+
+    @Test
+    void aWorkerPollingEveryMillisecondGetsWholeBatchesNotCrumbs() {
+        OrderPace pace = new OrderPace(0);
+        while (pace.grant(100, 0, 2_000) > 0) {
+            // the first second's worth, at once
+        }
+        java.util.List<Integer> grants = new java.util.ArrayList<>();
+        for (long t = SECOND / 1_000; t <= SECOND; t += SECOND / 1_000) {
+            int granted = pace.grant(100, t, 2_000);
+            if (granted > 0) {
+                grants.add(granted);
+            }
+        }
+        // 2,000 in a second as 20 batches of 100: each batch is one ledger transaction, and 1,000
+        // transactions of two orders would cost the database far more than the cap saves it
+        assertThat(grants, is(java.util.Collections.nCopies(20, 100)));
+    }
 }

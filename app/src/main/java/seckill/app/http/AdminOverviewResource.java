@@ -1,0 +1,139 @@
+package seckill.app.http;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.metrics.Counter;
+import org.eclipse.microprofile.metrics.Gauge;
+import org.eclipse.microprofile.metrics.MetricID;
+import org.eclipse.microprofile.metrics.MetricRegistry;
+import seckill.admission.api.Admission;
+import seckill.ordering.api.Activity;
+import seckill.ordering.api.ActivityCatalog;
+import seckill.ordering.api.SkuLine;
+import seckill.reservation.api.ReservationUnavailable;
+import seckill.reservation.api.StockReservations;
+import seckill.settlement.api.Reconciliation;
+import seckill.settlement.api.SkuReconciliation;
+
+/**
+ * What the operations view at {@code /ops} polls once a second: per live activity, SKU and bucket
+ * the stock left and the latest reconciliation, this instance's halt state, and the running totals
+ * an operator watches (purchases by outcome, orders created, stream pending and lag, outbox backlog)
+ * as counters, so the page turns two polls into rates. Reads only; each figure comes through the
+ * owning module's API or its published metric.
+ */
+@AdminOnly
+@Path("/api/v1/admin/overview")
+@ApplicationScoped
+public class AdminOverviewResource {
+
+    /** Activities that ended this long ago are still shown: their orders are still being paid. */
+    private static final Duration RECENTLY_ENDED = Duration.ofHours(1);
+
+    private final ActivityCatalog catalog;
+    private final StockReservations stock;
+    private final Admission admission;
+    private final Reconciliation reconciliation;
+    private final MetricRegistry metrics;
+    private final Clock clock;
+
+    @Inject
+    AdminOverviewResource(ActivityCatalog catalog, StockReservations stock, Admission admission,
+                          Reconciliation reconciliation, MetricRegistry metrics, Clock clock) {
+        this.catalog = catalog;
+        this.stock = stock;
+        this.admission = admission;
+        this.reconciliation = reconciliation;
+        this.metrics = metrics;
+        this.clock = clock;
+    }
+
+    @GET
+    @Produces(MediaType.APPLICATION_JSON)
+    public String overview(@QueryParam("activity") String activityText) {
+        Instant now = clock.instant();
+        List<Long> ids = activityText == null || activityText.isBlank()
+                ? catalog.endingAfter(now.minus(RECENTLY_ENDED))
+                : List.of(Buyer.pathId(activityText, "activity"));
+        JsonArrayBuilder activities = Jsons.PROVIDER.createArrayBuilder();
+        for (long id : ids) {
+            catalog.find(id).ifPresent(activity -> activities.add(activity(activity, now)));
+        }
+        JsonObjectBuilder sales = Jsons.PROVIDER.createObjectBuilder();
+        admission.haltedBecause().ifPresentOrElse(reason -> sales.add("state", "HALTED").add("reason", reason.words()),
+                () -> sales.add("state", "OPEN"));
+        JsonObjectBuilder purchases = Jsons.PROVIDER.createObjectBuilder();
+        metrics.getCounters((id, metric) -> id.getName().equals("seckill.purchases"))
+                .forEach((id, counter) -> purchases.add(tag(id, "outcome"), counter.getCount()));
+        return Jsons.PROVIDER.createObjectBuilder()
+                .add("serverTime", now.toString())
+                .add("sales", sales)
+                .add("totals", Jsons.PROVIDER.createObjectBuilder()
+                        .add("purchases", purchases)
+                        .add("reservations", count("seckill.reservations"))
+                        .add("ordersCreated", count("seckill.orders.created")))
+                .add("streamPending", gauge("seckill.stream.pending"))
+                .add("streamLag", gauge("seckill.stream.lag"))
+                .add("outboxBacklog", gauge("seckill.outbox.backlog"))
+                .add("activities", activities)
+                .build().toString();
+    }
+
+    private JsonObjectBuilder activity(Activity activity, Instant now) {
+        List<SkuReconciliation> checks = reconciliation.latest(activity.id());
+        JsonArrayBuilder skus = Jsons.PROVIDER.createArrayBuilder();
+        for (SkuLine sku : activity.skus()) {
+            JsonObjectBuilder line = Jsons.PROVIDER.createObjectBuilder()
+                    .add("skuId", sku.skuId())
+                    .add("stock", sku.total())
+                    .add("soldOut", admission.isFlaggedSoldOut(activity.id(), sku.skuId()));
+            byBucket(activity.id(), sku).ifPresent(buckets -> {
+                JsonArrayBuilder left = Jsons.PROVIDER.createArrayBuilder();
+                buckets.forEach(left::add);
+                line.add("remaining", buckets.stream().mapToLong(Long::longValue).sum()).add("buckets", left);
+            });
+            checks.stream().filter(c -> c.skuId() == sku.skuId()).findFirst().ifPresent(c -> line.add("reconciliation",
+                    Jsons.PROVIDER.createObjectBuilder().add("state", c.state()).add("checkedAt", c.checkedAt().toString())));
+            skus.add(line);
+        }
+        return ActivityJson.base(activity)
+                .add("state", now.isBefore(activity.startsAt()) ? "UPCOMING" : now.isBefore(activity.endsAt()) ? "OPEN" : "ENDED")
+                .add("skus", skus);
+    }
+
+    private Optional<List<Long>> byBucket(long activityId, SkuLine sku) {
+        try {
+            return stock.remainingByBucket(activityId, sku.skuId(), sku.buckets());
+        } catch (ReservationUnavailable e) {
+            return Optional.empty();  // the page shows the stock as unknown while Redis does not answer
+        }
+    }
+
+    private long count(String name) {
+        return metrics.getCounters((id, metric) -> id.getName().equals(name)).values().stream()
+                .mapToLong(Counter::getCount).sum();
+    }
+
+    private long gauge(String name) {
+        return metrics.getGauges((id, metric) -> id.getName().equals(name)).values().stream()
+                .map(Gauge::getValue).mapToLong(v -> v == null ? 0 : v.longValue()).sum();
+    }
+
+    private static String tag(MetricID id, String name) {
+        String value = id.getTags().get(name);
+        return value == null ? "unknown" : value;
+    }
+}

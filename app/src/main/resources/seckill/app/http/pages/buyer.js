@@ -1,0 +1,251 @@
+// The buyer's page: speaks the purchase protocol the way a flash sale asks. The countdown runs on the
+// server's clock (offset measured from the activity's serverTime), a retry waits for Retry-After and
+// re-sends the same requestId (so a retry never buys twice), 410 stops for good.
+(function () {
+  'use strict';
+  const $ = (id) => document.getElementById(id);
+  const params = new URLSearchParams(location.search);
+  const activityId = params.get('activity');
+  let activity = null;
+  let offsetMillis = 0;        // server clock minus this browser's clock
+  let challenge = null;        // {challengeId, image}
+  let token = null;            // purchase token, once the captcha is solved
+  let requestId = null;        // one per purchase intent, kept across retries
+  let busy = false;            // an attempt or its retry is under way
+  let done = false;            // reserved or sold out: the button stays off
+  let retryTimer = null;
+  let nextChallengeAt = 0;     // after a refused challenge, when to ask again
+
+  const serverNow = () => Date.now() + offsetMillis;
+  const buyer = () => $('buyer-id').value.trim();
+
+  function status(text, kind) {
+    $('status').textContent = text;
+    $('status').className = 'status ' + (kind || '');
+  }
+
+  async function call(method, path, body, extraHeaders) {
+    const headers = Object.assign({'Accept': 'application/json'}, extraHeaders || {});
+    if (buyer()) headers['X-User-Id'] = buyer();
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    const response = await fetch(path, {method, headers, body: body === undefined ? undefined : JSON.stringify(body)});
+    let json = {};
+    try { json = await response.json(); } catch (e) { /* an empty body */ }
+    const retryAfter = parseInt(response.headers.get('Retry-After') || '0', 10);
+    return {status: response.status, json, retryAfter: isNaN(retryAfter) ? 0 : retryAfter};
+  }
+
+  async function loadActivity() {
+    const sentAt = Date.now();
+    const answer = await call('GET', '/api/v1/activities/' + encodeURIComponent(activityId));
+    const receivedAt = Date.now();
+    if (answer.status !== 200) {
+      $('name').textContent = 'No such sale';
+      status(answer.json.detail || 'This sale does not exist.', 'bad');
+      return;
+    }
+    activity = answer.json;
+    if (activity.serverTime) {
+      offsetMillis = Date.parse(activity.serverTime) - (sentAt + receivedAt) / 2;
+    }
+    $('name').textContent = activity.name;
+    $('window').textContent = 'From ' + new Date(activity.startsAt).toLocaleString() + ' to '
+        + new Date(activity.endsAt).toLocaleString();
+    renderSkus();
+  }
+
+  function renderSkus() {
+    const chosen = selectedSku();
+    const box = $('skus');
+    box.textContent = '';
+    activity.skus.forEach((sku, i) => {
+      const label = document.createElement('label');
+      const radio = document.createElement('input');
+      radio.type = 'radio';
+      radio.name = 'sku';
+      radio.value = sku.skuId;
+      radio.checked = chosen ? chosen === sku.skuId : i === 0;
+      label.appendChild(radio);
+      let hint = ' SKU ' + sku.skuId + ' — ';
+      if (sku.soldOut) hint += 'sold out';
+      else if (sku.remaining !== undefined) hint += 'about ' + sku.remaining + ' of ' + sku.stock + ' left';
+      else hint += sku.stock + ' units';
+      label.appendChild(document.createTextNode(hint));
+      if (sku.soldOut) label.className = 'soldout';
+      box.appendChild(label);
+    });
+  }
+
+  function selectedSku() {
+    const radio = document.querySelector('input[name=sku]:checked');
+    return radio ? parseInt(radio.value, 10) : null;
+  }
+
+  function selectedLine() {
+    return activity && activity.skus.find((s) => s.skuId === selectedSku());
+  }
+
+  function two(n) { return (n < 10 ? '0' : '') + n; }
+
+  function tick() {
+    if (!activity) return;
+    const now = serverNow();
+    const starts = Date.parse(activity.startsAt);
+    const ends = Date.parse(activity.endsAt);
+    const open = now >= starts && now < ends;
+    if (now < starts) {
+      const s = Math.ceil((starts - now) / 1000);
+      $('countdown').textContent = 'Starts in ' + two(Math.floor(s / 3600)) + ':' + two(Math.floor(s / 60) % 60) + ':' + two(s % 60);
+    } else if (now >= ends) {
+      $('countdown').textContent = 'The sale has ended';
+    } else {
+      $('countdown').textContent = 'On sale now';
+      if (!challenge && !token && !done && buyer() && Date.now() >= nextChallengeAt) newChallenge();
+    }
+    const line = selectedLine();
+    $('buy').disabled = !open || busy || done || !buyer() || (line && line.soldOut);
+  }
+
+  async function newChallenge() {
+    challenge = {pending: true};
+    const answer = await call('POST', '/api/v1/activities/' + activityId + '/challenges');
+    if (answer.status === 201) {
+      challenge = answer.json;
+      $('captcha-image').src = challenge.image;
+      $('captcha-image').dataset.challenge = challenge.challengeId;  // for support staff and the browser tests
+      $('captcha-answer').value = '';
+      $('captcha').hidden = false;
+    } else {
+      challenge = null;
+      nextChallengeAt = Date.now() + Math.max(2, answer.retryAfter) * 1000;
+      if (answer.status !== 401) status(answer.json.detail || 'Could not load the check; retrying.', 'queue');
+    }
+  }
+
+  async function buy() {
+    if (busy || done) return;
+    busy = true;
+    tick();
+    if (!token) {
+      if (!challenge || !challenge.challengeId) { busy = false; return newChallenge(); }
+      const answer = await call('POST', '/api/v1/activities/' + activityId + '/tokens',
+          {challengeId: challenge.challengeId, answer: $('captcha-answer').value.trim()});
+      if (answer.status !== 201) {
+        busy = false;
+        challenge = null;
+        status(answer.json.code === 'CHALLENGE_FAILED' ? 'That was not it; here is a new one.'
+            : (answer.json.detail || 'Please try again.'), 'bad');
+        newChallenge();
+        return;
+      }
+      token = answer.json.token;
+      $('captcha').hidden = true;
+    }
+    requestId = requestId || ('web-' + Date.now().toString(36) + '-' + Math.random().toString(36).slice(2, 10));
+    attempt();
+  }
+
+  function retryIn(seconds, text) {
+    let left = Math.max(1, seconds);
+    const show = () => status(text.replace('{s}', left), 'queue');
+    show();
+    clearInterval(retryTimer);
+    retryTimer = setInterval(() => {
+      left -= 1;
+      if (left <= 0) { clearInterval(retryTimer); attempt(); } else { show(); }
+    }, 1000);
+  }
+
+  async function attempt() {
+    let answer;
+    try {
+      answer = await call('POST', '/api/v1/activities/' + activityId + '/purchases',
+          {skuId: selectedSku(), quantity: 1, requestId}, token ? {'X-Purchase-Token': token} : {});
+    } catch (e) {
+      return retryIn(2, 'Connection trouble; retrying in {s} s. Your place is kept.');
+    }
+    const code = answer.json.code;
+    if (answer.status === 202 || answer.status === 200) {
+      done = true;
+      busy = false;
+      status('You got one! Reserving your order…', 'good');
+      follow(answer.json.reservationId);
+    } else if (answer.status === 429 || code === 'BUSY' || code === 'NOT_READY' || code === 'PURCHASE_IN_PROGRESS') {
+      // never "system busy": that makes people hammer refresh. Tell them they are queued and retry for them.
+      retryIn(answer.retryAfter || 1, 'You are in the queue — retrying in {s} s. Please keep this page open.');
+    } else if (answer.status === 410) {
+      done = true;
+      busy = false;
+      const line = selectedLine();
+      if (line) line.soldOut = true;
+      renderSkus();
+      status('Sold out. Every unit has been taken.', 'bad');
+    } else if (code === 'HALTED') {
+      retryIn(answer.retryAfter || 2, 'The sale is paused for a moment — retrying in {s} s. Nothing is lost.');
+    } else if (code === 'NOT_STARTED') {
+      retryIn(answer.retryAfter || 1, 'Not open yet — trying again in {s} s.');
+    } else if (code === 'TOKEN_INVALID') {
+      token = null;
+      challenge = null;
+      busy = false;
+      status('Your check has expired; please solve the new one and press Buy again.', 'queue');
+      newChallenge();
+    } else {
+      busy = false;
+      status(answer.json.detail || ('Something went wrong (' + answer.status + ').'), 'bad');
+    }
+    tick();
+  }
+
+  async function follow(reservationId) {
+    const answer = await call('GET', '/api/v1/reservations/' + encodeURIComponent(reservationId));
+    if (answer.status === 200 && answer.json.status === 'ORDERED') {
+      status('Ordered. Pay before the deadline to keep it.', 'good');
+      $('order').hidden = false;
+      $('order-no').textContent = answer.json.orderNo;
+      const deadline = Date.parse(answer.json.expiresAt);
+      $('pay-by').textContent = new Date(deadline).toLocaleTimeString();
+      const left = () => {
+        const s = Math.max(0, Math.floor((deadline - serverNow()) / 1000));
+        $('pay-left').textContent = '(' + Math.floor(s / 60) + ':' + two(s % 60) + ' left)';
+      };
+      left();
+      setInterval(left, 1000);
+    } else if (answer.status === 200 && answer.json.status === 'FAILED') {
+      status('Your reservation could not become an order: ' + (answer.json.reason || 'unknown reason') + '.', 'bad');
+    } else {
+      setTimeout(() => follow(reservationId), 1000);
+    }
+  }
+
+  function start() {
+    $('buyer-id').value = localStorage.getItem('seckill.buyer') || '';
+    $('buyer-id').addEventListener('input', () => {
+      localStorage.setItem('seckill.buyer', buyer());
+      // a challenge and a token belong to one buyer: a new id needs its own, once typing has paused
+      challenge = null;
+      token = null;
+      $('captcha').hidden = true;
+      nextChallengeAt = Date.now() + 800;
+      tick();
+    });
+    $('buy').addEventListener('click', buy);
+    $('captcha-new').addEventListener('click', () => { challenge = null; newChallenge(); });
+    $('captcha-answer').addEventListener('keydown', (e) => { if (e.key === 'Enter') buy(); });
+    if (!activityId) {
+      $('pick').hidden = false;
+      $('pick').addEventListener('submit', (e) => {
+        e.preventDefault();
+        location.search = '?activity=' + encodeURIComponent($('activity-input').value.trim());
+      });
+      return;
+    }
+    loadActivity().then(() => {
+      setInterval(tick, 200);
+      // the stock hint and the clock offset, refreshed while nothing is decided yet
+      setInterval(() => { if (!done) loadActivity(); }, 5000);
+    });
+  }
+
+  start();
+})();

@@ -1,0 +1,187 @@
+package seckill.app;
+
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+import io.helidon.dbclient.DbClient;
+import io.helidon.microprofile.testing.junit5.AddConfig;
+import io.helidon.microprofile.testing.junit5.HelidonTest;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.client.WebTarget;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import redis.clients.jedis.UnifiedJedis;
+import seckill.admission.api.Admission;
+import seckill.client.NewActivity;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.not;
+
+/**
+ * The buyer's page and the operations view in a real browser (Debian's Chromium, headless) against
+ * the running service, purchase tokens on and the real captcha (the test reads its answer where a
+ * human would read the picture). Outcomes are read from the ledger, not from the page alone.
+ */
+@HelidonTest
+@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
+@AddConfig(key = "seckill.admission.token-keys", value = "k1=pages-test-key-of-a-decent-length")
+@AddConfig(key = "seckill.admission.token-required", value = "true")
+// one attempt per buyer per 4 s: a second click inside that is queued (429) and retried by the page
+@AddConfig(key = "seckill.admission.buyer-rate", value = "1")
+@AddConfig(key = "seckill.admission.buyer-window-millis", value = "4000")
+class PagesTest {
+
+    @Inject
+    WebTarget target;
+
+    @Inject
+    DbClient db;
+
+    @Inject
+    UnifiedJedis redis;
+
+    @Inject
+    Admission admission;
+
+    private SaleFixture sale;
+    private Browser browser;
+
+    @BeforeEach
+    void openBrowser() throws Exception {
+        sale = new SaleFixture(target.getUri(), db);
+        browser = Browser.start();
+    }
+
+    @AfterEach
+    void closeBrowser() throws Exception {
+        if (browser != null) {
+            browser.close();
+        }
+    }
+
+    @Test
+    void aBuyerWaitsForTheCountdownSolvesTheCaptchaAndEndsWithAnOrderToPay() throws Exception {
+        long activity = launch(Instant.now().plusSeconds(6), List.of(new NewActivity.Sku(9501, 5, 1, 1)));
+        long buyer = activity * 1000 + 1;
+        openBuyerPage(activity, buyer);
+        browser.await("the countdown", Duration.ofSeconds(10), d -> browser.text("countdown").startsWith("Starts in 00:00:0"));
+        assertThat(browser.byId("buy").isEnabled(), is(false));
+        assertThat(browser.text("skus"), containsString("about 5 of 5 left"));
+        browser.screenshot("buyer-countdown");
+
+        solveCaptchaWhenOpen(buyer);
+        browser.byId("buy").click();
+        browser.await("the order", Duration.ofSeconds(30), d -> browser.text("status").startsWith("Ordered"));
+        String orderNo = browser.text("order-no");
+        assertThat(browser.text("pay-by"), not(""));
+        browser.screenshot("buyer-ordered");
+
+        assertThat(sale.column("SELECT order_no FROM seckill_order WHERE activity_id = ? AND user_id = ?", activity, buyer),
+                is(List.of(orderNo)));
+    }
+
+    @Test
+    void aSecondClickTooSoonIsQueuedAndRetriedByThePageUntilItBuys() throws Exception {
+        long activity = launch(Instant.now().minusSeconds(5),
+                List.of(new NewActivity.Sku(9511, 5, 1, 1), new NewActivity.Sku(9512, 5, 1, 1)));
+        long buyer = activity * 1000 + 2;
+        // the buyer's other device holds a token already (a buyer has one live challenge at a time)
+        String token = sale.solvedToken(redis, activity, buyer);
+        openBuyerPage(activity, buyer);
+        solveCaptchaWhenOpen(buyer);
+        // the same buyer has just bought the other SKU elsewhere: the page's attempt falls in the same window
+        HttpResponse<String> first = sale.purchaseWithToken(activity, buyer, 9512, token, "elsewhere");
+        assertThat(first.body(), first.statusCode(), is(202));
+        browser.byId("buy").click();
+        browser.await("the queue message", Duration.ofSeconds(10),
+                d -> browser.text("status").startsWith("You are in the queue — retrying in"));
+        browser.screenshot("buyer-queued");
+        browser.await("the automatic retry's order", Duration.ofSeconds(30), d -> browser.text("status").startsWith("Ordered"));
+
+        assertThat(sale.column("SELECT sku_id FROM seckill_order WHERE activity_id = ? AND user_id = ? ORDER BY sku_id",
+                activity, buyer), is(List.of("9511", "9512")));
+    }
+
+    @Test
+    void soldOutIsShownAndTheButtonStaysOff() throws Exception {
+        long activity = launch(Instant.now().minusSeconds(5), List.of(new NewActivity.Sku(9521, 1, 1, 1)));
+        long buyer = activity * 1000 + 3;
+        openBuyerPage(activity, buyer);
+        solveCaptchaWhenOpen(buyer);
+        long rival = activity * 1000 + 4;
+        HttpResponse<String> last = sale.purchaseWithToken(activity, rival, 9521, sale.solvedToken(redis, activity, rival), "r");
+        assertThat(last.body(), last.statusCode(), is(202));
+        browser.byId("buy").click();
+        browser.await("sold out", Duration.ofSeconds(10), d -> browser.text("status").startsWith("Sold out"));
+        assertThat(browser.byId("buy").isEnabled(), is(false));
+        SaleFixture.await("the rival's order", Duration.ofSeconds(10), () -> sale.orders(activity) == 1);
+        assertThat(sale.column("SELECT user_id FROM seckill_order WHERE activity_id = ?", activity),
+                is(List.of(Long.toString(rival))));
+    }
+
+    @Test
+    void theOperationsViewShowsStockFallingAndHaltsAndResumesSales() throws Exception {
+        long activity = launch(Instant.now().minusSeconds(5), List.of(new NewActivity.Sku(9531, 10, 1, 2)));
+        browser.open(sale.base.resolve("/ops?activity=" + activity).toString());
+        browser.byId("token").sendKeys(SaleFixture.ADMIN_TOKEN);
+        browser.byId("login").submit();
+        String row = "tr[data-sku='" + activity + ":9531'] td.left";
+        browser.await("the stock row", Duration.ofSeconds(10),
+                d -> d.findElements(By.cssSelector(row)).stream().anyMatch(e -> e.getText().equals("10")));
+        for (int i = 1; i <= 4; i++) {
+            long buyer = activity * 1000 + 10 + i;
+            HttpResponse<String> bought = sale.purchaseWithToken(activity, buyer, 9531,
+                    sale.solvedToken(redis, activity, buyer), "ops" + i);
+            assertThat(bought.body(), bought.statusCode(), is(202));
+        }
+        browser.await("the stock falling to 6", Duration.ofSeconds(10),
+                d -> d.findElement(By.cssSelector(row)).getText().equals("6"));
+        SaleFixture.await("the four orders", Duration.ofSeconds(10), () -> sale.orders(activity) == 4);
+        browser.screenshot("ops-view");
+
+        long late = activity * 1000 + 20;
+        String lateToken = sale.solvedToken(redis, activity, late);  // no challenges are issued while halted
+        browser.byId("halt").click();
+        try {
+            browser.await("halted", Duration.ofSeconds(10), d -> browser.text("sales-state").equals("HALTED"));
+            HttpResponse<String> refused = sale.purchaseWithToken(activity, late, 9531, lateToken, "late");
+            assertThat(refused.body(), refused.statusCode(), is(503));
+            assertThat(refused.body(), containsString("HALTED"));
+            browser.byId("resume").click();
+            browser.await("selling again", Duration.ofSeconds(20), d -> browser.text("sales-state").equals("OPEN"));
+        } finally {
+            admission.resume();  // the other tests of this class sell
+        }
+        HttpResponse<String> again = sale.purchaseWithToken(activity, late, 9531, lateToken, "late");
+        assertThat(again.body(), again.statusCode(), is(202));
+        SaleFixture.await("five orders", Duration.ofSeconds(10), () -> sale.orders(activity) == 5);
+    }
+
+    private long launch(Instant startsAt, List<NewActivity.Sku> skus) {
+        return sale.admin().launch(UUID.randomUUID().toString(), new NewActivity("Lunar New Year sale",
+                startsAt.toString(), Instant.now().plusSeconds(3600).toString(), 900L, skus)).activityId();
+    }
+
+    private void openBuyerPage(long activity, long buyer) {
+        browser.open(sale.base.resolve("/?activity=" + activity).toString());
+        browser.await("the activity", Duration.ofSeconds(10), d -> browser.text("name").equals("Lunar New Year sale"));
+        browser.byId("buyer-id").sendKeys(Long.toString(buyer));
+    }
+
+    /** Once the sale opens the page shows a captcha; the test reads its answer where admission keeps it. */
+    private void solveCaptchaWhenOpen(long buyer) {
+        String challengeId = browser.await("the captcha", Duration.ofSeconds(20), d -> {
+            String id = browser.byId("captcha-image").getDomAttribute("data-challenge");
+            return id == null || id.isEmpty() || !browser.byId("captcha").isDisplayed() ? null : id;
+        });
+        browser.byId("captcha-answer").sendKeys(SaleFixture.captchaAnswer(redis, challengeId));
+        browser.await("the buy button", Duration.ofSeconds(10), d -> browser.byId("buy").isEnabled());
+    }
+}
