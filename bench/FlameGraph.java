@@ -64,6 +64,7 @@ public class FlameGraph {
         Map<String, Long> selfByLayer = new HashMap<>();
         Map<String, Long> inclusiveByLayer = new HashMap<>();
         Map<String, Long> selfByMethod = new HashMap<>();
+        Map<String, Long> selfByCaller = new HashMap<>();
         long total = 0;
         try (RecordingFile file = new RecordingFile(recording)) {
             while (file.hasMoreEvents()) {
@@ -90,6 +91,7 @@ public class FlameGraph {
                         String l = layerOf(nameOf(frame));
                         if (!l.equals("JDK") || frame == frames.get(frames.size() - 1)) {
                             layer = l;
+                            selfByCaller.merge(nameOf(frame), 1L, Long::sum);
                             break;
                         }
                     }
@@ -108,6 +110,9 @@ public class FlameGraph {
             out.println();
             out.println("samples with the layer anywhere on the stack:");
             print(out, inclusiveByLayer, total, 20);
+            out.println();
+            out.println("hottest methods outside the JDK (self, JDK frames charged to them):");
+            print(out, selfByCaller, total, 20);
             out.println();
             out.println("hottest methods (self):");
             print(out, selfByMethod, total, 15);
