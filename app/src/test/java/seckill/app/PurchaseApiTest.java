@@ -182,6 +182,33 @@ class PurchaseApiTest {
         assertThat(redis.get(InvariantCheck.bucketKey(activity, SKU, 0, 1, "stock")), is("3"));
     }
 
+    /** The purchase route is a web server route, not JAX-RS: it answers what the JAX-RS resource did. */
+    @Test
+    void thePurchaseRouteKeepsTheHttpContractOfOtherMethodsMediaTypesAndBodies() {
+        long activity = sale.createOpenActivity(SKU + 30, 5, 1);
+        String path = "/api/v1/activities/" + activity + "/purchases";
+        HttpResponse<String> get = sale.get(path, "7");
+        assertProblem(get, 405, "METHOD_NOT_ALLOWED");
+        assertThat(get.headers().firstValue("Allow").orElse(""), is("POST"));
+        HttpResponse<String> text = sale.send(java.net.http.HttpRequest.newBuilder(sale.base.resolve(path))
+                .header("X-User-Id", "7").header("Content-Type", "text/plain")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"skuId\":1,\"requestId\":\"r\"}")));
+        assertProblem(text, 415, "UNSUPPORTED_MEDIA_TYPE");
+        HttpResponse<String> broken = sale.purchase(activity, "7", "{\"skuId\":");
+        assertProblem(broken, 400, "INVALID_REQUEST");
+        assertThat(broken.body(), containsString("\"instance\":\"" + path + "\""));
+        HttpResponse<String> charset = sale.send(java.net.http.HttpRequest.newBuilder(sale.base.resolve(path))
+                .header("X-User-Id", "7").header("Content-Type", "application/json; charset=UTF-8")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(
+                        "{\"skuId\":" + (SKU + 30) + ",\"quantity\":1,\"requestId\":\"cs\"}")));
+        assertThat(charset.body(), charset.statusCode(), is(202));
+        assertThat(charset.headers().firstValue("Location").orElse(""), startsWith("/api/v1/reservations/"));
+        assertThat(charset.headers().firstValue("Content-Type").orElse(""), startsWith("application/json"));
+        // the other routes under /api/v1/activities are still JAX-RS's
+        assertThat(sale.get("/api/v1/activities/" + activity, null).statusCode(), is(200));
+        SaleFixture.await("the one order", Duration.ofSeconds(10), () -> sale.orders(activity) == 1);
+    }
+
     private static void assertProblem(HttpResponse<String> response, int status, String code) {
         assertThat(response.body(), response.statusCode(), is(status));
         assertThat(response.headers().firstValue("Content-Type").orElse(""), startsWith("application/problem+json"));

@@ -97,7 +97,7 @@ public class ChallengesResource {
             case TokenIssue.Issued issued -> Response.status(201).entity(Jsons.PROVIDER.createObjectBuilder()
                     .add("token", issued.token())
                     .add("expiresAt", issued.expiresAt().toString())
-                    .add("header", PurchasesResource.TOKEN_HEADER)
+                    .add("header", PurchaseAnswers.TOKEN_HEADER)
                     .build().toString()).build();
             case TokenIssue.ChallengeFailed failed -> throw new Problem(403, "CHALLENGE_FAILED", "Challenge failed",
                     "The answer is wrong, or the challenge is unknown, used or expired; ask for a new challenge.");

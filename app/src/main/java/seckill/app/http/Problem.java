@@ -53,7 +53,8 @@ public final class Problem extends RuntimeException {
         return code;
     }
 
-    Response toResponse(String instance) {
+    /** The problem+json body; {@code instance} is the request's path, when known. */
+    String json(String instance) {
         JsonObjectBuilder body = Jsons.PROVIDER.createObjectBuilder()
                 .add("type", "urn:seckill:problem:" + code)
                 .add("title", title)
@@ -72,11 +73,22 @@ public final class Problem extends RuntimeException {
                 body.add(k, String.valueOf(v));
             }
         });
-        Response.ResponseBuilder response = Response.status(status).type(MEDIA_TYPE).entity(body.build().toString());
+        return body.build().toString();
+    }
+
+    /** The headers that go with it: {@code Retry-After} (whole seconds, at least 1) and any added. */
+    Map<String, String> headers() {
+        Map<String, String> all = new LinkedHashMap<>();
         if (retryAfter != null) {
-            response.header("Retry-After", Math.max(1, (retryAfter.toMillis() + 999) / 1000));
+            all.put("Retry-After", Long.toString(Math.max(1, (retryAfter.toMillis() + 999) / 1000)));
         }
-        headers.forEach(response::header);
+        all.putAll(headers);
+        return all;
+    }
+
+    Response toResponse(String instance) {
+        Response.ResponseBuilder response = Response.status(status).type(MEDIA_TYPE).entity(json(instance));
+        headers().forEach(response::header);
         return response.build();
     }
 }

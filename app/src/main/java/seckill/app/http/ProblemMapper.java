@@ -38,7 +38,12 @@ public class ProblemMapper implements ExceptionMapper<Throwable> {
             // an empty 404 lets Helidon route on to /health, /metrics and /openapi, which live outside Jersey
             return notFound.getResponse();
         }
-        Problem problem = switch (failure) {
+        return of(failure).toResponse(uriInfo == null ? null : uriInfo.getRequestUri().getPath());
+    }
+
+    /** The problem a failure is answered with (also by the purchase route, which runs outside JAX-RS). */
+    static Problem of(Throwable failure) {
+        return switch (failure) {
             case Problem p -> p;
             // a Problem raised while the entity was read (BodyLimits) reaches us wrapped by the reader
             case Throwable t when causeProblem(t) != null -> causeProblem(t);
@@ -62,7 +67,6 @@ public class ProblemMapper implements ExceptionMapper<Throwable> {
                 yield new Problem(500, "INTERNAL", "Internal error", "Something went wrong on our side.");
             }
         };
-        return problem.toResponse(uriInfo == null ? null : uriInfo.getRequestUri().getPath());
     }
 
     private static Problem causeProblem(Throwable failure) {

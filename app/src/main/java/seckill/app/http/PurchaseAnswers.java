@@ -1,9 +1,7 @@
 package seckill.app.http;
 
-import java.net.URI;
 import java.time.Duration;
 
-import jakarta.ws.rs.core.Response;
 import seckill.admission.api.AdmissionDecision;
 import seckill.admission.api.SaleWindow;
 import seckill.app.sale.PurchaseOutcome;
@@ -20,8 +18,21 @@ final class PurchaseAnswers {
     private PurchaseAnswers() {
     }
 
-    /** The response for a reservation, or throws the problem for anything else. */
-    static Response of(PurchaseOutcome outcome) {
+    /** A reservation as HTTP: {@code 202} when new, {@code 200} when the buyer already held it. */
+    record Accepted(int status, String reservationId, String state) {
+
+        String location() {
+            return "/api/v1/reservations/" + reservationId;
+        }
+
+        String json() {
+            return Jsons.PROVIDER.createObjectBuilder().add("reservationId", reservationId).add("status", state)
+                    .build().toString();
+        }
+    }
+
+    /** The answer for a reservation, or throws the problem for anything else. */
+    static Accepted of(PurchaseOutcome outcome) {
         return switch (outcome) {
             case PurchaseOutcome.Reserved reserved -> accepted(202, reserved.id().toString(), "QUEUED");
             case PurchaseOutcome.AlreadyReserved already -> accepted(200, already.id().toString(), "ALREADY_RESERVED");
@@ -90,11 +101,7 @@ final class PurchaseAnswers {
         return new Problem(410, "SOLD_OUT", "Sold out", "SKU " + skuId + " is sold out.");
     }
 
-    private static Response accepted(int status, String reservationId, String state) {
-        return Response.status(status)
-                .location(URI.create("/api/v1/reservations/" + reservationId))
-                .entity(Jsons.PROVIDER.createObjectBuilder().add("reservationId", reservationId).add("status", state)
-                        .build().toString())
-                .build();
+    private static Accepted accepted(int status, String reservationId, String state) {
+        return new Accepted(status, reservationId, state);
     }
 }

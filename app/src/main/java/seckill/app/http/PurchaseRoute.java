@@ -1,0 +1,173 @@
+package seckill.app.http;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+
+import io.helidon.http.HeaderName;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Method;
+import io.helidon.http.Status;
+import io.helidon.microprofile.server.RoutingPath;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.metrics.Counter;
+import org.eclipse.microprofile.metrics.MetricRegistry;
+import org.eclipse.microprofile.metrics.Tag;
+import seckill.app.sale.PlacingPurchase;
+import seckill.app.sale.Purchase;
+import seckill.reservation.api.ReservationId;
+
+/**
+ * The purchase route, {@code POST /api/v1/activities/{activityId}/purchases}: parses and
+ * range-checks the request, hands it to {@link PlacingPurchase}, and answers its outcome
+ * ({@link PurchaseAnswers}); every answer is counted by outcome. It is a Helidon web server route
+ * inside the MP server rather than a JAX-RS resource: the flame graphs in docs/perf put half of a
+ * trivial JAX-RS request's CPU in Jersey and HK2, and this is the one route a sale's traffic hits.
+ * The contract is the JAX-RS one it replaced: problem+json, {@code 415} for another media type,
+ * {@code 405} for another method, the body limit of the public API ({@link BodyLimits}), and
+ * {@code 503 BUSY} beyond {@code seckill.http.max-purchases-in-flight}.
+ */
+@ApplicationScoped
+@RoutingPath("/api/v1/activities")
+public class PurchaseRoute implements HttpService {
+
+    private static final Pattern REQUEST_ID = Pattern.compile("[A-Za-z0-9._:-]{1,64}");
+    private static final HeaderName BUYER = HeaderNames.create(Buyer.HEADER);
+    private static final HeaderName TOKEN = HeaderNames.create(PurchaseAnswers.TOKEN_HEADER);
+    private static final HeaderName FORWARDED_FOR = HeaderNames.create("X-Forwarded-For");
+    private static final String JSON = "application/json";
+
+    private final ClientAddress clientAddress;
+    private final PlacingPurchase placing;
+    private final MetricRegistry metrics;
+    private final PurchasesInFlight inFlight;
+    private final long bodyLimit;
+    private final Map<String, Counter> outcomes = new ConcurrentHashMap<>();
+
+    @Inject
+    PurchaseRoute(ClientAddress clientAddress, PlacingPurchase placing, MetricRegistry metrics, PurchasesInFlight inFlight,
+                  @ConfigProperty(name = "seckill.http.max-public-body-bytes", defaultValue = "16384") long bodyLimit) {
+        this.clientAddress = clientAddress;
+        this.placing = placing;
+        this.metrics = metrics;
+        this.inFlight = inFlight;
+        this.bodyLimit = bodyLimit;
+    }
+
+    /** For CDI's proxy. */
+    PurchaseRoute() {
+        this.clientAddress = null;
+        this.placing = null;
+        this.metrics = null;
+        this.inFlight = null;
+        this.bodyLimit = 0;
+    }
+
+    @Override
+    public void routing(HttpRules rules) {
+        rules.any("/{activityId}/purchases", this::purchase);
+    }
+
+    private void purchase(ServerRequest request, ServerResponse response) {
+        String activityIdText = request.path().pathParameters().get("activityId");
+        if (request.prologue().method() != Method.POST) {
+            send(response, request, new Problem(405, "METHOD_NOT_ALLOWED", "Method not allowed",
+                    "This resource does not support that method.").header("Allow", "POST"));
+            return;
+        }
+        if (!inFlight.enter()) {
+            count("busy");
+            send(response, request, new Problem(503, "BUSY", "Busy", "This instance is serving as many purchases as it "
+                    + "may at once; nothing was reserved. Retry shortly.", Duration.ofSeconds(1)));
+            return;
+        }
+        try {
+            Purchase purchase = parse(request, activityIdText);
+            PurchaseAnswers.Accepted accepted = PurchaseAnswers.of(placing.place(purchase));
+            count(accepted.status() == 202 ? "reserved" : "duplicate");
+            response.status(Status.create(accepted.status()));
+            response.header(HeaderNames.LOCATION, accepted.location());
+            response.header(HeaderNames.CONTENT_TYPE, JSON);
+            response.send(accepted.json().getBytes(StandardCharsets.UTF_8));
+        } catch (Problem problem) {
+            count(problem.code().toLowerCase());
+            if (problem.status() == 410) {
+                // a buyer whose first answer was lost learns where to find what they hold, at no Redis cost
+                String mine = BuyerReservationsResource.pathOf(Buyer.pathId(activityIdText, "activity"));
+                problem.with("reservations", mine).header("Link", "<" + mine + ">; rel=\"reservations\"");
+            }
+            send(response, request, problem);
+        } catch (RuntimeException failure) {
+            Problem problem = ProblemMapper.of(failure);
+            count(problem.code().toLowerCase());
+            send(response, request, problem);
+        } finally {
+            inFlight.leave();
+        }
+    }
+
+    private Purchase parse(ServerRequest request, String activityIdText) {
+        var headers = request.headers();
+        long userId = Buyer.from(headers.first(BUYER).orElse(null));
+        long activityId = Buyer.pathId(activityIdText, "activity");
+        headers.contentType().ifPresent(type -> {
+            if (!type.test(io.helidon.common.media.type.MediaTypes.APPLICATION_JSON)) {
+                throw new Problem(415, "UNSUPPORTED_MEDIA_TYPE", "Unsupported media type", "Send the body as application/json.");
+            }
+        });
+        JsonBody json = JsonBody.parse(body(request));
+        long skuId = json.integer("skuId", true, 1, ReservationId.MAX_PART).orElse(0L);
+        long quantity = json.integer("quantity", false, 1, Integer.MAX_VALUE).orElse(1L);
+        String requestId = json.text("requestId", true, 64).orElse(null);
+        if (requestId != null && !REQUEST_ID.matcher(requestId).matches()) {
+            json.fail("requestId", "may only hold letters, digits and . _ : -");
+        }
+        json.check();
+        String clientIp = clientAddress.of(request, headers.first(FORWARDED_FOR).orElse(null));
+        return new Purchase(activityId, skuId, quantity, userId, clientIp, requestId,
+                Optional.ofNullable(headers.first(TOKEN).orElse(null)));
+    }
+
+    /** The body, never read past the public limit: a declared length over it is refused unread. */
+    private String body(ServerRequest request) {
+        var declared = request.headers().contentLength();
+        if (declared.isPresent() && declared.getAsLong() > bodyLimit) {
+            throw BodyLimits.tooLarge(bodyLimit);
+        }
+        if (!request.content().hasEntity()) {
+            return "";
+        }
+        try (InputStream in = request.content().inputStream()) {
+            byte[] bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, bodyLimit + 1));
+            if (bytes.length > bodyLimit) {
+                throw BodyLimits.tooLarge(bodyLimit);
+            }
+            return new String(bytes, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void send(ServerResponse response, ServerRequest request, Problem problem) {
+        response.status(Status.create(problem.status()));
+        response.header(HeaderNames.CONTENT_TYPE, Problem.MEDIA_TYPE);
+        problem.headers().forEach((name, value) -> response.header(HeaderNames.create(name), value));
+        response.send(problem.json(request.path().absolute().rawPath()).getBytes(StandardCharsets.UTF_8));
+    }
+
+    private void count(String outcome) {
+        outcomes.computeIfAbsent(outcome, o -> metrics.counter("seckill.purchases", new Tag("outcome", o))).inc();
+    }
+}
