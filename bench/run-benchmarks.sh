@@ -160,6 +160,29 @@ PACE_BACKLOG=$(backlog)
 PACE_DRAIN=$(drained)
 stop_service
 
+# --- overload: 1,000 connections against a global rate (issue #15 item 6) ----------------------------
+# the same service with seckill.admission.global-rate=3000 and at most 256 purchases in flight; the
+# load at 64 and at 1,000 connections, each time with one more client probing admitted purchases one
+# at a time on an activity of its own (no global limit there) to see what an admitted buyer waits
+ulimit -n 65536 2>/dev/null || true
+start_service overload SECKILL_ADMISSION_GLOBAL_RATE=3000 SECKILL_HTTP_MAX_PURCHASES_IN_FLIGHT=256
+OBIG=$(activity 10000000); OPROBE=$(activity 10000000); OWARM=$(activity 10000000)
+warm overload "/api/v1/activities/$OWARM/purchases"; drained >/dev/null
+overload_row() { # connections -> "rps p50 p99 probe-p50 probe-p99 rss-MiB"
+  lua_post "/api/v1/activities/$OPROBE/purchases" "probe$1"
+  wrk -t1 -c1 -d"${SECONDS_PER_RUN}s" --latency -s "$WORK/probe$1.lua" "http://127.0.0.1:$PORT" > "$WORK/probe$1.txt" &
+  local probe=$! rps p50 p99
+  read -r rps p50 p99 <<< "$(run_wrk "overload$1" "/api/v1/activities/$OBIG/purchases" mixed "$1")"
+  wait "$probe"
+  echo "$rps $p50 $p99 $(awk '$1=="50.000%" || $1=="50%" {print $2}' "$WORK/probe$1.txt") $(awk '$1=="99.000%" || $1=="99%" {print $2}' "$WORK/probe$1.txt") $(( $(ps -o rss= -p "$(cat "$WORK/pid")") / 1024 ))"
+}
+echo "bench: global rate 3000/s, 64 connections"
+read -r O64_RPS O64_P50 O64_P99 O64_PP50 O64_PP99 O64_RSS <<< "$(overload_row 64)"
+drained >/dev/null
+echo "bench: global rate 3000/s, 1000 connections"
+read -r O1K_RPS O1K_P50 O1K_P99 O1K_PP50 O1K_PP99 O1K_RSS <<< "$(overload_row 1000)"
+stop_service
+
 # the same purchase load with request coalescing off (one script call per buyer for admission and reservation)
 start_service service2 SECKILL_RESERVATION_COALESCING_ENABLED=false
 CBIG=$(activity 10000000); CWARM=$(activity 10000000)
@@ -290,6 +313,7 @@ Every figure below comes from one run on one machine, each beside its baseline f
 | 5 | Redis CPU per reservation (\`INFO CPU\` user+sys delta / reservations), row 1's load | coalescing on (row 1): $CPU_PER µs; $BUY_RPS req/s, p50 $BUY_P50, p99 $BUY_P99 | coalescing off: $OFF_CPU_PER µs; $OFF_RPS req/s, p50 $OFF_P50, p99 $OFF_P99 | $(ratio "$OFF_CPU_PER" "$CPU_PER")x less CPU |
 | 6 | added latency of coalescing at light load (4 connections) | coalescing on: $LIGHT_RPS req/s, p50 $LIGHT_P50, p99 $LIGHT_P99 | coalescing off: $LOFF_RPS req/s, p50 $LOFF_P50, p99 $LOFF_P99 | p99 $(awk -v a="$(ms "$LIGHT_P99")" -v b="$(ms "$LOFF_P99")" 'BEGIN { printf "%+.2f", a - b }') ms |
 | 1b | purchase as row 1, the ordering workers paced at 2,000 orders/s (\`seckill.ordering.max-orders-per-second\`; issue #15) | $PACE_RPS req/s, p50 $PACE_P50, p99 $PACE_P99; $PACE_RESERVED reserved, $PACE_BACKLOG still queued at the end, drained in $PACE_DRAIN s after it | trivial JAX-RS POST: $BASE_RPS req/s, p50 $BASE_P50, p99 $BASE_P99 | $(ratio "$PACE_RPS" "$BASE_RPS") |
+| 8 | overload: 1,000 connections, \`global-rate=3000\`, \`max-purchases-in-flight=256\` (most answers are 429); a probe buys one at a time on another activity meanwhile | $O1K_RPS req/s, p50 $O1K_P50, p99 $O1K_P99; probe p50 $O1K_PP50, p99 $O1K_PP99; RSS $O1K_RSS MiB | the same at 64 connections: $O64_RPS req/s, p50 $O64_P50, p99 $O64_P99; probe p50 $O64_PP50, p99 $O64_PP99; RSS $O64_RSS MiB | $(ratio "$O1K_RPS" "$O64_RPS") |
 | 7 | purchase, each reservation acknowledged by a replica before its 202 (\`WAIT 1\` on the same connection, one per coalesced call; issue #14) | $REP_RPS req/s, p50 $REP_P50, p99 $REP_P99 | no replica required (row 1): $BUY_RPS req/s, p50 $BUY_P50, p99 $BUY_P99 | $(ratio "$REP_RPS" "$BUY_RPS") |
 
 ## One hot SKU on a three-master Redis Cluster (issue #6)
@@ -351,6 +375,9 @@ $(cat "$WORK/settle.txt")
   (target ≥ 0.8: $(verdict "$(ratio "$PACE_RPS" "$BASE_RPS")" 0.8 ge)) with p99 $PACE_P99 (target < 20 ms: $(verdict "$(ms "$PACE_P99")" 20 lt));
   at full speed $(ratio "$BUY_RPS" "$BASE_RPS")x (target ≥ 0.5: $(verdict "$(ratio "$BUY_RPS" "$BASE_RPS")" 0.5 ge)); sold-out path
   $(ratio "$SOLD_RPS" "$BASE_RPS")x (target ≥ 0.95: $(verdict "$(ratio "$SOLD_RPS" "$BASE_RPS")" 0.95 ge)); settlement $S_SECONDS s (target < 4 s: $(verdict "$S_SECONDS" 4 lt)).
+- Issue #15 overload targets this run (row 8): throughput at 1,000 connections $(ratio "$O1K_RPS" "$O64_RPS")x the 64-connection
+  figure (target ≥ 0.9: $(verdict "$(ratio "$O1K_RPS" "$O64_RPS")" 0.9 ge)); admitted purchases' p99 during it $O1K_PP99
+  (target < 50 ms: $(verdict "$(ms "$O1K_PP99")" 50 lt)).
 - Issue #6 targets this run: Redis CPU per reservation $(ratio "$OFF_CPU_PER" "$CPU_PER")x lower with coalescing
   (target ≥ 3x: $(verdict "$(ratio "$OFF_CPU_PER" "$CPU_PER")" 3 ge)); p99 added by coalescing at light load
   $(awk -v a="$(ms "$LIGHT_P99")" -v b="$(ms "$LOFF_P99")" 'BEGIN { printf "%.2f", a - b }') ms (target ≤ 2 ms: $(verdict "$(awk -v a="$(ms "$LIGHT_P99")" -v b="$(ms "$LOFF_P99")" 'BEGIN { printf "%.2f", a - b }')" 2.0001 lt)); under row 1's load coalescing lowers p99
