@@ -90,7 +90,16 @@ measure_purchase() { # name path -> "rps p50 p99 reservations redis-µs-per-rese
     'BEGIN { n = a - b; printf "%s %s %s %d %.1f\n", r, p, q, n, (c1 - c0) * 1000000 / n }'
 }
 # the ordering backlog (stream lag + pending) on the service; rows are measured with none left over
-backlog() { curl -s "localhost:$PORT/metrics" | awk '/^seckill_stream_(lag|pending)/ {s += $NF} END {printf "%d", s}'; }
+# (a scrape that fails or lacks the gauges is "unknown", never 0: that would end a wait too early)
+backlog() { curl -sf --max-time 10 "localhost:$PORT/metrics" | awk '/^seckill_stream_(lag|pending)/ {s += $NF; n++}
+  END {if (n == 0) print "unknown"; else printf "%d", s}'; }
+outcomes() { # -> "outcome=count ..." of seckill_purchases_total on the service
+  curl -sf --max-time 10 "localhost:$PORT/metrics" | awk -F'[{}]' '/^seckill_purchases_total\{/ {
+    match($2, /outcome="[^"]*"/); o = substr($2, RSTART + 9, RLENGTH - 10); split($3, v, " "); printf "%s=%d ", o, v[1] }'; }
+outcome_delta() { # before after -> "outcome: n, ..." for the outcomes that moved
+  awk -v a="$1" -v b="$2" 'BEGIN { n = split(a, x, " "); for (i = 1; i <= n; i++) { split(x[i], kv, "="); before[kv[1]] = kv[2] }
+    n = split(b, y, " "); out = ""; for (i = 1; i <= n; i++) { split(y[i], kv, "="); d = kv[2] - before[kv[1]];
+      if (d > 0) out = out (out == "" ? "" : ", ") kv[1] " " d } print out }'; }
 drained() { # waits until the workers have turned every reservation into an order; prints the seconds it took
   local start; start=$(date +%s.%N)
   for _ in $(seq 1 1200); do [[ "$(backlog)" == 0 ]] && break; sleep 0.25; done
@@ -171,9 +180,11 @@ warm overload "/api/v1/activities/$OWARM/purchases"; drained >/dev/null
 overload_row() { # connections -> "rps p50 p99 probe-p50 probe-p99 rss-MiB"
   lua_post "/api/v1/activities/$OPROBE/purchases" "probe$1"
   wrk -t1 -c1 -d"${SECONDS_PER_RUN}s" --latency -s "$WORK/probe$1.lua" "http://127.0.0.1:$PORT" > "$WORK/probe$1.txt" &
-  local probe=$! rps p50 p99
+  local probe=$! rps p50 p99 before
+  before=$(outcomes)
   read -r rps p50 p99 <<< "$(run_wrk "overload$1" "/api/v1/activities/$OBIG/purchases" mixed "$1")"
   wait "$probe"
+  outcome_delta "$before" "$(outcomes)" > "$WORK/answers$1.txt"
   echo "$rps $p50 $p99 $(awk '$1=="50.000%" || $1=="50%" {print $2}' "$WORK/probe$1.txt") $(awk '$1=="99.000%" || $1=="99%" {print $2}' "$WORK/probe$1.txt") $(( $(ps -o rss= -p "$(cat "$WORK/pid")") / 1024 ))"
 }
 echo "bench: global rate 3000/s, 64 connections"
@@ -313,7 +324,7 @@ Every figure below comes from one run on one machine, each beside its baseline f
 | 5 | Redis CPU per reservation (\`INFO CPU\` user+sys delta / reservations), row 1's load | coalescing on (row 1): $CPU_PER µs; $BUY_RPS req/s, p50 $BUY_P50, p99 $BUY_P99 | coalescing off: $OFF_CPU_PER µs; $OFF_RPS req/s, p50 $OFF_P50, p99 $OFF_P99 | $(ratio "$OFF_CPU_PER" "$CPU_PER")x less CPU |
 | 6 | added latency of coalescing at light load (4 connections) | coalescing on: $LIGHT_RPS req/s, p50 $LIGHT_P50, p99 $LIGHT_P99 | coalescing off: $LOFF_RPS req/s, p50 $LOFF_P50, p99 $LOFF_P99 | p99 $(awk -v a="$(ms "$LIGHT_P99")" -v b="$(ms "$LOFF_P99")" 'BEGIN { printf "%+.2f", a - b }') ms |
 | 1b | purchase as row 1, the ordering workers paced at 2,000 orders/s (\`seckill.ordering.max-orders-per-second\`; issue #15) | $PACE_RPS req/s, p50 $PACE_P50, p99 $PACE_P99; $PACE_RESERVED reserved, $PACE_BACKLOG still queued at the end, drained in $PACE_DRAIN s after it | trivial JAX-RS POST: $BASE_RPS req/s, p50 $BASE_P50, p99 $BASE_P99 | $(ratio "$PACE_RPS" "$BASE_RPS") |
-| 8 | overload: 1,000 connections, \`global-rate=3000\`, \`max-purchases-in-flight=256\` (most answers are 429); a probe buys one at a time on another activity meanwhile | $O1K_RPS req/s, p50 $O1K_P50, p99 $O1K_P99; probe p50 $O1K_PP50, p99 $O1K_PP99; RSS $O1K_RSS MiB | the same at 64 connections: $O64_RPS req/s, p50 $O64_P50, p99 $O64_P99; probe p50 $O64_PP50, p99 $O64_PP99; RSS $O64_RSS MiB | $(ratio "$O1K_RPS" "$O64_RPS") |
+| 8 | overload: 1,000 connections, \`global-rate=3000\`, \`max-purchases-in-flight=256\`; a probe buys one at a time on another activity meanwhile | $O1K_RPS req/s, p50 $O1K_P50, p99 $O1K_P99 (answers: $(cat "$WORK/answers1000.txt")); probe p50 $O1K_PP50, p99 $O1K_PP99; RSS $O1K_RSS MiB | the same at 64 connections: $O64_RPS req/s, p50 $O64_P50, p99 $O64_P99 (answers: $(cat "$WORK/answers64.txt")); probe p50 $O64_PP50, p99 $O64_PP99; RSS $O64_RSS MiB | $(ratio "$O1K_RPS" "$O64_RPS") |
 | 7 | purchase, each reservation acknowledged by a replica before its 202 (\`WAIT 1\` on the same connection, one per coalesced call; issue #14) | $REP_RPS req/s, p50 $REP_P50, p99 $REP_P99 | no replica required (row 1): $BUY_RPS req/s, p50 $BUY_P50, p99 $BUY_P99 | $(ratio "$REP_RPS" "$BUY_RPS") |
 
 ## One hot SKU on a three-master Redis Cluster (issue #6)

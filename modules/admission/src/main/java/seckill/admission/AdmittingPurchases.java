@@ -38,6 +38,7 @@ class AdmittingPurchases implements Admission {
     private final IssuingPurchaseTokens tokens;
     private final MetricRegistry metrics;
     private final RateLimits limits;
+    private final GlobalLeases leases;
     private final CheapChecks checks;
     private final Coalescing<RateLimits.Check, RateLimits.Verdict> coalescer;
     private final boolean coalescing;
@@ -64,6 +65,8 @@ class AdmittingPurchases implements Admission {
         this.coalescing = coalescing;
         this.timeoutMillis = timeoutMillis;
         limits = new RateLimits(redis, clock, partitions);
+        leases = new GlobalLeases(redis, clock,
+                Long.toString(new java.security.SecureRandom().nextLong() >>> 1, 36));
         checks = new CheapChecks((activityId, skuId) -> broadcast.flags().isSet(activityId, skuId), this::tokenRefusal);
         coalescer = new Coalescing<>(limits::checkAll, batching.maxBatch(), batching.maxWaitMicros(),
                 batching.callsPerLane());
@@ -100,9 +103,20 @@ class AdmittingPurchases implements Admission {
             return new AdmissionDecision.Throttled("BUYER", retry, switches.buyerRate(), 0, retry);
         }
         RateLimits.Verdict verdict;
+        boolean tookGlobalToken = false;
         try {
+            long globalRate = switches.globalRate();
+            if (globalRate > 0) {
+                // decided in memory from this instance's lease: the excess costs no Redis call
+                if (!leases.admit(attempt.activityId(), limits.activityTag(attempt.activityId()), globalRate)) {
+                    long retry = Math.max(1, (leases.millisToNextSecond() + 999) / 1000);
+                    return new AdmissionDecision.Throttled("GLOBAL", retry, switches.buyerRate(),
+                            switches.buyerRate(), retry);  // the buyer's own window was not touched
+                }
+                tookGlobalToken = true;
+            }
             RateLimits.Check check = new RateLimits.Check(attempt.activityId(), attempt.userId(), switches.buyerRate(),
-                    switches.buyerWindowMillis(), switches.globalRate());
+                    switches.buyerWindowMillis(), 0);
             String lane = limits.lane(attempt.activityId(), attempt.userId());
             verdict = coalescing ? coalescer.submit(lane, check, timeoutMillis)
                     : limits.checkAll(lane, List.of(check)).getFirst();
@@ -119,6 +133,9 @@ class AdmittingPurchases implements Admission {
             return new AdmissionDecision.InDoubt();
         }
         if (!verdict.admitted()) {
+            if (tookGlobalToken) {
+                leases.giveBack(attempt.activityId());
+            }
             if ("BUYER".equals(verdict.limit())) {
                 recentlyThrottled.remember(attempt.activityId(), attempt.userId(),
                         clock.millis() + verdict.retryAfterMillis());

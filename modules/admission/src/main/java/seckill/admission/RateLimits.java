@@ -52,6 +52,11 @@ final class RateLimits {
         return tagsByActivity.get(activityId, this::tagsOf)[part];
     }
 
+    /** The hash tag of the activity's first partition, where its global budget is leased. */
+    String activityTag(long activityId) {
+        return tagsByActivity.get(activityId, this::tagsOf)[0];
+    }
+
     private String[] tagsOf(long activityId) {
         String[] tags = new String[partitions];
         for (int part = 0; part < partitions; part++) {

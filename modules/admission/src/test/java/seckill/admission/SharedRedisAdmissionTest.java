@@ -5,6 +5,7 @@ import java.net.ServerSocket;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 import org.junit.jupiter.api.AfterAll;
@@ -152,6 +153,60 @@ class SharedRedisAdmissionTest {
                 flags.stop();
             }
         }
+    }
+
+    @Test
+    void twoInstancesShareTheGlobalRateAndTheExcessCostsNoRedisCall() {
+        long activity = 600_000 + System.nanoTime() % 100_000;
+        // one second for the whole test: the budget is the second's, and this one never ends
+        Clock second = Clock.fixed(Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).plusMillis(100),
+                java.time.ZoneOffset.UTC);
+        try (UnifiedJedis a = new JedisPooled(uri); UnifiedJedis b = new JedisPooled(uri)) {
+            SoldOutBroadcast flagsA = broadcast(a);
+            SoldOutBroadcast flagsB = broadcast(b);
+            try {
+                AdmittingPurchases onA = admitting(a, flagsA, second);
+                AdmittingPurchases onB = admitting(b, flagsB, second);
+                // scripts loaded, connections open: what follows counts only the sale's calls
+                onA.judge(attempt(activity + 1, 1, second));
+                onB.judge(attempt(activity + 1, 2, second));
+                onA.switches.set(100, 1000, 30, false);
+                onB.switches.set(100, 1000, 30, false);
+                long before = evalshaCalls();
+                long admitted = 0;
+                long refusedGlobal = 0;
+                for (int i = 0; i < 200; i++) {
+                    for (AdmittingPurchases instance : List.of(onA, onB)) {
+                        AdmissionDecision decision = instance.judge(attempt(activity, 1_000 + admitted + refusedGlobal, second));
+                        if (decision instanceof AdmissionDecision.Admitted) {
+                            admitted++;
+                        } else if (decision instanceof AdmissionDecision.Throttled t && t.limit().equals("GLOBAL")) {
+                            refusedGlobal++;
+                        }
+                    }
+                }
+                assertThat("30 a second across both instances", admitted, is(30L));
+                assertThat(refusedGlobal, is(370L));
+                // 30 buyer checks, 10 leases of 3 (a tenth of the rate), one "spent" answer per instance;
+                // the 370 refused attempts made no call at all
+                assertThat("INFO commandstats", evalshaCalls() - before, is(30L + 10 + 2));
+            } finally {
+                flagsA.stop();
+                flagsB.stop();
+            }
+        }
+    }
+
+    private static PurchaseAttempt attempt(long activity, long user, Clock clock) {
+        return new PurchaseAttempt(activity, 1, user, "",
+                new SaleWindow(clock.instant().minusSeconds(5), clock.instant().plusSeconds(600)), Optional.empty());
+    }
+
+    private AdmittingPurchases admitting(UnifiedJedis redis, SoldOutBroadcast broadcast, Clock clock) {
+        AdmissionSwitches switches = new AdmissionSwitches();
+        switches.set(100, 1000, 0, false);
+        return new AdmittingPurchases(clock, broadcast, switches, null, redis, null, 1, false,
+                new seckill.redis.CoalescingSettings(false, 32, 0, 1), 2000);
     }
 
     private static PurchaseAttempt attempt(long activity, long user) {

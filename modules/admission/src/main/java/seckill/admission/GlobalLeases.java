@@ -1,0 +1,77 @@
+package seckill.admission;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import redis.clients.jedis.UnifiedJedis;
+import seckill.admission.rules.SecondBudget;
+import seckill.redis.RedisScript;
+
+/**
+ * The global attempts-per-second limit, decided in memory from leases of the budget: an attempt
+ * takes a token of this instance's lease ({@link SecondBudget}); when the lease is empty one call
+ * ({@code lease.lua}) asks Redis for a tenth of the rate more, and when Redis says the second is
+ * spent, the rest of that second's excess is refused here without any Redis call. All instances
+ * lease from the same counter, so together they never admit more than the rate; a lease one
+ * instance does not use up by the end of its second is lost, so under uneven load they may admit
+ * a little less.
+ */
+final class GlobalLeases {
+
+    private final UnifiedJedis redis;
+    private final Clock clock;
+    private final RedisScript script = RedisScript.read(GlobalLeases.class.getResourceAsStream("lease.lua"), "lease.lua");
+    private final Cache<Long, SecondBudget> budgets = Caffeine.newBuilder()
+            .expireAfterAccess(Duration.ofMinutes(10)).maximumSize(10_000).build();
+    private final String instance;
+    private final AtomicLong leases = new AtomicLong();
+
+    GlobalLeases(UnifiedJedis redis, Clock clock, String instance) {
+        this.redis = redis;
+        this.clock = clock;
+        this.instance = instance;
+    }
+
+    /**
+     * Whether an attempt on the activity is within the global rate; {@code tag} is the hash tag its
+     * lease counter lives under. Throws what Redis throws when a lease cannot be had.
+     */
+    boolean admit(long activityId, String tag, long perSecond) {
+        long now = clock.millis();
+        SecondBudget budget = budgets.get(activityId, id -> new SecondBudget());
+        SecondBudget.Take take = budget.take(now);
+        if (take != SecondBudget.Take.LEASE) {
+            return take == SecondBudget.Take.TAKEN;
+        }
+        // one lease call per activity at a time: the attempts behind it take from what it brings
+        synchronized (budget) {
+            take = budget.take(now);
+            if (take != SecondBudget.Take.LEASE) {
+                return take == SecondBudget.Take.TAKEN;
+            }
+            long second = now / 1000;
+            Object granted = script.run(redis, List.of("sk:" + tag + ":gl" + second),
+                    List.of(Long.toString(SecondBudget.chunk(perSecond)), Long.toString(perSecond),
+                            instance + ":" + leases.incrementAndGet()));
+            budget.leased(second, ((Number) granted).longValue());
+            return budget.take(now) == SecondBudget.Take.TAKEN;
+        }
+    }
+
+    /** An attempt that took a token but was refused by the buyer's own limit gives it back. */
+    void giveBack(long activityId) {
+        SecondBudget budget = budgets.getIfPresent(activityId);
+        if (budget != null) {
+            budget.giveBack(clock.millis());
+        }
+    }
+
+    /** Milliseconds until the next second, when a spent budget is renewed. */
+    long millisToNextSecond() {
+        return 1000 - clock.millis() % 1000;
+    }
+}
