@@ -81,14 +81,17 @@ run_wrk() { # name path expected-status [connections] -> "rps p50 p99"; fails wh
   echo "$rps $p50 $p99"
 }
 reservations() { curl -s "localhost:$PORT/metrics" | awk '/^seckill_reservations_total/ {print $2}'; }
-measure_purchase() { # name path -> "rps p50 p99 reservations redis-µs-per-reservation" (single Redis)
-  local before cpu_before rps p50 p99 cpu_after after
-  before=$(reservations); cpu_before=$(redis_cpu)
+measure_purchase() { # name path -> "rps p50 p99 reservations redis-µs-per-reservation script-calls-per-reservation"
+  local before cpu_before calls_before rps p50 p99 cpu_after after calls_after
+  before=$(reservations); cpu_before=$(redis_cpu); calls_before=$(redis_calls)
   read -r rps p50 p99 <<< "$(run_wrk "$1" "$2" 2xx)"
-  cpu_after=$(redis_cpu); after=$(reservations)
+  cpu_after=$(redis_cpu); after=$(reservations); calls_after=$(redis_calls)
   awk -v r="$rps" -v p="$p50" -v q="$p99" -v a="$after" -v b="$before" -v c1="$cpu_after" -v c0="$cpu_before" \
-    'BEGIN { n = a - b; printf "%s %s %s %d %.1f\n", r, p, q, n, (c1 - c0) * 1000000 / n }'
+    -v k1="$calls_after" -v k0="$calls_before" \
+    'BEGIN { n = a - b; printf "%s %s %s %d %.1f %.2f\n", r, p, q, n, (c1 - c0) * 1000000 / n, (k1 - k0) / n }'
 }
+# script calls (EVALSHA) the Redis at 6379 has run, all of them the service's while a row runs
+redis_calls() { redis-cli info commandstats | awk -F'[:=,]' '$1 == "cmdstat_evalsha" {print $3}'; }
 # the ordering backlog (stream lag + pending) on the service; rows are measured with none left over
 # (a scrape that fails or lacks the gauges is "unknown", never 0: that would end a wait too early)
 backlog() { curl -sf --max-time 10 "localhost:$PORT/metrics" | awk '/^seckill_stream_(lag|pending)/ {s += $NF; n++}
@@ -146,7 +149,7 @@ drained >/dev/null
 echo "bench: baseline endpoint"; read -r BASE_RPS BASE_P50 BASE_P99 <<< "$(run_wrk baseline /api/v1/baseline 2xx)"
 echo "bench: sold-out path (activity $ONE)"; read -r SOLD_RPS SOLD_P50 SOLD_P99 <<< "$(run_wrk soldout "/api/v1/activities/$ONE/purchases" 4xx)"
 echo "bench: purchase path (activity $BIG)"
-read -r BUY_RPS BUY_P50 BUY_P99 RESERVED CPU_PER <<< "$(measure_purchase purchase "/api/v1/activities/$BIG/purchases")"
+read -r BUY_RPS BUY_P50 BUY_P99 RESERVED CPU_PER CALLS_PER <<< "$(measure_purchase purchase "/api/v1/activities/$BIG/purchases")"
 BUY_DRAIN=$(drained)
 echo "bench: purchase path at light load (4 connections)"
 read -r LIGHT_RPS LIGHT_P50 LIGHT_P99 <<< "$(run_wrk light "/api/v1/activities/$BIG/purchases" 2xx 4)"
@@ -175,7 +178,7 @@ start_service paced SECKILL_ORDERING_MAX_ORDERS_PER_SECOND=2000
 PBIG=$(activity 10000000); PWARM=$(activity 10000000)
 warm paced "/api/v1/activities/$PWARM/purchases"; drained >/dev/null
 echo "bench: purchase path, ordering paced at 2,000 orders/s (activity $PBIG)"
-read -r PACE_RPS PACE_P50 PACE_P99 PACE_RESERVED PACE_CPU <<< "$(measure_purchase paced "/api/v1/activities/$PBIG/purchases")"
+read -r PACE_RPS PACE_P50 PACE_P99 PACE_RESERVED PACE_CPU PACE_CALLS <<< "$(measure_purchase paced "/api/v1/activities/$PBIG/purchases")"
 PACE_BACKLOG=$(unordered)
 PACE_DRAIN=$(drained)
 stop_service
@@ -188,15 +191,29 @@ ulimit -n 65536 2>/dev/null || true
 start_service overload SECKILL_ADMISSION_GLOBAL_RATE=3000 SECKILL_HTTP_MAX_PURCHASES_IN_FLIGHT=256
 OBIG=$(activity 10000000); OPROBE=$(activity 10000000); OWARM=$(activity 10000000)
 warm overload "/api/v1/activities/$OWARM/purchases"; drained >/dev/null
+probe() { # seconds file: one purchase at a time (curl), a new buyer each; "status seconds" per line
+  local until=$(( $(date +%s) + $1 )) n=0
+  while (( $(date +%s) < until )); do
+    n=$((n + 1))
+    curl -s -o /dev/null -w '%{http_code} %{time_total}\n' -X POST "localhost:$PORT/api/v1/activities/$OPROBE/purchases" \
+      -H 'Content-Type: application/json' -H "X-User-Id: $((900000000 + RANDOM * 32768 + RANDOM))" \
+      -d "{\"skuId\":1,\"quantity\":1,\"requestId\":\"p$n\"}" >> "$2"
+  done
+}
+quantile() { # file status q -> the q-quantile of the times of answers with that status, in ms
+  awk -v s="$2" '$1 == s {print $2 * 1000}' "$1" | sort -n | awk -v q="$3" '{v[NR] = $1} END {
+    if (NR == 0) {print "n/a"; exit} i = int(NR * q); if (i < 1) i = 1; if (i > NR) i = NR; printf "%.1fms", v[i] }'; }
 overload_row() { # connections -> "rps p50 p99 probe-p50 probe-p99 rss-MiB"
-  lua_post "/api/v1/activities/$OPROBE/purchases" "probe$1"
-  wrk -t1 -c1 -d"${SECONDS_PER_RUN}s" --latency -s "$WORK/probe$1.lua" "http://127.0.0.1:$PORT" > "$WORK/probe$1.txt" &
+  : > "$WORK/probe$1.txt"
+  probe "$SECONDS_PER_RUN" "$WORK/probe$1.txt" &
   local probe=$! rps p50 p99 before
   before=$(outcomes)
   read -r rps p50 p99 <<< "$(run_wrk "overload$1" "/api/v1/activities/$OBIG/purchases" mixed "$1")"
   wait "$probe"
   outcome_delta "$before" "$(outcomes)" > "$WORK/answers$1.txt"
-  echo "$rps $p50 $p99 $(awk '$1=="50.000%" || $1=="50%" {print $2}' "$WORK/probe$1.txt") $(awk '$1=="99.000%" || $1=="99%" {print $2}' "$WORK/probe$1.txt") $(( $(ps -o rss= -p "$(cat "$WORK/pid")") / 1024 ))"
+  # only the probe's admitted purchases (202) count for its latency; the others are listed with the answers
+  awk '{n[$1]++} END {for (s in n) printf "%s%s x%d", (c++ ? ", " : ""), s, n[s]}' "$WORK/probe$1.txt" > "$WORK/probe-answers$1.txt"
+  echo "$rps $p50 $p99 $(quantile "$WORK/probe$1.txt" 202 0.5) $(quantile "$WORK/probe$1.txt" 202 0.99) $(( $(ps -o rss= -p "$(cat "$WORK/pid")") / 1024 ))"
 }
 echo "bench: global rate 3000/s, 64 connections"
 read -r O64_RPS O64_P50 O64_P99 O64_PP50 O64_PP99 O64_RSS <<< "$(overload_row 64)"
@@ -210,7 +227,7 @@ start_service service2 SECKILL_RESERVATION_COALESCING_ENABLED=false
 CBIG=$(activity 10000000); CWARM=$(activity 10000000)
 warm purchase "/api/v1/activities/$CWARM/purchases"; drained >/dev/null
 echo "bench: purchase path with coalescing off (activity $CBIG)"
-read -r OFF_RPS OFF_P50 OFF_P99 OFF_RESERVED OFF_CPU_PER <<< "$(measure_purchase uncoalesced "/api/v1/activities/$CBIG/purchases")"
+read -r OFF_RPS OFF_P50 OFF_P99 OFF_RESERVED OFF_CPU_PER OFF_CALLS_PER <<< "$(measure_purchase uncoalesced "/api/v1/activities/$CBIG/purchases")"
 echo "bench: purchase path at light load, coalescing off"
 read -r LOFF_RPS LOFF_P50 LOFF_P99 <<< "$(run_wrk lightoff "/api/v1/activities/$CBIG/purchases" 2xx 4)"
 stop_service
@@ -330,12 +347,13 @@ Every figure below comes from one run on one machine, each beside its baseline f
 |---|---|---|---|---|
 | 1 | purchase endpoint, each request reserves (202); coalescing on (the default) | $BUY_RPS req/s, p50 $BUY_P50, p99 $BUY_P99 | trivial JAX-RS POST: $BASE_RPS req/s, p50 $BASE_P50, p99 $BASE_P99 | $(ratio "$BUY_RPS" "$BASE_RPS") |
 | 2 | reservations/s through the service (row 1) | $BUY_RPS /s | redis-benchmark, same reserve.lua, 50 clients: $RB_ONE /s; pipelined x16: $RB_PIPE /s | $(ratio "$BUY_RPS" "$RB_ONE") / $(ratio "$BUY_RPS" "$RB_PIPE") |
+| 2b | Redis script calls per reservation (\`INFO commandstats\` EVALSHA delta / reservations), row 1's load; each buyer still waits for two calls in sequence (its own rate-limit window, then the reservation), the global rate is decided in memory | coalescing on (row 1): $CALLS_PER | coalescing off: $OFF_CALLS_PER | |
 | 3 | sold-out fast path (410 from the in-process flag) | $SOLD_RPS req/s, p50 $SOLD_P50, p99 $SOLD_P99 | trivial JAX-RS POST: $BASE_RPS req/s | $(ratio "$SOLD_RPS" "$BASE_RPS") |
 | 4 | settlement: $SETTLE queued reservations to orders | $S_BATCH orders/s ($S_SECONDS s) | plain SQL, same rows and batch size: $S_CEIL orders/s; one event per transaction: $S_ONE orders/s | $(ratio "$S_BATCH" "$S_CEIL") |
 | 5 | Redis CPU per reservation (\`INFO CPU\` user+sys delta / reservations), row 1's load | coalescing on (row 1): $CPU_PER µs; $BUY_RPS req/s, p50 $BUY_P50, p99 $BUY_P99 | coalescing off: $OFF_CPU_PER µs; $OFF_RPS req/s, p50 $OFF_P50, p99 $OFF_P99 | $(ratio "$OFF_CPU_PER" "$CPU_PER")x less CPU |
 | 6 | added latency of coalescing at light load (4 connections) | coalescing on: $LIGHT_RPS req/s, p50 $LIGHT_P50, p99 $LIGHT_P99 | coalescing off: $LOFF_RPS req/s, p50 $LOFF_P50, p99 $LOFF_P99 | p99 $(awk -v a="$(ms "$LIGHT_P99")" -v b="$(ms "$LOFF_P99")" 'BEGIN { printf "%+.2f", a - b }') ms |
 | 1b | purchase as row 1, the ordering workers paced at 2,000 orders/s (\`seckill.ordering.max-orders-per-second\`; issue #15) | $PACE_RPS req/s, p50 $PACE_P50, p99 $PACE_P99; $PACE_RESERVED reserved, $PACE_BACKLOG still queued at the end, drained in $PACE_DRAIN s after it | trivial JAX-RS POST: $BASE_RPS req/s, p50 $BASE_P50, p99 $BASE_P99 | $(ratio "$PACE_RPS" "$BASE_RPS") |
-| 8 | overload: 1,000 connections, \`global-rate=3000\`, \`max-purchases-in-flight=256\`; a probe buys one at a time on another activity meanwhile | $O1K_RPS req/s, p50 $O1K_P50, p99 $O1K_P99 (answers: $(cat "$WORK/answers1000.txt")); probe p50 $O1K_PP50, p99 $O1K_PP99; RSS $O1K_RSS MiB | the same at 64 connections: $O64_RPS req/s, p50 $O64_P50, p99 $O64_P99 (answers: $(cat "$WORK/answers64.txt")); probe p50 $O64_PP50, p99 $O64_PP99; RSS $O64_RSS MiB | $(ratio "$O1K_RPS" "$O64_RPS") |
+| 8 | overload: 1,000 connections, \`global-rate=3000\`, \`max-purchases-in-flight=256\`; a probe buys one at a time on another activity meanwhile | $O1K_RPS req/s, p50 $O1K_P50, p99 $O1K_P99 (answers: $(cat "$WORK/answers1000.txt")); probe's 202s p50 $O1K_PP50, p99 $O1K_PP99 (probe answers: $(cat "$WORK/probe-answers1000.txt")); RSS $O1K_RSS MiB | the same at 64 connections: $O64_RPS req/s, p50 $O64_P50, p99 $O64_P99 (answers: $(cat "$WORK/answers64.txt")); probe's 202s p50 $O64_PP50, p99 $O64_PP99 (probe answers: $(cat "$WORK/probe-answers64.txt")); RSS $O64_RSS MiB | $(ratio "$O1K_RPS" "$O64_RPS") |
 | 7 | purchase, each reservation acknowledged by a replica before its 202 (\`WAIT 1\` on the same connection, one per coalesced call; issue #14) | $REP_RPS req/s, p50 $REP_P50, p99 $REP_P99 | no replica required (row 1): $BUY_RPS req/s, p50 $BUY_P50, p99 $BUY_P99 | $(ratio "$REP_RPS" "$BUY_RPS") |
 
 ## One hot SKU on a three-master Redis Cluster (issue #6)
