@@ -71,7 +71,9 @@ final class Browser implements AutoCloseable {
     /** Waits (polling the page) until the condition holds. */
     <T> T await(String what, Duration timeout, Function<WebDriver, T> condition) {
         try {
-            return new WebDriverWait(driver, timeout, Duration.ofMillis(100)).withMessage(what).until(condition);
+            // the operations view re-renders its tables every second: an element read mid-render is asked again
+            return new WebDriverWait(driver, timeout, Duration.ofMillis(100)).withMessage(what)
+                    .ignoring(org.openqa.selenium.StaleElementReferenceException.class).until(condition);
         } catch (org.openqa.selenium.TimeoutException e) {
             // what the page showed is what tells why
             throw new AssertionError("waited for " + what + "; the page showed:\n"
