@@ -76,6 +76,9 @@ class ClientTest {
         ActivityView view = buyer.activity(activity);
         assertThat(view.state(), is("OPEN"));
         assertThat(view.skus().getFirst().stock(), is(1L));
+        // the service's clock, for countdowns: within a minute of this one
+        assertThat(Math.abs(java.time.Duration.between(Instant.parse(view.serverTime()), Instant.now()).toSeconds())
+                < 60, is(true));
 
         long holder = activity * 1000 + 1;
         Reservation first = buyer.purchase(activity, holder, null, new PurchaseRequest(SKU, 1, "c-1"));
