@@ -127,6 +127,26 @@ class PagesTest {
     }
 
     @Test
+    void whileSalesArePausedThePageSaysSoAndBuysOnceTheyResume() throws Exception {
+        long activity = launch(Instant.now().minusSeconds(5), List.of(new NewActivity.Sku(9541, 5, 1, 1)));
+        long buyer = activity * 1000 + 5;
+        openBuyerPage(activity, buyer);
+        solveCaptchaWhenOpen(buyer);
+        admission.halt(seckill.admission.api.HaltReason.OPERATOR);
+        try {
+            browser.byId("buy").click();
+            browser.await("the pause message", Duration.ofSeconds(10),
+                    d -> browser.text("status").startsWith("The sale is paused for a moment — retrying in"));
+            assertThat(sale.orders(activity), is(0L));
+        } finally {
+            admission.resume();
+        }
+        browser.await("the retry's order", Duration.ofSeconds(30), d -> browser.text("status").startsWith("Ordered"));
+        assertThat(sale.column("SELECT user_id FROM seckill_order WHERE activity_id = ?", activity),
+                is(List.of(Long.toString(buyer))));
+    }
+
+    @Test
     void theOperationsViewShowsStockFallingAndHaltsAndResumesSales() throws Exception {
         long activity = launch(Instant.now().minusSeconds(5), List.of(new NewActivity.Sku(9531, 10, 1, 2)));
         browser.open(sale.base.resolve("/ops?activity=" + activity).toString());
