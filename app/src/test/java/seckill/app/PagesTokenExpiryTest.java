@@ -1,0 +1,83 @@
+package seckill.app;
+
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+import io.helidon.dbclient.DbClient;
+import io.helidon.microprofile.testing.junit5.AddConfig;
+import io.helidon.microprofile.testing.junit5.HelidonTest;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.client.WebTarget;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.UnifiedJedis;
+import seckill.client.NewActivity;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.is;
+
+/**
+ * A buyer queued longer than their purchase token lives: the page's retry is refused
+ * {@code 403 TOKEN_INVALID}, the page asks for a new captcha, and the buyer buys with it.
+ */
+@HelidonTest
+@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
+@AddConfig(key = "seckill.admission.token-keys", value = "k1=pages-expiry-test-key-of-some-length")
+@AddConfig(key = "seckill.admission.token-required", value = "true")
+@AddConfig(key = "seckill.admission.token-ttl-seconds", value = "2")
+@AddConfig(key = "seckill.admission.buyer-rate", value = "1")
+@AddConfig(key = "seckill.admission.buyer-window-millis", value = "4000")
+class PagesTokenExpiryTest {
+
+    @Inject
+    WebTarget target;
+
+    @Inject
+    DbClient db;
+
+    @Inject
+    UnifiedJedis redis;
+
+    @Test
+    void aTokenThatExpiredInTheQueueIsReplacedThroughANewCaptcha() throws Exception {
+        SaleFixture sale = new SaleFixture(target.getUri(), db);
+        try (Browser browser = Browser.start()) {
+            long activity = sale.admin().launch(UUID.randomUUID().toString(), new NewActivity("Lunar New Year sale",
+                    Instant.now().minusSeconds(5).toString(), Instant.now().plusSeconds(3600).toString(), 900L,
+                    List.of(new NewActivity.Sku(9551, 5, 1, 1), new NewActivity.Sku(9552, 5, 1, 1)))).activityId();
+            long buyer = activity * 1000 + 1;
+            browser.open(sale.base.resolve("/?activity=" + activity).toString());
+            browser.await("the activity", Duration.ofSeconds(10), d -> browser.text("name").equals("Lunar New Year sale"));
+            browser.byId("buyer-id").sendKeys(Long.toString(buyer));
+            String first = captcha(browser, null);
+            browser.byId("captcha-answer").sendKeys(SaleFixture.captchaAnswer(redis, first));
+            browser.await("the buy button", Duration.ofSeconds(10), d -> browser.byId("buy").isEnabled());
+            // the buyer's other device buys the other SKU: the page's attempt waits out a 4 s window,
+            // longer than its 2 s token lives
+            HttpResponse<String> elsewhere = sale.purchaseWithToken(activity, buyer, 9552,
+                    sale.solvedToken(redis, activity, buyer), "elsewhere");
+            assertThat(elsewhere.body(), elsewhere.statusCode(), is(202));
+            browser.byId("buy").click();
+            browser.await("a new captcha after the token expired", Duration.ofSeconds(15),
+                    d -> browser.text("status").startsWith("Your check has expired"));
+            String second = captcha(browser, first);
+            browser.byId("captcha-answer").sendKeys(SaleFixture.captchaAnswer(redis, second));
+            browser.await("the buy button", Duration.ofSeconds(10), d -> browser.byId("buy").isEnabled());
+            browser.byId("buy").click();
+            browser.await("the order", Duration.ofSeconds(30), d -> browser.text("status").startsWith("Ordered"));
+            assertThat(sale.column("SELECT sku_id FROM seckill_order WHERE activity_id = ? AND user_id = ? ORDER BY sku_id",
+                    activity, buyer), is(List.of("9551", "9552")));
+        }
+    }
+
+    /** The challenge the page shows, once it is another than {@code previous}. */
+    private static String captcha(Browser browser, String previous) {
+        return browser.await("the captcha", Duration.ofSeconds(20), d -> {
+            String id = browser.byId("captcha-image").getDomAttribute("data-challenge");
+            boolean shown = id != null && !id.isEmpty() && !id.equals(previous) && browser.byId("captcha").isDisplayed();
+            return shown ? id : null;
+        });
+    }
+}
