@@ -238,11 +238,7 @@ class AdmissionTest {
     }
 
     private String solvedToken(long activity, long buyer) {
-        String challengeId = SaleFixture.field(post("/api/v1/activities/" + activity + "/challenges", buyer, "").body(),
-                "challengeId");
-        HttpResponse<String> issued = token(activity, buyer, challengeId, answerOf(challengeId).toLowerCase());
-        assertThat(issued.body(), issued.statusCode(), is(201));
-        return SaleFixture.field(issued.body(), "token");
+        return sale.solvedToken(redis, activity, buyer);
     }
 
     private String answerOf(String challengeId) {
@@ -260,14 +256,7 @@ class AdmissionTest {
     }
 
     private HttpResponse<String> purchase(long activity, long buyer, String token, String requestId) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(sale.base.resolve("/api/v1/activities/" + activity + "/purchases"))
-                .header("X-User-Id", Long.toString(buyer)).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(
-                        "{\"skuId\":" + SKU + ",\"quantity\":1,\"requestId\":\"" + requestId + "\"}"));
-        if (token != null) {
-            request.header("X-Purchase-Token", token);
-        }
-        return sale.send(request);
+        return sale.purchaseWithToken(activity, buyer, SKU, token, requestId);
     }
 
     private static String forged(long activity, long buyer, Instant expires, String keyId, String secret) throws Exception {

@@ -4,7 +4,6 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.UUID;
 
 import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddConfig;
@@ -52,11 +51,13 @@ class PagesTest {
 
     private SaleFixture sale;
     private Browser browser;
+    private BuyerPage page;
 
     @BeforeEach
     void openBrowser() throws Exception {
         sale = new SaleFixture(target.getUri(), db);
         browser = Browser.start();
+        page = new BuyerPage(browser, sale, redis);
     }
 
     @AfterEach
@@ -68,15 +69,15 @@ class PagesTest {
 
     @Test
     void aBuyerWaitsForTheCountdownSolvesTheCaptchaAndEndsWithAnOrderToPay() throws Exception {
-        long activity = launch(Instant.now().plusSeconds(9), List.of(new NewActivity.Sku(9501, 5, 1, 1)));
+        long activity = BuyerPage.launch(sale, Instant.now().plusSeconds(9), List.of(new NewActivity.Sku(9501, 5, 1, 1)));
         long buyer = activity * 1000 + 1;
-        openBuyerPage(activity, buyer);
+        page.open(activity, buyer);
         browser.await("the countdown", Duration.ofSeconds(10), d -> browser.text("countdown").startsWith("Starts in 00:00:"));
         assertThat(browser.byId("buy").isEnabled(), is(false));
         assertThat(browser.text("skus"), containsString("about 5 of 5 left"));
         browser.screenshot("buyer-countdown");
 
-        solveCaptchaWhenOpen(buyer);
+        page.solveCaptcha(null);
         browser.byId("buy").click();
         browser.await("the order", Duration.ofSeconds(30), d -> browser.text("status").startsWith("Ordered"));
         String orderNo = browser.text("order-no");
@@ -89,13 +90,13 @@ class PagesTest {
 
     @Test
     void aSecondClickTooSoonIsQueuedAndRetriedByThePageUntilItBuys() throws Exception {
-        long activity = launch(Instant.now().minusSeconds(5),
+        long activity = BuyerPage.launch(sale, Instant.now().minusSeconds(5),
                 List.of(new NewActivity.Sku(9511, 5, 1, 1), new NewActivity.Sku(9512, 5, 1, 1)));
         long buyer = activity * 1000 + 2;
         // the buyer's other device holds a token already (a buyer has one live challenge at a time)
         String token = sale.solvedToken(redis, activity, buyer);
-        openBuyerPage(activity, buyer);
-        solveCaptchaWhenOpen(buyer);
+        page.open(activity, buyer);
+        page.solveCaptcha(null);
         // the same buyer has just bought the other SKU elsewhere: the page's attempt falls in the same window
         HttpResponse<String> first = sale.purchaseWithToken(activity, buyer, 9512, token, "elsewhere");
         assertThat(first.body(), first.statusCode(), is(202));
@@ -111,10 +112,10 @@ class PagesTest {
 
     @Test
     void soldOutIsShownAndTheButtonStaysOff() throws Exception {
-        long activity = launch(Instant.now().minusSeconds(5), List.of(new NewActivity.Sku(9521, 1, 1, 1)));
+        long activity = BuyerPage.launch(sale, Instant.now().minusSeconds(5), List.of(new NewActivity.Sku(9521, 1, 1, 1)));
         long buyer = activity * 1000 + 3;
-        openBuyerPage(activity, buyer);
-        solveCaptchaWhenOpen(buyer);
+        page.open(activity, buyer);
+        page.solveCaptcha(null);
         long rival = activity * 1000 + 4;
         HttpResponse<String> last = sale.purchaseWithToken(activity, rival, 9521, sale.solvedToken(redis, activity, rival), "r");
         assertThat(last.body(), last.statusCode(), is(202));
@@ -128,10 +129,10 @@ class PagesTest {
 
     @Test
     void whileSalesArePausedThePageSaysSoAndBuysOnceTheyResume() throws Exception {
-        long activity = launch(Instant.now().minusSeconds(5), List.of(new NewActivity.Sku(9541, 5, 1, 1)));
+        long activity = BuyerPage.launch(sale, Instant.now().minusSeconds(5), List.of(new NewActivity.Sku(9541, 5, 1, 1)));
         long buyer = activity * 1000 + 5;
-        openBuyerPage(activity, buyer);
-        solveCaptchaWhenOpen(buyer);
+        page.open(activity, buyer);
+        page.solveCaptcha(null);
         admission.halt(seckill.admission.api.HaltReason.OPERATOR);
         try {
             browser.byId("buy").click();
@@ -148,7 +149,7 @@ class PagesTest {
 
     @Test
     void theOperationsViewShowsStockFallingAndHaltsAndResumesSales() throws Exception {
-        long activity = launch(Instant.now().minusSeconds(5), List.of(new NewActivity.Sku(9531, 10, 1, 2)));
+        long activity = BuyerPage.launch(sale, Instant.now().minusSeconds(5), List.of(new NewActivity.Sku(9531, 10, 1, 2)));
         browser.open(sale.base.resolve("/ops?activity=" + activity).toString());
         browser.byId("token").sendKeys(SaleFixture.ADMIN_TOKEN);
         browser.byId("login").submit();
@@ -182,26 +183,5 @@ class PagesTest {
         HttpResponse<String> again = sale.purchaseWithToken(activity, late, 9531, lateToken, "late");
         assertThat(again.body(), again.statusCode(), is(202));
         SaleFixture.await("five orders", Duration.ofSeconds(10), () -> sale.orders(activity) == 5);
-    }
-
-    private long launch(Instant startsAt, List<NewActivity.Sku> skus) {
-        return sale.admin().launch(UUID.randomUUID().toString(), new NewActivity("Lunar New Year sale",
-                startsAt.toString(), Instant.now().plusSeconds(3600).toString(), 900L, skus)).activityId();
-    }
-
-    private void openBuyerPage(long activity, long buyer) {
-        browser.open(sale.base.resolve("/?activity=" + activity).toString());
-        browser.await("the activity", Duration.ofSeconds(10), d -> browser.text("name").equals("Lunar New Year sale"));
-        browser.byId("buyer-id").sendKeys(Long.toString(buyer));
-    }
-
-    /** Once the sale opens the page shows a captcha; the test reads its answer where admission keeps it. */
-    private void solveCaptchaWhenOpen(long buyer) {
-        String challengeId = browser.await("the captcha", Duration.ofSeconds(20), d -> {
-            String id = browser.byId("captcha-image").getDomAttribute("data-challenge");
-            return id == null || id.isEmpty() || !browser.byId("captcha").isDisplayed() ? null : id;
-        });
-        browser.byId("captcha-answer").sendKeys(SaleFixture.captchaAnswer(redis, challengeId));
-        browser.await("the buy button", Duration.ofSeconds(10), d -> browser.byId("buy").isEnabled());
     }
 }

@@ -4,7 +4,6 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.UUID;
 
 import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddConfig;
@@ -44,16 +43,12 @@ class PagesTokenExpiryTest {
     void aTokenThatExpiredInTheQueueIsReplacedThroughANewCaptcha() throws Exception {
         SaleFixture sale = new SaleFixture(target.getUri(), db);
         try (Browser browser = Browser.start()) {
-            long activity = sale.admin().launch(UUID.randomUUID().toString(), new NewActivity("Lunar New Year sale",
-                    Instant.now().minusSeconds(5).toString(), Instant.now().plusSeconds(3600).toString(), 900L,
-                    List.of(new NewActivity.Sku(9551, 5, 1, 1), new NewActivity.Sku(9552, 5, 1, 1)))).activityId();
+            BuyerPage page = new BuyerPage(browser, sale, redis);
+            long activity = BuyerPage.launch(sale, Instant.now().minusSeconds(5),
+                    List.of(new NewActivity.Sku(9551, 5, 1, 1), new NewActivity.Sku(9552, 5, 1, 1)));
             long buyer = activity * 1000 + 1;
-            browser.open(sale.base.resolve("/?activity=" + activity).toString());
-            browser.await("the activity", Duration.ofSeconds(10), d -> browser.text("name").equals("Lunar New Year sale"));
-            browser.byId("buyer-id").sendKeys(Long.toString(buyer));
-            String first = captcha(browser, null);
-            browser.byId("captcha-answer").sendKeys(SaleFixture.captchaAnswer(redis, first));
-            browser.await("the buy button", Duration.ofSeconds(10), d -> browser.byId("buy").isEnabled());
+            page.open(activity, buyer);
+            String first = page.solveCaptcha(null);
             // the buyer's other device buys the other SKU: the page's attempt waits out a 4 s window,
             // longer than its 2 s token lives
             HttpResponse<String> elsewhere = sale.purchaseWithToken(activity, buyer, 9552,
@@ -62,22 +57,11 @@ class PagesTokenExpiryTest {
             browser.byId("buy").click();
             browser.await("a new captcha after the token expired", Duration.ofSeconds(15),
                     d -> browser.text("status").startsWith("Your check has expired"));
-            String second = captcha(browser, first);
-            browser.byId("captcha-answer").sendKeys(SaleFixture.captchaAnswer(redis, second));
-            browser.await("the buy button", Duration.ofSeconds(10), d -> browser.byId("buy").isEnabled());
+            page.solveCaptcha(first);
             browser.byId("buy").click();
             browser.await("the order", Duration.ofSeconds(30), d -> browser.text("status").startsWith("Ordered"));
             assertThat(sale.column("SELECT sku_id FROM seckill_order WHERE activity_id = ? AND user_id = ? ORDER BY sku_id",
                     activity, buyer), is(List.of("9551", "9552")));
         }
-    }
-
-    /** The challenge the page shows, once it is another than {@code previous}. */
-    private static String captcha(Browser browser, String previous) {
-        return browser.await("the captcha", Duration.ofSeconds(20), d -> {
-            String id = browser.byId("captcha-image").getDomAttribute("data-challenge");
-            boolean shown = id != null && !id.isEmpty() && !id.equals(previous) && browser.byId("captcha").isDisplayed();
-            return shown ? id : null;
-        });
     }
 }

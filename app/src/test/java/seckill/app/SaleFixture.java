@@ -200,21 +200,25 @@ final class SaleFixture {
         String challengeId = field(challenge.body(), "challengeId");
         HttpResponse<String> token = send(HttpRequest.newBuilder(base.resolve("/api/v1/activities/" + activityId + "/tokens"))
                 .header("X-User-Id", Long.toString(buyer)).header("Content-Type", "application/json")
+                // in lower case, as people type it: answers are not case-sensitive
                 .POST(HttpRequest.BodyPublishers.ofString("{\"challengeId\":\"" + challengeId + "\",\"answer\":\""
-                        + captchaAnswer(redis, challengeId) + "\"}")));
+                        + captchaAnswer(redis, challengeId).toLowerCase() + "\"}")));
         if (token.statusCode() != 201) {
             throw new AssertionError("no token: " + token.body());
         }
         return field(token.body(), "token");
     }
 
-    /** A purchase with a purchase token, one unit of the SKU. */
+    /** A purchase of one unit of the SKU, with a purchase token ({@code null}: without one). */
     HttpResponse<String> purchaseWithToken(long activityId, long buyer, long skuId, String token, String requestId) {
-        return send(HttpRequest.newBuilder(base.resolve("/api/v1/activities/" + activityId + "/purchases"))
-                .header("X-User-Id", Long.toString(buyer)).header("X-Purchase-Token", token)
-                .header("Content-Type", "application/json")
+        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve("/api/v1/activities/" + activityId + "/purchases"))
+                .header("X-User-Id", Long.toString(buyer)).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(
-                        "{\"skuId\":" + skuId + ",\"quantity\":1,\"requestId\":\"" + requestId + "\"}")));
+                        "{\"skuId\":" + skuId + ",\"quantity\":1,\"requestId\":\"" + requestId + "\"}"));
+        if (token != null) {
+            request.header("X-Purchase-Token", token);
+        }
+        return send(request);
     }
 
     /** The answer of a captcha challenge, read where admission keeps it (a test solves what a human would). */

@@ -20,6 +20,7 @@ import org.eclipse.microprofile.metrics.Gauge;
 import org.eclipse.microprofile.metrics.MetricID;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import seckill.admission.api.Admission;
+import seckill.admission.api.SaleWindow;
 import seckill.ordering.api.Activity;
 import seckill.ordering.api.ActivityCatalog;
 import seckill.ordering.api.SkuLine;
@@ -72,15 +73,12 @@ public class AdminOverviewResource {
         for (long id : ids) {
             catalog.find(id).ifPresent(activity -> activities.add(activity(activity, now)));
         }
-        JsonObjectBuilder sales = Jsons.PROVIDER.createObjectBuilder();
-        admission.haltedBecause().ifPresentOrElse(reason -> sales.add("state", "HALTED").add("reason", reason.words()),
-                () -> sales.add("state", "OPEN"));
         JsonObjectBuilder purchases = Jsons.PROVIDER.createObjectBuilder();
         metrics.getCounters((id, metric) -> id.getName().equals("seckill.purchases"))
                 .forEach((id, counter) -> purchases.add(tag(id, "outcome"), counter.getCount()));
         return Jsons.PROVIDER.createObjectBuilder()
                 .add("serverTime", now.toString())
-                .add("sales", sales)
+                .add("sales", AdminSalesResource.salesState(admission))
                 .add("totals", Jsons.PROVIDER.createObjectBuilder()
                         .add("purchases", purchases)
                         .add("reservations", count("seckill.reservations"))
@@ -93,6 +91,7 @@ public class AdminOverviewResource {
     }
 
     private JsonObjectBuilder activity(Activity activity, Instant now) {
+        SaleWindow window = new SaleWindow(activity.startsAt(), activity.endsAt());
         List<SkuReconciliation> checks = reconciliation.latest(activity.id());
         JsonArrayBuilder skus = Jsons.PROVIDER.createArrayBuilder();
         for (SkuLine sku : activity.skus()) {
@@ -110,7 +109,7 @@ public class AdminOverviewResource {
             skus.add(line);
         }
         return ActivityJson.base(activity)
-                .add("state", now.isBefore(activity.startsAt()) ? "UPCOMING" : now.isBefore(activity.endsAt()) ? "OPEN" : "ENDED")
+                .add("state", window.notStartedAt(now) ? "UPCOMING" : window.endedAt(now) ? "ENDED" : "OPEN")
                 .add("skus", skus);
     }
 

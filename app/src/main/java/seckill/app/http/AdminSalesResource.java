@@ -143,10 +143,15 @@ public class AdminSalesResource {
     }
 
     private String salesState() {
+        return salesState(admission).build().toString();
+    }
+
+    /** This instance's sales state: {@code OPEN}, or {@code HALTED} with the reason (also in the overview). */
+    static JsonObjectBuilder salesState(Admission admission) {
         JsonObjectBuilder json = Jsons.PROVIDER.createObjectBuilder();
         admission.haltedBecause().ifPresentOrElse(reason -> json.add("state", "HALTED").add("reason", reason.words()),
                 () -> json.add("state", "OPEN"));
-        return json.build().toString();
+        return json;
     }
 
     private static String json(long activityId, List<SkuReconciliation> results) {
