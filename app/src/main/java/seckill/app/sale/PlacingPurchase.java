@@ -15,15 +15,16 @@ import seckill.admission.api.SaleWindow;
 import seckill.ordering.api.Activity;
 import seckill.ordering.api.ActivityCatalog;
 import seckill.ordering.api.SkuLine;
+import seckill.reservation.api.BuyerWindow;
 import seckill.reservation.api.ReservationOutcome;
 import seckill.reservation.api.ReservationUnavailable;
 import seckill.reservation.api.ReserveStock;
 import seckill.reservation.api.StockReservations;
 
 /**
- * A buyer's click, start to end: the activity and SKU from the catalogue (memory), admission's cheap
- * checks and rate limits, then the one atomic Redis script that judges, pre-deducts and records the
- * reservation. The only place that decides what Redis doubt means for sales: when either script's
+ * A buyer's click, start to end: the activity and SKU from the catalogue (memory), admission's
+ * checks (memory, and the global rate from this instance's lease), then the one atomic Redis script
+ * that judges the buyer's rate-limit window, dedupes, pre-deducts and records the reservation. The only place that decides what Redis doubt means for sales: when either script's
  * outcome is unknown, sales halt on this instance (stop issuing; settlement reconciles and resumes),
  * never a guess either way.
  */
@@ -59,27 +60,24 @@ public class PlacingPurchase {
             return new PurchaseOutcome.OverBuyerLimit(sku.perUserLimit());
         }
         SaleWindow window = new SaleWindow(activity.startsAt(), activity.endsAt());
-        AdmissionDecision decision = admission.admit(new PurchaseAttempt(purchase.activityId(), purchase.skuId(),
-                purchase.userId(), purchase.clientIp(), window, purchase.purchaseToken()));
-        switch (decision) {
-            case AdmissionDecision.Admitted admitted -> {
-                // on to the reservation
-            }
-            case AdmissionDecision.InDoubt inDoubt -> {
-                return haltInDoubt(HaltReason.RATE_LIMITS_IN_DOUBT, null);
-            }
-            default -> {
-                return new PurchaseOutcome.NotAdmitted(decision, window);
-            }
-        }
-        return reserve(purchase, sku);
+        PurchaseAttempt attempt = new PurchaseAttempt(purchase.activityId(), purchase.skuId(), purchase.userId(),
+                purchase.clientIp(), window, purchase.purchaseToken());
+        AdmissionDecision decision = admission.admit(attempt);
+        return switch (decision) {
+            // the buyer's window travels with the reservation: one script call judges it, dedupe and stock
+            case AdmissionDecision.Admitted admitted -> reserve(purchase, sku, attempt, window,
+                    new BuyerWindow(admitted.buyerAttempts(), admitted.buyerWindowMillis()));
+            case AdmissionDecision.InDoubt inDoubt -> haltInDoubt(HaltReason.RATE_LIMITS_IN_DOUBT, null);
+            default -> new PurchaseOutcome.NotAdmitted(decision, window);
+        };
     }
 
-    private PurchaseOutcome reserve(Purchase purchase, SkuLine sku) {
+    private PurchaseOutcome reserve(Purchase purchase, SkuLine sku, PurchaseAttempt attempt, SaleWindow window,
+                                    BuyerWindow buyerWindow) {
         ReservationOutcome outcome;
         try {
             outcome = reservations.reserve(new ReserveStock(purchase.activityId(), purchase.skuId(), sku.buckets(),
-                    purchase.userId(), (int) purchase.quantity(), purchase.requestId()));
+                    purchase.userId(), (int) purchase.quantity(), purchase.requestId(), buyerWindow));
         } catch (ReservationUnavailable e) {
             if (!e.inDoubt()) {
                 // the call never left this instance: nothing happened, a retry is safe
@@ -94,6 +92,8 @@ public class PlacingPurchase {
                         admission.reservedLeaving(purchase.activityId(), purchase.skuId(), remaining));
                 yield new PurchaseOutcome.Reserved(reserved.id());
             }
+            case ReservationOutcome.Throttled throttled -> new PurchaseOutcome.NotAdmitted(
+                    admission.throttledAtReservation(attempt, throttled.attempts(), throttled.retryAfterMillis()), window);
             case ReservationOutcome.AlreadyReserved already -> new PurchaseOutcome.AlreadyReserved(already.id());
             case ReservationOutcome.SoldOut soldOut -> {
                 admission.soldOut(purchase.activityId(), purchase.skuId());

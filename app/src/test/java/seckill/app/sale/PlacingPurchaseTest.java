@@ -18,7 +18,9 @@ import seckill.ordering.api.Activity;
 import seckill.ordering.api.ActivityCatalog;
 import seckill.ordering.api.SkuLine;
 import seckill.reservation.api.ReservationId;
+import seckill.reservation.api.BuyerWindow;
 import seckill.reservation.api.ReservationOutcome;
+import seckill.reservation.api.ReserveStock;
 import seckill.reservation.api.ReservationUnavailable;
 import seckill.reservation.api.StockReservations;
 
@@ -90,6 +92,21 @@ class PlacingPurchaseTest {
     }
 
     @Test
+    void theBuyersWindowTravelsWithTheReservationAndItsRefusalIsAdmissionsAnswer() {
+        decision = new AdmissionDecision.Admitted(1, 4000);
+        List<Object> commands = new ArrayList<>();
+        reservation = command -> {
+            commands.add(command);
+            return new ReservationOutcome.Throttled(2, 1500);
+        };
+        PurchaseOutcome outcome = place(7, 1, 1);
+        assertThat(((ReserveStock) commands.getFirst()).window(), is(new BuyerWindow(1, 4000)));
+        assertThat(outcome, instanceOf(PurchaseOutcome.NotAdmitted.class));
+        assertThat(((PurchaseOutcome.NotAdmitted) outcome).refusal(), is(new AdmissionDecision.Throttled("BUYER", 2, 1, 0, 2)));
+        assertThat(admissionCalls, contains("admit", "throttledAtReservation 2 1500"));
+    }
+
+    @Test
     void soldOutFlagsTheSku() {
         reservation = command -> new ReservationOutcome.SoldOut();
         assertThat(place(7, 1, 1), is(new PurchaseOutcome.SoldOut(1)));
@@ -115,6 +132,10 @@ class PlacingPurchaseTest {
                 }
                 case "halt" -> admissionCalls.add("halt " + args[0]);
                 case "soldOut" -> admissionCalls.add("soldOut " + args[0] + "/" + args[1]);
+                case "throttledAtReservation" -> {
+                    admissionCalls.add("throttledAtReservation " + args[1] + " " + args[2]);
+                    return new AdmissionDecision.Throttled("BUYER", 2, 1, 0, 2);
+                }
                 case "reservedLeaving" -> admissionCalls.add("reservedLeaving " + args[0] + "/" + args[1] + ": " + args[2]);
                 default -> throw new AssertionError("unexpected call " + method);
             }

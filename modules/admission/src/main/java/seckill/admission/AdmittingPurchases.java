@@ -2,7 +2,6 @@ package seckill.admission;
 
 import java.time.Clock;
 import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Logger;
@@ -18,14 +17,15 @@ import seckill.admission.api.AdmissionDecision;
 import seckill.admission.api.HaltReason;
 import seckill.admission.api.PurchaseAttempt;
 import seckill.admission.rules.CheapChecks;
-import seckill.redis.Coalescing;
-import seckill.redis.CoalescingSettings;
 import seckill.redis.RedisFailures;
 
 /**
  * Judges purchase attempts in the order that costs least first: halt, blocklists, the activity's
- * window, the sold-out flag and the purchase token need no Redis call; only an attempt that passed
- * them all meets the shared rate limits (one script call).
+ * window, the sold-out flag, the purchase token and the global rate (from this instance's lease)
+ * need no Redis call. The buyer's own rate limit is not judged here: the attempt is admitted with
+ * the window to apply, and the reservation script judges it in the same call that dedupes and takes
+ * stock ({@link #throttledAtReservation} learns the verdict). So an admitted purchase costs one
+ * Redis call, and a refused one none.
  */
 @ApplicationScoped
 class AdmittingPurchases implements Admission {
@@ -37,12 +37,8 @@ class AdmittingPurchases implements Admission {
     final AdmissionSwitches switches;
     private final IssuingPurchaseTokens tokens;
     private final MetricRegistry metrics;
-    private final RateLimits limits;
     private final GlobalLeases leases;
     private final CheapChecks checks;
-    private final Coalescing<RateLimits.Check, RateLimits.Verdict> coalescer;
-    private final boolean coalescing;
-    private final long timeoutMillis;
     private final RecentlyThrottled recentlyThrottled = new RecentlyThrottled();
     private final java.util.Map<String, org.eclipse.microprofile.metrics.Counter> outcomes =
             new java.util.concurrent.ConcurrentHashMap<>();
@@ -50,28 +46,20 @@ class AdmittingPurchases implements Admission {
     @Inject
     AdmittingPurchases(Clock clock, SoldOutBroadcast broadcast, AdmissionSwitches switches, IssuingPurchaseTokens tokens,
                        UnifiedJedis redis, MetricRegistry metrics, AdmissionSettings settings) {
-        this(clock, broadcast, switches, tokens, redis, metrics, settings.rateLimitPartitions(), settings.coalescing(),
-                settings.batching(), settings.redisTimeoutMillis());
+        this(clock, broadcast, switches, tokens, redis, metrics, settings.rateLimitPartitions());
     }
 
     AdmittingPurchases(Clock clock, SoldOutBroadcast broadcast, AdmissionSwitches switches, IssuingPurchaseTokens tokens,
-                       UnifiedJedis redis, MetricRegistry metrics, int partitions, boolean coalescing,
-                       CoalescingSettings batching, long timeoutMillis) {
+                       UnifiedJedis redis, MetricRegistry metrics, int partitions) {
         this.clock = clock;
         this.broadcast = broadcast;
         this.switches = switches;
         this.tokens = tokens;
         this.metrics = metrics;
-        this.coalescing = coalescing;
-        this.timeoutMillis = timeoutMillis;
-        limits = new RateLimits(redis, clock, partitions);
-        leases = new GlobalLeases(redis, clock,
+        leases = new GlobalLeases(redis, clock, partitions,
                 Long.toString(new java.security.SecureRandom().nextLong() >>> 1, 36));
         checks = new CheapChecks((activityId, skuId) -> broadcast.flags().isSet(activityId, skuId), this::tokenRefusal);
-        coalescer = new Coalescing<>(limits::checkAll, batching.maxBatch(), batching.maxWaitMicros(),
-                batching.callsPerLane());
         if (metrics != null) {
-            coalescer.countIn(metrics, "admission");
             // 1 while this instance does not sell, whatever the reason: the alert an operator pages on
             metrics.gauge("seckill.sales.halted", () -> haltReason.get() != null || this.switches.halt() ? 1 : 0);
         }
@@ -82,11 +70,15 @@ class AdmittingPurchases implements Admission {
     @Override
     public AdmissionDecision admit(PurchaseAttempt attempt) {
         AdmissionDecision decision = judge(attempt);
+        count(decision);
+        return decision;
+    }
+
+    private void count(AdmissionDecision decision) {
         if (metrics != null) {
             outcomes.computeIfAbsent(outcome(decision), o -> metrics.counter("seckill.admission", new Tag("outcome", o)))
                     .inc();
         }
-        return decision;
     }
 
     AdmissionDecision judge(PurchaseAttempt attempt) {
@@ -97,54 +89,46 @@ class AdmittingPurchases implements Admission {
         if (refused.isPresent()) {
             return refused.get();
         }
-        long stillThrottled = recentlyThrottled.remaining(attempt.activityId(), attempt.userId(), clock.millis());
+        long stillThrottled = recentlyThrottled.remaining(attempt.activityId(), attempt.skuId(), attempt.userId(),
+                clock.millis());
         if (stillThrottled > 0) {
             long retry = Math.max(1, (stillThrottled + 999) / 1000);
             return new AdmissionDecision.Throttled("BUYER", retry, switches.buyerRate(), 0, retry);
         }
-        RateLimits.Verdict verdict;
-        boolean tookGlobalToken = false;
-        try {
-            long globalRate = switches.globalRate();
-            if (globalRate > 0) {
+        long globalRate = switches.globalRate();
+        if (globalRate > 0) {
+            try {
                 // decided in memory from this instance's lease: the excess costs no Redis call
-                if (!leases.admit(attempt.activityId(), limits.activityTag(attempt.activityId()), globalRate)) {
+                if (!leases.admit(attempt.activityId(), globalRate)) {
                     long retry = Math.max(1, (leases.millisToNextSecond() + 999) / 1000);
                     return new AdmissionDecision.Throttled("GLOBAL", retry, switches.buyerRate(),
                             switches.buyerRate(), retry);  // the buyer's own window was not touched
                 }
-                tookGlobalToken = true;
+            } catch (JedisException e) {
+                if (RedisFailures.poolExhausted(e)) {
+                    // this instance is saturated, Redis is fine: queue the buyer like the global limit does
+                    return new AdmissionDecision.Throttled("GLOBAL", 1, switches.buyerRate(), 0, 1);
+                }
+                // Redis is the arbiter of the reservation too; the caller decides what doubt means for sales
+                LOG.log(java.util.logging.Level.WARNING, "global rate lease unavailable", e);
+                return new AdmissionDecision.InDoubt();
             }
-            RateLimits.Check check = new RateLimits.Check(attempt.activityId(), attempt.userId(), switches.buyerRate(),
-                    switches.buyerWindowMillis(), 0);
-            String lane = limits.lane(attempt.activityId(), attempt.userId());
-            verdict = coalescing ? coalescer.submit(lane, check, timeoutMillis)
-                    : limits.checkAll(lane, List.of(check)).getFirst();
-        } catch (Coalescing.NotSent e) {
-            // queued behind this instance's own calls for too long: Redis never saw it
-            return new AdmissionDecision.Throttled("GLOBAL", 1, switches.buyerRate(), 0, 1);
-        } catch (JedisException e) {
-            if (RedisFailures.poolExhausted(e)) {
-                // this instance is saturated, Redis is fine: queue the buyer like the global limit does
-                return new AdmissionDecision.Throttled("GLOBAL", 1, switches.buyerRate(), 0, 1);
-            }
-            // Redis is the arbiter of the reservation too; the caller decides what doubt means for sales
-            LOG.log(java.util.logging.Level.WARNING, "rate limits unavailable", e);
-            return new AdmissionDecision.InDoubt();
         }
-        if (!verdict.admitted()) {
-            if (tookGlobalToken) {
-                leases.giveBack(attempt.activityId());
-            }
-            if ("BUYER".equals(verdict.limit())) {
-                recentlyThrottled.remember(attempt.activityId(), attempt.userId(),
-                        clock.millis() + verdict.retryAfterMillis());
-            }
-            long retry = Math.max(1, (verdict.retryAfterMillis() + 999) / 1000);
-            long remaining = "BUYER".equals(verdict.limit()) ? 0 : Math.max(0, verdict.buyerLimit() - 1);
-            return new AdmissionDecision.Throttled(verdict.limit(), retry, verdict.buyerLimit(), remaining, retry);
+        return new AdmissionDecision.Admitted(switches.buyerRate(), switches.buyerWindowMillis());
+    }
+
+    @Override
+    public AdmissionDecision throttledAtReservation(PurchaseAttempt attempt, long attempts, long retryAfterMillis) {
+        if (switches.globalRate() > 0) {
+            // the attempt took a token of the global rate, yet bought nothing: the budget is for buyers who can
+            leases.giveBack(attempt.activityId());
         }
-        return new AdmissionDecision.Admitted();
+        recentlyThrottled.remember(attempt.activityId(), attempt.skuId(), attempt.userId(),
+                clock.millis() + retryAfterMillis);
+        long retry = Math.max(1, (retryAfterMillis + 999) / 1000);
+        AdmissionDecision decision = new AdmissionDecision.Throttled("BUYER", retry, switches.buyerRate(), 0, retry);
+        count(decision);
+        return decision;
     }
 
     private Optional<String> tokenRefusal(Optional<String> token, long activityId, long userId, Instant now) {

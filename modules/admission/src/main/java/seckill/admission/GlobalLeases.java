@@ -10,6 +10,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import redis.clients.jedis.UnifiedJedis;
 import seckill.admission.rules.SecondBudget;
 import seckill.redis.RedisScript;
+import seckill.redis.SlotSpread;
 
 /**
  * The global attempts-per-second limit, decided in memory from leases of the budget: an attempt
@@ -29,18 +30,29 @@ final class GlobalLeases {
             .expireAfterAccess(Duration.ofMinutes(10)).maximumSize(10_000).build();
     private final String instance;
     private final AtomicLong leases = new AtomicLong();
+    private final int partitions;
+    // every lease call asks for its activity's tag: computed once per activity
+    private final Cache<Long, String> tags = Caffeine.newBuilder().maximumSize(10_000).build();
 
-    GlobalLeases(UnifiedJedis redis, Clock clock, String instance) {
+    /** {@code partitions}: the rate-limit partitions the activity's keys are spread over; leases use the first. */
+    GlobalLeases(UnifiedJedis redis, Clock clock, int partitions, String instance) {
         this.redis = redis;
         this.clock = clock;
+        this.partitions = Math.max(1, partitions);
         this.instance = instance;
     }
 
+    /** The hash tag the activity's lease counter lives under (its first rate-limit partition's). */
+    String tag(long activityId) {
+        return tags.get(activityId, id -> "{" + SlotSpread.tag("rl:a" + id + ":p0", 0, partitions) + "}");
+    }
+
     /**
-     * Whether an attempt on the activity is within the global rate; {@code tag} is the hash tag its
-     * lease counter lives under. Throws what Redis throws when a lease cannot be had.
+     * Whether an attempt on the activity is within the global rate. Throws what Redis throws when a
+     * lease cannot be had.
      */
-    boolean admit(long activityId, String tag, long perSecond) {
+    boolean admit(long activityId, long perSecond) {
+        String tag = tag(activityId);
         long now = clock.millis();
         SecondBudget budget = budgets.get(activityId, id -> new SecondBudget());
         SecondBudget.Take take = budget.take(now);

@@ -17,8 +17,8 @@ final class RecentlyThrottled {
     private final Cache<String, Long> until = Caffeine.newBuilder().maximumSize(MAX_ENTRIES).build();
 
     /** Milliseconds the buyer stays throttled, or 0. */
-    long remaining(long activityId, long userId, long nowMillis) {
-        String key = activityId + ":" + userId;
+    long remaining(long activityId, long skuId, long userId, long nowMillis) {
+        String key = activityId + ":" + skuId + ":" + userId;
         Long end = until.getIfPresent(key);
         if (end == null) {
             return 0;
@@ -30,7 +30,7 @@ final class RecentlyThrottled {
         return end - nowMillis;
     }
 
-    void remember(long activityId, long userId, long untilMillis) {
-        until.put(activityId + ":" + userId, untilMillis);
+    void remember(long activityId, long skuId, long userId, long untilMillis) {
+        until.put(activityId + ":" + skuId + ":" + userId, untilMillis);
     }
 }

@@ -13,7 +13,6 @@ import seckill.admission.api.AdmissionDecision;
 import seckill.admission.api.HaltReason;
 import seckill.admission.api.PurchaseAttempt;
 import seckill.admission.api.SaleWindow;
-import seckill.redis.CoalescingSettings;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.instanceOf;
@@ -22,7 +21,7 @@ import static org.hamcrest.Matchers.is;
 /**
  * Admission's checks in the order that costs least first: each earlier check wins over every later
  * one, and none of the in-memory checks reaches Redis (here a Redis that refuses every connection:
- * reaching it would answer InDoubt, which only the last case expects).
+ * reaching it would answer InDoubt, which only the global rate's lease may).
  */
 class AdmittingPurchasesTest {
 
@@ -40,8 +39,7 @@ class AdmittingPurchasesTest {
     AdmittingPurchasesTest() {
         broadcast.init();
         switches.set(100, 1000, 0, false);
-        admission = new AdmittingPurchases(clock, broadcast, switches, null, unreachable, null, 1, false,
-                new CoalescingSettings(false, 32, 0, 1), 200);
+        admission = new AdmittingPurchases(clock, broadcast, switches, null, unreachable, null, 1);
     }
 
     @AfterEach
@@ -77,10 +75,28 @@ class AdmittingPurchasesTest {
     }
 
     @Test
-    void onlyAnAttemptThatPassedEveryCheckAsksRedisAndItsSilenceIsDoubt() {
+    void anAttemptThatPassedEveryCheckIsAdmittedWithTheBuyersWindowWithoutAskingRedis() {
+        // the window is the reservation script's to judge, in the call that takes the stock
+        assertThat(admission.judge(attempt(8, "", OPEN)), is(new AdmissionDecision.Admitted(100, 1000)));
+    }
+
+    @Test
+    void withAGlobalRateTheLeaseAsksRedisAndItsSilenceIsDoubt() {
+        switches.set(100, 1000, 50, false);
         assertThat(admission.judge(attempt(8, "", OPEN)), instanceOf(AdmissionDecision.InDoubt.class));
         // in doubt is the caller's to act on: admission halted nothing by itself
         assertThat(admission.haltedBecause(), is(Optional.empty()));
+    }
+
+    @Test
+    void aBuyerTheReservationThrottledIsAnsweredFromMemoryForThatSkuUntilTheWindowEnds() {
+        PurchaseAttempt first = attempt(8, "", OPEN);
+        assertThat(admission.throttledAtReservation(first, 2, 2500),
+                is(new AdmissionDecision.Throttled("BUYER", 3, 100, 0, 3)));
+        assertThat(admission.judge(first), is(new AdmissionDecision.Throttled("BUYER", 3, 100, 0, 3)));
+        // the window was the SKU's: the buyer's attempt on another SKU goes on to its own
+        assertThat(admission.judge(new PurchaseAttempt(1, 2, 8, "", OPEN, Optional.empty())),
+                is(new AdmissionDecision.Admitted(100, 1000)));
     }
 
     private static PurchaseAttempt attempt(long userId, String clientIp, SaleWindow window) {

@@ -223,10 +223,11 @@ class ReservingStock implements StockReservations {
         try {
             if (batching.enabled()) {
                 return coalescer.submit(keys.tag(candidate.bucket()), new Claimed(keys, new ReservationScript.Claim(
-                        candidate, command.userId(), command.quantity(), command.requestId())), timeoutMillis);
+                        candidate, command.userId(), command.quantity(), command.requestId(), command.window())),
+                        timeoutMillis);
             }
             return reservationScript.reserve(redis, keys, candidate, command.userId(), command.quantity(),
-                    command.requestId(), clock.instant(), acks);
+                    command.requestId(), clock.instant(), acks, command.window());
         } catch (Coalescing.NotSent e) {
             throw new ReservationUnavailable("reservation not sent", e, false);
         } catch (ReplicaAcks.Missing e) {

@@ -8,6 +8,13 @@ public interface Admission {
 
     AdmissionDecision admit(PurchaseAttempt attempt);
 
+    /**
+     * The reservation step refused an admitted attempt: the buyer is over their window
+     * ({@code attempts} in it, ending in {@code retryAfterMillis}). Remembers it, so the buyer's next
+     * clicks are answered from memory, and returns the decision to answer with.
+     */
+    AdmissionDecision throttledAtReservation(PurchaseAttempt attempt, long attempts, long retryAfterMillis);
+
     /** Records that reservation found the SKU sold out. */
     void soldOut(long activityId, long skuId);
 

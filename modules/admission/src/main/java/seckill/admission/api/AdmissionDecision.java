@@ -6,7 +6,17 @@ package seckill.admission.api;
  */
 public sealed interface AdmissionDecision {
 
-    record Admitted() implements AdmissionDecision {
+    /**
+     * Passed every check admission makes; the buyer's own rate limit ({@code buyerAttempts} per
+     * {@code buyerWindowMillis}) is left to the reservation step, which judges it in the same call
+     * that dedupes and takes stock, and reports a refusal back ({@link Admission#throttledAtReservation}).
+     */
+    record Admitted(long buyerAttempts, long buyerWindowMillis) implements AdmissionDecision {
+
+        /** Admitted with no buyer window to judge. */
+        public Admitted() {
+            this(0, 0);
+        }
     }
 
     record NotStarted(long secondsUntilStart) implements AdmissionDecision {

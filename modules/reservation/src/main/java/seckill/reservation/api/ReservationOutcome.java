@@ -27,6 +27,13 @@ public sealed interface ReservationOutcome {
     record AlreadyReserved(ReservationId id) implements ReservationOutcome {
     }
 
+    /**
+     * The buyer is over their {@link BuyerWindow}: this was attempt number {@code attempts} in it,
+     * and it ends in {@code retryAfterMillis}. Nothing was taken or recorded.
+     */
+    record Throttled(long attempts, long retryAfterMillis) implements ReservationOutcome {
+    }
+
     /** No unit is left. */
     record SoldOut() implements ReservationOutcome {
     }

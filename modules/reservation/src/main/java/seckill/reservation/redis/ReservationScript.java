@@ -6,12 +6,13 @@ import java.util.List;
 import redis.clients.jedis.UnifiedJedis;
 import seckill.redis.RedisScript;
 import seckill.redis.ReplicaAcks;
+import seckill.reservation.api.BuyerWindow;
 import seckill.reservation.api.ReservationId;
 import seckill.reservation.api.ReservationOutcome;
 
 /**
- * Runs {@code reserve.lua}: dedupe, stock check, decrement and XADD in one atomic step on the
- * bucket's slot. The reservation id is chosen before the call so the script can record it; when
+ * Runs {@code reserve.lua}: the buyer's rate-limit window, dedupe, stock check, decrement and XADD
+ * in one atomic step on the bucket's slot. The reservation id is chosen before the call so the script can record it; when
  * the buyer already had one, the script answers with the old id instead.
  */
 public final class ReservationScript {
@@ -22,22 +23,33 @@ public final class ReservationScript {
             ReservationScript.class.getResourceAsStream("reserve_many.lua"), "reserve_many.lua");
 
     /** One buyer's part of a coalesced call. */
-    public record Claim(ReservationId candidate, long userId, int quantity, String requestId) {
+    public record Claim(ReservationId candidate, long userId, int quantity, String requestId, BuyerWindow window) {
+
+        public Claim(ReservationId candidate, long userId, int quantity, String requestId) {
+            this(candidate, userId, quantity, requestId, BuyerWindow.NONE);
+        }
     }
 
     /**
      * Judges several buyers of the same bucket in one script call, in list order; the outcomes are
-     * those of one {@link #reserve} call per buyer in that order.
+     * those of one {@link #reserve} call per buyer in that order. The first claim's window is every
+     * claim's (the calls coalesced together were judged under one setting).
      */
     public List<ReservationOutcome> reserveMany(UnifiedJedis redis, StockBuckets buckets, List<Claim> claims,
                                                 Instant reservedAt, ReplicaAcks acks) {
         ReservationId first = claims.getFirst().candidate();
-        List<String> keys = buckets.bucketKeys(first.bucket());
-        List<String> args = new java.util.ArrayList<>(4 + claims.size() * 4);
+        BuyerWindow window = claims.getFirst().window();
+        List<String> keys = new java.util.ArrayList<>(buckets.bucketKeys(first.bucket()));
+        if (window.judged()) {
+            claims.forEach(claim -> keys.add(buckets.window(first.bucket(), claim.userId())));
+        }
+        List<String> args = new java.util.ArrayList<>(6 + claims.size() * 4);
         args.add(Integer.toString(claims.size()));
         args.add(Long.toString(reservedAt.toEpochMilli()));
         args.add(Long.toString(first.activityId()));
         args.add(Long.toString(first.skuId()));
+        args.add(Long.toString(window.attempts()));
+        args.add(Long.toString(window.millis()));
         for (Claim claim : claims) {
             args.add(Long.toString(claim.userId()));
             args.add(Integer.toString(claim.quantity()));
@@ -62,10 +74,21 @@ public final class ReservationScript {
 
     public ReservationOutcome reserve(UnifiedJedis redis, StockBuckets buckets, ReservationId candidate, long userId,
                                       int quantity, String requestId, Instant reservedAt, ReplicaAcks acks) {
-        List<String> keys = buckets.bucketKeys(candidate.bucket());
-        List<String> args = List.of(Long.toString(userId), Integer.toString(quantity), candidate.toString(), requestId,
-                Long.toString(reservedAt.toEpochMilli()), Long.toString(candidate.activityId()),
-                Long.toString(candidate.skuId()));
+        return reserve(redis, buckets, candidate, userId, quantity, requestId, reservedAt, acks, BuyerWindow.NONE);
+    }
+
+    public ReservationOutcome reserve(UnifiedJedis redis, StockBuckets buckets, ReservationId candidate, long userId,
+                                      int quantity, String requestId, Instant reservedAt, ReplicaAcks acks,
+                                      BuyerWindow window) {
+        List<String> keys = new java.util.ArrayList<>(buckets.bucketKeys(candidate.bucket()));
+        List<String> args = new java.util.ArrayList<>(List.of(Long.toString(userId), Integer.toString(quantity),
+                candidate.toString(), requestId, Long.toString(reservedAt.toEpochMilli()),
+                Long.toString(candidate.activityId()), Long.toString(candidate.skuId())));
+        if (window.judged()) {
+            keys.add(buckets.window(candidate.bucket(), userId));
+            args.add(Long.toString(window.attempts()));
+            args.add(Long.toString(window.millis()));
+        }
         List<?> reply = (List<?>) script.runAcknowledged(redis, keys, args, acks);
         return outcome(RedisScript.text(reply.get(0)), RedisScript.text(reply.get(1)),
                 reply.size() > 2 ? RedisScript.text(reply.get(2)) : "0", candidate);
@@ -85,6 +108,8 @@ public final class ReservationScript {
             case "SOLD_OUT" -> new ReservationOutcome.SoldOut();
             case "INSUFFICIENT" -> new ReservationOutcome.InsufficientStock(Long.parseLong(value));
             case "NOT_PREHEATED" -> new ReservationOutcome.NotPreheated();
+            case "THROTTLED" -> new ReservationOutcome.Throttled(Long.parseLong(value),
+                    Math.max(0, Long.parseLong(remaining)));
             default -> throw new IllegalStateException("unexpected reservation script verdict " + verdict);
         };
     }

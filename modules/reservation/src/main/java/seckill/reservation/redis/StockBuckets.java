@@ -98,6 +98,11 @@ public final class StockBuckets {
     }
 
     /** Keys of one bucket in the order the reservation and preheat scripts expect them. */
+    /** A buyer's rate-limit window on this bucket's slot (a hash: the count and the attempts it let through). */
+    public String window(int bucket, long userId) {
+        return "sk:" + tags[bucket] + ":w" + userId;
+    }
+
     public List<String> bucketKeys(int bucket) {
         return List.of(stock(bucket), buyers(bucket), events(bucket));
     }

@@ -1,14 +1,18 @@
 -- Judges, pre-deducts and records one reservation atomically. Run again with the same arguments
 -- (a client's retry after a lost reply), it answers the same and takes nothing more.
--- KEYS[1] stock counter of the bucket, KEYS[2] buyers hash of the bucket, KEYS[3] event stream of the bucket
--- (all share one hash tag, so the script runs on one cluster slot).
--- ARGV: userId, quantity, reservationId, requestId, reservedAtMillis, activityId, skuId
+-- KEYS[1] stock counter of the bucket, KEYS[2] buyers hash of the bucket, KEYS[3] event stream of the bucket,
+-- KEYS[4] (optional) the buyer's rate-limit window (all share one hash tag, so the script runs on one cluster slot).
+-- ARGV: userId, quantity, reservationId, requestId, reservedAtMillis, activityId, skuId,
+-- then (optional) window attempts, window millis: the buyer's limit, judged before dedupe and stock.
 -- defence in depth: the edge validates, and the script still refuses what could corrupt the stock
 local function positiveInteger(text)
   return type(text) == 'string' and #text <= 19 and string.match(text, '^[1-9]%d*$') ~= nil
 end
 if not positiveInteger(ARGV[1]) or not positiveInteger(ARGV[2]) or not positiveInteger(ARGV[5]) then
   return redis.error_reply('ERR userId, quantity and reservedAt must be positive integers')
+end
+if ARGV[8] and ARGV[8] ~= '0' and (not positiveInteger(ARGV[8]) or not positiveInteger(ARGV[9])) then
+  return redis.error_reply('ERR window attempts and millis must be positive integers')
 end
 local stock = redis.call('GET', KEYS[1])
 if not stock then
@@ -18,6 +22,21 @@ local prior = redis.call('HGET', KEYS[2], ARGV[1])
 if prior == ARGV[3] then
   -- this very call ran before (a client retried it): the same answer, nothing taken twice
   return {'RESERVED', ARGV[3], stock}
+end
+local limit = tonumber(ARGV[8] or '0') or 0
+if limit > 0 and KEYS[4] then
+  -- the window is a hash: 'n' counts the attempts, and each attempt it let through is a field, so a
+  -- re-run of an admitted call is not counted again; over the limit it stays over until it expires
+  if not redis.call('HGET', KEYS[4], ARGV[3]) then
+    local attempts = redis.call('HINCRBY', KEYS[4], 'n', 1)
+    if attempts == 1 then
+      redis.call('PEXPIRE', KEYS[4], ARGV[9])
+    end
+    if attempts > limit then
+      return {'THROTTLED', tostring(attempts), tostring(redis.call('PTTL', KEYS[4]))}
+    end
+    redis.call('HSET', KEYS[4], ARGV[3], attempts)
+  end
 end
 if prior then
   return {'ALREADY_RESERVED', prior}

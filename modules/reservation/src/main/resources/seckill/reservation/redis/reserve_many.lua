@@ -1,7 +1,9 @@
 -- reserve.lua for several buyers of one bucket in one call: each buyer is judged in order with
 -- exactly the rules of reserve.lua, so the answers are those of one call per buyer in that order.
--- KEYS[1] stock counter, KEYS[2] buyers hash, KEYS[3] event stream (one hash tag).
--- ARGV: count, reservedAtMillis, activityId, skuId, then per buyer: userId, quantity, reservationId, requestId
+-- KEYS[1] stock counter, KEYS[2] buyers hash, KEYS[3] event stream, then per buyer their rate-limit window
+-- when one is judged (one hash tag).
+-- ARGV: count, reservedAtMillis, activityId, skuId, window attempts (0 = none), window millis,
+-- then per buyer: userId, quantity, reservationId, requestId
 -- Returns per buyer: verdict, value, remaining.
 -- defence in depth: the edge validates, and the script still refuses what could corrupt the stock
 local function positiveInteger(text)
@@ -10,11 +12,30 @@ end
 if not positiveInteger(ARGV[1]) or not positiveInteger(ARGV[2]) then
   return redis.error_reply('ERR count and reservedAt must be positive integers')
 end
+if ARGV[5] ~= '0' and (not positiveInteger(ARGV[5]) or not positiveInteger(ARGV[6])) then
+  return redis.error_reply('ERR window attempts and millis must be positive integers')
+end
 local stock = redis.call('GET', KEYS[1])
 local n = tonumber(ARGV[1])
+local limit = tonumber(ARGV[5]) or 0
+-- the buyer's window, exactly as reserve.lua judges it: nil within the limit, else attempts and retry
+local function overLimit(key, id)
+  if limit <= 0 or not key or redis.call('HGET', key, id) then
+    return nil
+  end
+  local attempts = redis.call('HINCRBY', key, 'n', 1)
+  if attempts == 1 then
+    redis.call('PEXPIRE', key, ARGV[6])
+  end
+  if attempts > limit then
+    return {tostring(attempts), tostring(redis.call('PTTL', key))}
+  end
+  redis.call('HSET', key, id, attempts)
+  return nil
+end
 local out = {}
 for i = 0, n - 1 do
-  local base = 5 + i * 4
+  local base = 7 + i * 4
   local user, quantity, id, request = ARGV[base], tonumber(ARGV[base + 1]), ARGV[base + 2], ARGV[base + 3]
   if not positiveInteger(user) or not positiveInteger(ARGV[base + 1]) then
     -- this buyer's arguments only: the others of the call are judged as usual
@@ -24,9 +45,15 @@ for i = 0, n - 1 do
   else
     local prior = redis.call('HGET', KEYS[2], user)
     local left = tonumber(stock)
+    local throttled = nil
+    if prior ~= id then
+      throttled = overLimit(KEYS[4 + i], id)
+    end
     if prior == id then
       -- this claim was judged by an earlier run of the same call (a client's retry): same answer
       table.insert(out, 'RESERVED'); table.insert(out, id); table.insert(out, tostring(left))
+    elseif throttled then
+      table.insert(out, 'THROTTLED'); table.insert(out, throttled[1]); table.insert(out, throttled[2])
     elseif prior then
       table.insert(out, 'ALREADY_RESERVED'); table.insert(out, prior); table.insert(out, tostring(left))
     elseif left <= 0 then

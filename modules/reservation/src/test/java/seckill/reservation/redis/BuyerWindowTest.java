@@ -1,0 +1,120 @@
+package seckill.reservation.redis;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import seckill.redis.ReplicaAcks;
+import seckill.reservation.TestRedis;
+import seckill.reservation.api.BuyerWindow;
+import seckill.reservation.api.ReservationId;
+import seckill.reservation.api.ReservationOutcome;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.greaterThan;
+import static org.hamcrest.Matchers.instanceOf;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.lessThanOrEqualTo;
+
+/**
+ * The buyer's rate-limit window is judged by the reservation script itself, on the home bucket's
+ * slot: one script call decides limit, dedupe and stock. An attempt over the window takes nothing
+ * and answers when to retry; a re-run of the same call answers the same and counts once.
+ */
+class BuyerWindowTest {
+
+    private static final AtomicLong ACTIVITY = new AtomicLong(System.currentTimeMillis() % 1_000_000_000L * 10 + 5);
+    @RegisterExtension
+    static final TestRedis SERVER = new TestRedis();
+    private final Instant now = Instant.now();
+    private final ReservationScript script = new ReservationScript();
+    private final BuyerWindow onePer4s = new BuyerWindow(1, 4000);
+
+    private StockBuckets preheated(long activity, long stock) {
+        StockBuckets keys = StockBuckets.of(activity, 1, 1);
+        new PreheatScript().preheat(SERVER.client(), keys, 0, stock, "ordering", now.plusSeconds(600), 40);
+        return keys;
+    }
+
+    @Test
+    void aSecondAttemptInsideTheWindowIsThrottledAndTakesNothing() {
+        long activity = ACTIVITY.incrementAndGet();
+        StockBuckets keys = preheated(activity, 10);
+        ReservationId first = new ReservationId(activity, 1, 0, 1);
+        assertThat(script.reserve(SERVER.client(), keys, first, 5, 1, "a", now, ReplicaAcks.NONE, onePer4s),
+                is(new ReservationOutcome.Reserved(first, 9)));
+
+        ReservationOutcome again = script.reserve(SERVER.client(), keys, new ReservationId(activity, 1, 0, 2), 5, 1, "b",
+                now, ReplicaAcks.NONE, onePer4s);
+        assertThat(again, instanceOf(ReservationOutcome.Throttled.class));
+        ReservationOutcome.Throttled throttled = (ReservationOutcome.Throttled) again;
+        assertThat(throttled.attempts(), is(2L));
+        assertThat(throttled.retryAfterMillis(), greaterThan(0L));
+        assertThat(throttled.retryAfterMillis(), lessThanOrEqualTo(4000L));
+        // another buyer of the same bucket has a window of their own
+        ReservationId other = new ReservationId(activity, 1, 0, 3);
+        assertThat(script.reserve(SERVER.client(), keys, other, 6, 1, "c", now, ReplicaAcks.NONE, onePer4s),
+                is(new ReservationOutcome.Reserved(other, 8)));
+        assertThat(SERVER.client().get(keys.stock(0)), is("8"));
+        assertThat(SERVER.client().xlen(keys.events(0)), is(2L));
+    }
+
+    @Test
+    void aCallRunAgainGetsTheSameVerdictAndAnAdmittedOneIsNotCountedTwice() {
+        long activity = ACTIVITY.incrementAndGet();
+        StockBuckets keys = preheated(activity, 10);
+        script.reserve(SERVER.client(), keys, new ReservationId(activity, 1, 0, 1), 5, 1, "a", now, ReplicaAcks.NONE,
+                onePer4s);
+        // the admitted first call, re-run (a lost reply): the same reservation, not a second attempt
+        assertThat(script.reserve(SERVER.client(), keys, new ReservationId(activity, 1, 0, 1), 5, 1, "a", now,
+                ReplicaAcks.NONE, onePer4s), is(new ReservationOutcome.Reserved(new ReservationId(activity, 1, 0, 1), 9)));
+        ReservationId second = new ReservationId(activity, 1, 0, 2);
+        ReservationOutcome once = script.reserve(SERVER.client(), keys, second, 5, 1, "b", now, ReplicaAcks.NONE, onePer4s);
+        ReservationOutcome twice = script.reserve(SERVER.client(), keys, second, 5, 1, "b", now, ReplicaAcks.NONE, onePer4s);
+        assertThat("the re-run did not count as the buyer's second attempt",
+                ((ReservationOutcome.Throttled) once).attempts(), is(2L));
+        // over the limit it stays over until the window ends: the verdict repeats (the count goes on)
+        assertThat(twice, instanceOf(ReservationOutcome.Throttled.class));
+        assertThat(SERVER.client().get(keys.stock(0)), is("9"));
+        assertThat(SERVER.client().xlen(keys.events(0)), is(1L));
+    }
+
+    @Test
+    void withoutAWindowOnlyDedupeAndStockJudge() {
+        long activity = ACTIVITY.incrementAndGet();
+        StockBuckets keys = preheated(activity, 10);
+        ReservationId first = new ReservationId(activity, 1, 0, 1);
+        script.reserve(SERVER.client(), keys, first, 5, 1, "a", now, ReplicaAcks.NONE, BuyerWindow.NONE);
+        assertThat(script.reserve(SERVER.client(), keys, new ReservationId(activity, 1, 0, 2), 5, 1, "b", now,
+                ReplicaAcks.NONE, BuyerWindow.NONE), is(new ReservationOutcome.AlreadyReserved(first)));
+    }
+
+    @Test
+    void oneCoalescedCallJudgesEachBuyersWindowInOrder() {
+        long activity = ACTIVITY.incrementAndGet();
+        StockBuckets keys = preheated(activity, 10);
+        List<ReservationScript.Claim> claims = new ArrayList<>();
+        for (int i = 1; i <= 5; i++) {
+            // buyer 7 clicks three times in the same call, buyers 8 and 9 once
+            long buyer = i <= 3 ? 7 : 7 + i - 3;
+            claims.add(new ReservationScript.Claim(new ReservationId(activity, 1, 0, i), buyer, 1, "r" + i, onePer4s));
+        }
+        List<ReservationOutcome> first = script.reserveMany(SERVER.client(), keys, claims, now, ReplicaAcks.NONE);
+        List<ReservationOutcome> again = script.reserveMany(SERVER.client(), keys, claims, now, ReplicaAcks.NONE);
+        assertThat(((ReservationOutcome.Throttled) first.get(1)).attempts(), is(2L));
+        assertThat(((ReservationOutcome.Throttled) first.get(2)).attempts(), is(3L));
+        for (List<ReservationOutcome> outcomes : List.of(first, again)) {
+            assertThat(outcomes.get(0), is(new ReservationOutcome.Reserved(new ReservationId(activity, 1, 0, 1),
+                    outcomes == first ? 9 : 7)));
+            assertThat(outcomes.get(1), instanceOf(ReservationOutcome.Throttled.class));
+            assertThat(outcomes.get(2), instanceOf(ReservationOutcome.Throttled.class));
+            assertThat(outcomes.get(3), instanceOf(ReservationOutcome.Reserved.class));
+            assertThat(outcomes.get(4), instanceOf(ReservationOutcome.Reserved.class));
+        }
+        assertThat(SERVER.client().get(keys.stock(0)), is("7"));
+        assertThat(SERVER.client().xlen(keys.events(0)), is(3L));
+    }
+}
