@@ -418,10 +418,10 @@ $(cat "$WORK/settle.txt")
 - Issue #15 overload targets this run (row 8): throughput at 1,000 connections $(ratio "$O1K_RPS" "$O64_RPS")x the 64-connection
   figure (target ≥ 0.9: $(verdict "$(ratio "$O1K_RPS" "$O64_RPS")" 0.9 ge)); admitted purchases' p99 during it $O1K_PP99
   (target < 50 ms: $(verdict "$(ms "$O1K_PP99")" 50 lt)).
-- Row 8: the probe's answers say how many of its attempts got in at all; at 1,000 connections most
-  of them, like most of wrk's, are \`503 BUSY\`, and a p99 over a handful of 202s means little. The
-  in-flight bound sheds without regard to who is inside: the admitted rate falls far below the
-  global rate while BUSY answers take the two cores.
+- Row 8: the probe's answers say how many of its attempts got in at all. The in-flight bound counts
+  only admitted attempts waiting on Redis, so wrk's excess is answered \`429 GLOBAL\` from memory and
+  never takes a place the probe's buyers need (it used to sit at the door, where BUSY answers to
+  doomed attempts filled it and the probe got a handful of 202s).
 - Issue #6 targets this run: Redis CPU per reservation $(ratio "$OFF_CPU_PER" "$CPU_PER")x lower with coalescing
   (target ≥ 3x: $(verdict "$(ratio "$OFF_CPU_PER" "$CPU_PER")" 3 ge)); p99 added by coalescing at light load
   $(awk -v a="$(ms "$LIGHT_P99")" -v b="$(ms "$LOFF_P99")" 'BEGIN { printf "%.2f", a - b }') ms (target ≤ 2 ms: $(verdict "$(awk -v a="$(ms "$LIGHT_P99")" -v b="$(ms "$LOFF_P99")" 'BEGIN { printf "%.2f", a - b }')" 2.0001 lt)); under row 1's load coalescing lowers p99

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -52,17 +51,15 @@ public class PurchaseRoute implements HttpService {
     private final ClientAddress clientAddress;
     private final PlacingPurchase placing;
     private final MetricRegistry metrics;
-    private final PurchasesInFlight inFlight;
     private final long bodyLimit;
     private final Map<String, Counter> outcomes = new ConcurrentHashMap<>();
 
     @Inject
-    PurchaseRoute(ClientAddress clientAddress, PlacingPurchase placing, MetricRegistry metrics, PurchasesInFlight inFlight,
+    PurchaseRoute(ClientAddress clientAddress, PlacingPurchase placing, MetricRegistry metrics,
                   @ConfigProperty(name = "seckill.http.max-public-body-bytes", defaultValue = "16384") long bodyLimit) {
         this.clientAddress = clientAddress;
         this.placing = placing;
         this.metrics = metrics;
-        this.inFlight = inFlight;
         this.bodyLimit = bodyLimit;
     }
 
@@ -71,7 +68,6 @@ public class PurchaseRoute implements HttpService {
         this.clientAddress = null;
         this.placing = null;
         this.metrics = null;
-        this.inFlight = null;
         this.bodyLimit = 0;
     }
 
@@ -85,12 +81,6 @@ public class PurchaseRoute implements HttpService {
         if (request.prologue().method() != Method.POST) {
             send(response, request, new Problem(405, "METHOD_NOT_ALLOWED", "Method not allowed",
                     "This resource does not support that method.").header("Allow", "POST"));
-            return;
-        }
-        if (!inFlight.enter()) {
-            count("busy");
-            send(response, request, new Problem(503, "BUSY", "Busy", "This instance is serving as many purchases as it "
-                    + "may at once; nothing was reserved. Retry shortly.", Duration.ofSeconds(1)));
             return;
         }
         try {
@@ -113,8 +103,6 @@ public class PurchaseRoute implements HttpService {
             Problem problem = ProblemMapper.of(failure);
             count(problem.code().toLowerCase());
             send(response, request, problem);
-        } finally {
-            inFlight.leave();
         }
     }
 

@@ -36,14 +36,16 @@ public class PlacingPurchase {
     private final ActivityCatalog catalog;
     private final Admission admission;
     private final StockReservations reservations;
+    private final PurchasesInFlight inFlight;
     private final Counter reservationsMade;
 
     @Inject
     PlacingPurchase(ActivityCatalog catalog, Admission admission, StockReservations reservations,
-                    MetricRegistry metrics) {
+                    PurchasesInFlight inFlight, MetricRegistry metrics) {
         this.catalog = catalog;
         this.admission = admission;
         this.reservations = reservations;
+        this.inFlight = inFlight;
         this.reservationsMade = metrics.counter("seckill.reservations");
     }
 
@@ -74,6 +76,19 @@ public class PlacingPurchase {
 
     private PurchaseOutcome reserve(Purchase purchase, SkuLine sku, PurchaseAttempt attempt, SaleWindow window,
                                     BuyerWindow buyerWindow) {
+        // only admitted attempts take a place: what admission refused from memory never queued for one
+        if (!inFlight.enter()) {
+            return new PurchaseOutcome.Busy();
+        }
+        try {
+            return reserveInFlight(purchase, sku, attempt, window, buyerWindow);
+        } finally {
+            inFlight.leave();
+        }
+    }
+
+    private PurchaseOutcome reserveInFlight(Purchase purchase, SkuLine sku, PurchaseAttempt attempt,
+                                            SaleWindow window, BuyerWindow buyerWindow) {
         ReservationOutcome outcome;
         try {
             outcome = reservations.reserve(new ReserveStock(purchase.activityId(), purchase.skuId(), sku.buckets(),

@@ -107,6 +107,21 @@ class PlacingPurchaseTest {
     }
 
     @Test
+    void anAdmittedAttemptBeyondTheBoundIsBusyAndNeverReachesRedisWhileARefusalIsStillAnswered() {
+        PurchasesInFlight full = new PurchasesInFlight(1, null);
+        assertThat(full.enter(), is(true));
+        reservation = command -> {
+            throw new AssertionError("no place was free: nothing may be sent");
+        };
+        PlacingPurchase placing = new PlacingPurchase(catalog(), admission(), reservations(), full, metrics());
+        Purchase purchase = new Purchase(7, 1, 1, 99, "203.0.113.1", "r-1", Optional.empty());
+        assertThat(placing.place(purchase), instanceOf(PurchaseOutcome.Busy.class));
+        decision = new AdmissionDecision.SoldOut();
+        assertThat(placing.place(purchase), instanceOf(PurchaseOutcome.NotAdmitted.class));
+        assertThat(full.inFlight(), is(1L));
+    }
+
+    @Test
     void soldOutFlagsTheSku() {
         reservation = command -> new ReservationOutcome.SoldOut();
         assertThat(place(7, 1, 1), is(new PurchaseOutcome.SoldOut(1)));
@@ -114,7 +129,8 @@ class PlacingPurchaseTest {
     }
 
     private PurchaseOutcome place(long activityId, long skuId, long quantity) {
-        PlacingPurchase placing = new PlacingPurchase(catalog(), admission(), reservations(), metrics());
+        PlacingPurchase placing = new PlacingPurchase(catalog(), admission(), reservations(),
+                new PurchasesInFlight(0, null), metrics());
         return placing.place(new Purchase(activityId, skuId, quantity, 99, "203.0.113.1", "r-1", Optional.empty()));
     }
 

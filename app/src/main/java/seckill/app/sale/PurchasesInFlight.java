@@ -1,4 +1,4 @@
-package seckill.app.http;
+package seckill.app.sale;
 
 import java.util.concurrent.Semaphore;
 
@@ -8,11 +8,13 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 
 /**
- * Overload shedding at the door: at most {@code seckill.http.max-purchases-in-flight} purchase
- * attempts are served at once on this instance (0: no bound). One more is answered {@code 503 BUSY}
- * at once, before it is parsed or costs a Redis call, so the attempts inside keep their latency
- * instead of every attempt queueing behind every other. Nothing happened for the refused one, so a
- * retry is safe. The gauge {@code seckill_purchases_in_flight} shows the load.
+ * Overload shedding: at most {@code seckill.http.max-purchases-in-flight} admitted purchase attempts
+ * wait on Redis at once on this instance (0: no bound). One more is answered {@code 503 BUSY} at
+ * once, before it costs a Redis call, so the attempts inside keep their latency instead of every
+ * attempt queueing behind every other. Only attempts admission let through count: what admission
+ * refuses from memory (sold out, over the global rate, no token) is answered so whatever the load,
+ * and never takes a place an admitted buyer needs. Nothing happened for the refused one, so a retry
+ * is safe. The gauge {@code seckill_purchases_in_flight} shows the load.
  */
 @ApplicationScoped
 public class PurchasesInFlight {
@@ -25,7 +27,9 @@ public class PurchasesInFlight {
                       MetricRegistry metrics) {
         this.bound = Math.max(0, bound);
         this.permits = new Semaphore(this.bound == 0 ? Integer.MAX_VALUE : this.bound);
-        metrics.gauge("seckill.purchases.in.flight", this::inFlight);
+        if (metrics != null) {
+            metrics.gauge("seckill.purchases.in.flight", this::inFlight);
+        }
     }
 
     /** Takes a place, or says there is none (the caller answers BUSY). */
