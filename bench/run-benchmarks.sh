@@ -371,10 +371,10 @@ Every figure below comes from one run on one machine, each beside its baseline f
 
 ## One hot SKU on a three-master Redis Cluster (issue #6)
 
-The same purchase load (each request a new buyer, admission's limits included) against one SKU,
-the service on the cluster client with admission's limits in 3 partitions. Per master (7201 / 7202 /
-7203) during the measured run: script calls (\`EVALSHA\`: admission's and the reservation's, so
-with coalescing on one call serves many buyers) and \`XADD\`s (one per reservation, so they show
+The same purchase load (each request a new buyer, admission's checks and the buyer's window
+included) against one SKU, the service on the cluster client. Per master (7201 / 7202 / 7203)
+during the measured run: script calls (\`EVALSHA\`: the reservation's, which judge the buyer's window
+too, so with coalescing on one call serves many buyers) and \`XADD\`s (one per reservation, so they show
 where a SKU's reservations were made). Redis CPU is the three masters' \`INFO CPU\` delta over
 the reservations.
 
@@ -451,12 +451,11 @@ $(cat "$WORK/settle.txt")
   figure is Redis' single thread saturated.
 - Cluster: with 1 bucket every reservation of the SKU is made on one master (the \`XADD\` column); with
   3 buckets each master makes about a third, so the SKU's Redis capacity grows with the shards (the
-  3-bucket ceiling row). Admission's limits are in 3 partitions in every row, so its calls are
-  spread either way. On two shared cores the service, wrk and three Redis processes compete, so the
+  3-bucket ceiling row). Admission makes no Redis call of its own for these buyers (no global rate
+  is set, and the buyer's window is judged by the reservation call). On two shared cores the service, wrk and three Redis processes compete, so the
   cluster rows measure spreading and CPU per reservation more than absolute throughput.
 - Coalescing saves less Redis CPU per reservation on the cluster with 3 buckets than on one Redis:
-  the same burst is spread over six lanes (3 buckets, 3 rate-limit partitions), so each call carries
-  fewer buyers, and three redis-server processes share the two cores with the service and wrk.
+  the same burst is spread over three lanes (one per bucket), so each call carries fewer buyers, and three redis-server processes share the two cores with the service and wrk.
 MD
 echo "bench: wrote $OUT"
 cat "$OUT"
