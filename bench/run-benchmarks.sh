@@ -189,6 +189,10 @@ s/^seckill.admission.blocked-users:.*/seckill.admission.blocked-users: \"pace-$1
 }
 PBIG=$(activity 10000000)
 set_pace 2000
+# this machine's speed drifts by half within a run (other tenants): the paced row is compared with the
+# trivial endpoint measured on the same service right before it, the start-of-run figure shown beside
+echo "bench: baseline endpoint again, right before the paced row"
+read -r PBASE_RPS PBASE_P50 PBASE_P99 <<< "$(run_wrk baseline-paced /api/v1/baseline 2xx)"
 echo "bench: purchase path, ordering paced at 2,000 orders/s (activity $PBIG)"
 read -r PACE_RPS PACE_P50 PACE_P99 PACE_RESERVED PACE_CPU PACE_CALLS <<< "$(measure_purchase paced "/api/v1/activities/$PBIG/purchases")"
 PACE_BACKLOG=$(unordered)
@@ -365,7 +369,7 @@ Every figure below comes from one run on one machine, each beside its baseline f
 | 4 | settlement: $SETTLE queued reservations to orders | $S_BATCH orders/s ($S_SECONDS s) | plain SQL, same rows and batch size: $S_CEIL orders/s; one event per transaction: $S_ONE orders/s | $(ratio "$S_BATCH" "$S_CEIL") |
 | 5 | Redis CPU per reservation (\`INFO CPU\` user+sys delta / reservations), row 1's load | coalescing on (row 1): $CPU_PER µs; $BUY_RPS req/s, p50 $BUY_P50, p99 $BUY_P99 | coalescing off: $OFF_CPU_PER µs; $OFF_RPS req/s, p50 $OFF_P50, p99 $OFF_P99 | $(ratio "$OFF_CPU_PER" "$CPU_PER")x less CPU |
 | 6 | added latency of coalescing at light load (4 connections) | coalescing on: $LIGHT_RPS req/s, p50 $LIGHT_P50, p99 $LIGHT_P99 | coalescing off: $LOFF_RPS req/s, p50 $LOFF_P50, p99 $LOFF_P99 | p99 $(awk -v a="$(ms "$LIGHT_P99")" -v b="$(ms "$LOFF_P99")" 'BEGIN { printf "%+.2f", a - b }') ms |
-| 1b | purchase as row 1 on the same service, its ordering workers paced at 2,000 orders/s by the hot switch (\`seckill.ordering.max-orders-per-second\` in its switches file; issue #15) | $PACE_RPS req/s, p50 $PACE_P50, p99 $PACE_P99; $PACE_RESERVED reserved, $PACE_BACKLOG still queued at the end, drained in $PACE_DRAIN s after it | trivial JAX-RS POST: $BASE_RPS req/s, p50 $BASE_P50, p99 $BASE_P99 | $(ratio "$PACE_RPS" "$BASE_RPS") |
+| 1b | purchase as row 1 on the same service, its ordering workers paced at 2,000 orders/s by the hot switch (\`seckill.ordering.max-orders-per-second\` in its switches file; issue #15) | $PACE_RPS req/s, p50 $PACE_P50, p99 $PACE_P99; $PACE_RESERVED reserved, $PACE_BACKLOG still queued at the end, drained in $PACE_DRAIN s after it | trivial JAX-RS POST measured right before this row: $PBASE_RPS req/s, p50 $PBASE_P50, p99 $PBASE_P99 (at the start of the run: $BASE_RPS req/s) | $(ratio "$PACE_RPS" "$PBASE_RPS") |
 | 8 | overload: 1,000 connections, \`global-rate=3000\`, \`max-purchases-in-flight=256\`; a probe buys one at a time on another activity meanwhile | $O1K_RPS req/s, p50 $O1K_P50, p99 $O1K_P99 (answers: $(cat "$WORK/answers1000.txt")); probe's 202s p50 $O1K_PP50, p99 $O1K_PP99 (probe answers: $(cat "$WORK/probe-answers1000.txt")); RSS $O1K_RSS MiB | the same at 64 connections: $O64_RPS req/s, p50 $O64_P50, p99 $O64_P99 (answers: $(cat "$WORK/answers64.txt")); probe's 202s p50 $O64_PP50, p99 $O64_PP99 (probe answers: $(cat "$WORK/probe-answers64.txt")); RSS $O64_RSS MiB | $(ratio "$O1K_RPS" "$O64_RPS") |
 | 7 | purchase, each reservation acknowledged by a replica before its 202 (\`WAIT 1\` on the same connection, one per coalesced call; issue #14) | $REP_RPS req/s, p50 $REP_P50, p99 $REP_P99 | no replica required (row 1): $BUY_RPS req/s, p50 $BUY_P50, p99 $BUY_P99 | $(ratio "$REP_RPS" "$BUY_RPS") |
 
@@ -424,8 +428,8 @@ $(cat "$WORK/settle.txt")
 - Targets this run: purchase/trivial ratio $(ratio "$BUY_RPS" "$BASE_RPS") (target ≥ 0.5: $(verdict "$(ratio "$BUY_RPS" "$BASE_RPS")" 0.5 ge)),
   purchase p99 $BUY_P99 (target < 50 ms: $(verdict "$(ms "$BUY_P99")" 50 lt)), 100,000 settled in $S_SECONDS s
   (target < 60 s: $(verdict "$S_SECONDS" 60 lt); issue #5's < 15 s: $(verdict "$S_SECONDS" 15 lt)).
-- Issue #15 targets this run: purchase with ordering paced at 2,000/s $(ratio "$PACE_RPS" "$BASE_RPS")x the trivial endpoint
-  (target ≥ 0.8: $(verdict "$(ratio "$PACE_RPS" "$BASE_RPS")" 0.8 ge)) with p99 $PACE_P99 (target < 20 ms: $(verdict "$(ms "$PACE_P99")" 20 lt));
+- Issue #15 targets this run: purchase with ordering paced at 2,000/s $(ratio "$PACE_RPS" "$PBASE_RPS")x the trivial endpoint
+  measured right before it ($(ratio "$PACE_RPS" "$BASE_RPS")x the start-of-run figure; target ≥ 0.8: $(verdict "$(ratio "$PACE_RPS" "$PBASE_RPS")" 0.8 ge)) with p99 $PACE_P99 (target < 20 ms: $(verdict "$(ms "$PACE_P99")" 20 lt));
   at full speed $(ratio "$BUY_RPS" "$BASE_RPS")x (target ≥ 0.5: $(verdict "$(ratio "$BUY_RPS" "$BASE_RPS")" 0.5 ge)); sold-out path
   $(ratio "$SOLD_RPS" "$BASE_RPS")x (target ≥ 0.95: $(verdict "$(ratio "$SOLD_RPS" "$BASE_RPS")" 0.95 ge)); settlement $S_SECONDS s (target < 4 s: $(verdict "$S_SECONDS" 4 lt)).
 - Issue #15 overload targets this run (row 8): throughput at 1,000 connections $(ratio "$O1K_RPS" "$O64_RPS")x the 64-connection
