@@ -30,7 +30,7 @@ public sealed interface AdmissionDecision {
     }
 
     /**
-     * The rate-limit script did not answer: Redis is in doubt. The caller decides what that means for
+     * The call leasing the global rate did not answer: Redis is in doubt. The caller decides what that means for
      * sales (the purchase halts them: stop issuing, reconcile, resume).
      */
     record InDoubt() implements AdmissionDecision {

@@ -9,7 +9,7 @@ public enum HaltReason {
 
     /** A reservation script's outcome is unknown: Redis did not answer it. */
     RESERVATION_STORE_IN_DOUBT("redis: reservation store did not answer", true),
-    /** The rate-limit script did not answer: Redis, the arbiter of the reservation too, is in doubt. */
+    /** The call leasing the global rate did not answer: Redis, the arbiter of the reservation too, is in doubt. */
     RATE_LIMITS_IN_DOUBT("redis: rate limits unavailable", true),
     /** An operator halted this instance ({@code POST /api/v1/admin/sales/halt}). */
     OPERATOR("operator", false),
