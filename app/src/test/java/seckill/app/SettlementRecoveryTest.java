@@ -55,6 +55,8 @@ import static org.hamcrest.Matchers.is;
 @AddConfig(key = "seckill.settlement.enabled", value = "false")
 @AddConfig(key = "seckill.ordering.max-deliveries", value = "2")
 @AddConfig(key = "seckill.ordering.reclaim-idle-seconds", value = "1")
+// two workers: the crash cases kill one and watch the other claim its batch
+@AddConfig(key = "seckill.ordering.workers", value = "2")
 class SettlementRecoveryTest {
 
     static final String PAYMENT_KEY = "test-payment-key-of-at-least-32-chars";
