@@ -59,9 +59,9 @@ public final class SettlementBench {
                     cdi.select(OrderingSwitch.class).get(), cdi.select(LaunchingActivities.class).get(),
                     cdi.select(DbClient.class).get(), System.out);
             int batchSize = org.eclipse.microprofile.config.ConfigProvider.getConfig()
-                    .getOptionalValue("seckill.ordering.batch-size", Integer.class).orElse(250);
+                    .getOptionalValue("seckill.ordering.batch-size", Integer.class).orElse(100);
             int workers = org.eclipse.microprofile.config.ConfigProvider.getConfig()
-                    .getOptionalValue("seckill.ordering.workers", Integer.class).orElse(4);
+                    .getOptionalValue("seckill.ordering.workers", Integer.class).orElse(2);
             double service = bench.throughStream(batched, batchSize, "stream, batches of " + batchSize);
             double single = bench.throughStream(oneByOne, 1, "stream, one event per transaction");
             double ceiling = bench.plainSql(batched, batchSize, workers);

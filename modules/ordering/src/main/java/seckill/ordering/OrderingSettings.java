@@ -16,8 +16,8 @@ record OrderingSettings(boolean enabled, int workers, int batchSize, long idlePo
     static OrderingSettings from(Config config) {
         return new OrderingSettings(
                 config.getOptionalValue("seckill.ordering.enabled", Boolean.class).orElse(true),
-                config.getOptionalValue("seckill.ordering.workers", Integer.class).orElse(4),
-                config.getOptionalValue("seckill.ordering.batch-size", Integer.class).orElse(250),
+                config.getOptionalValue("seckill.ordering.workers", Integer.class).orElse(2),
+                config.getOptionalValue("seckill.ordering.batch-size", Integer.class).orElse(100),
                 config.getOptionalValue("seckill.ordering.idle-poll-millis", Long.class).orElse(20L),
                 config.getOptionalValue("seckill.ordering.reclaim-idle-seconds", Long.class).orElse(30L),
                 config.getOptionalValue("seckill.ordering.consumer-name", String.class).filter(n -> !n.isBlank()),
