@@ -41,7 +41,7 @@ class PlacingPurchaseTest {
     private static final ReservationId ID = new ReservationId(7, 1, 0, 42);
 
     private final List<String> admissionCalls = new ArrayList<>();
-    private AdmissionDecision decision = new AdmissionDecision.Admitted();
+    private AdmissionDecision decision = new AdmissionDecision.Admitted(1, 1000);
     private Function<Object, ReservationOutcome> reservation = command -> new ReservationOutcome.Reserved(ID, 3);
 
     @Test
@@ -74,7 +74,7 @@ class PlacingPurchaseTest {
         assertThat(admissionCalls, contains("admit", "halt RATE_LIMITS_IN_DOUBT"));
 
         admissionCalls.clear();
-        decision = new AdmissionDecision.Admitted();
+        decision = new AdmissionDecision.Admitted(1, 1000);
         reservation = command -> {
             throw new ReservationUnavailable("timed out", null, true);
         };

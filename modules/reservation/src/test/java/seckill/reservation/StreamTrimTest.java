@@ -93,7 +93,7 @@ class StreamTrimTest {
         long activity = System.currentTimeMillis() % 1_000_000_000L * 10 + 7;
         StockBuckets keys = StockBuckets.of(activity, 1, 1);
         new PreheatScript().preheat(SERVER.client(), keys, 0, 5, "ordering", Instant.now().plusSeconds(600), 1);
-        new ReservationScript().reserve(SERVER.client(), keys, new ReservationId(activity, 1, 0, 1), 71, 1, "l", Instant.now(), seckill.redis.ReplicaAcks.NONE);
+        new ReservationScript().reserve(SERVER.client(), keys, new ReservationId(activity, 1, 0, 1), 71, 1, "l", Instant.now(), seckill.redis.ReplicaAcks.NONE, seckill.reservation.api.BuyerWindow.NONE);
         StreamedReservations events = new StreamedReservations(SERVER.client(), Clock.systemUTC(),
                 new ReservationSettings("ordering", 2_000, java.time.Duration.ofSeconds(30),
                         new seckill.redis.CoalescingSettings(true, 32, 0, 1), seckill.redis.ReplicaAcks.NONE));

@@ -12,11 +12,6 @@ public sealed interface AdmissionDecision {
      * that dedupes and takes stock, and reports a refusal back ({@link Admission#throttledAtReservation}).
      */
     record Admitted(long buyerAttempts, long buyerWindowMillis) implements AdmissionDecision {
-
-        /** Admitted with no buyer window to judge. */
-        public Admitted() {
-            this(0, 0);
-        }
     }
 
     record NotStarted(long secondsUntilStart) implements AdmissionDecision {

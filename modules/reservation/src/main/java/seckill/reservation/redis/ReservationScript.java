@@ -24,10 +24,6 @@ public final class ReservationScript {
 
     /** One buyer's part of a coalesced call. */
     public record Claim(ReservationId candidate, long userId, int quantity, String requestId, BuyerWindow window) {
-
-        public Claim(ReservationId candidate, long userId, int quantity, String requestId) {
-            this(candidate, userId, quantity, requestId, BuyerWindow.NONE);
-        }
     }
 
     /**
@@ -70,11 +66,6 @@ public final class ReservationScript {
             }
         }
         return outcomes;
-    }
-
-    public ReservationOutcome reserve(UnifiedJedis redis, StockBuckets buckets, ReservationId candidate, long userId,
-                                      int quantity, String requestId, Instant reservedAt, ReplicaAcks acks) {
-        return reserve(redis, buckets, candidate, userId, quantity, requestId, reservedAt, acks, BuyerWindow.NONE);
     }
 
     public ReservationOutcome reserve(UnifiedJedis redis, StockBuckets buckets, ReservationId candidate, long userId,

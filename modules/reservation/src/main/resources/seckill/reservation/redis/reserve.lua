@@ -14,6 +14,24 @@ end
 if ARGV[8] and ARGV[8] ~= '0' and (not positiveInteger(ARGV[8]) or not positiveInteger(ARGV[9])) then
   return redis.error_reply('ERR window attempts and millis must be positive integers')
 end
+-- the buyer's rate-limit window, the same function in reserve.lua and reserve_many.lua (a script
+-- cannot include another): a hash where 'n' counts the attempts and each attempt it let through is a
+-- field, so a re-run of an admitted call is not counted again; over the limit it stays over until it
+-- expires. Nil within the limit, else {attempts, millis until the window ends}.
+local function overLimit(key, id, limit, millis)
+  if limit <= 0 or not key or redis.call('HGET', key, id) then
+    return nil
+  end
+  local attempts = redis.call('HINCRBY', key, 'n', 1)
+  if attempts == 1 then
+    redis.call('PEXPIRE', key, millis)
+  end
+  if attempts > limit then
+    return {tostring(attempts), tostring(redis.call('PTTL', key))}
+  end
+  redis.call('HSET', key, id, attempts)
+  return nil
+end
 local stock = redis.call('GET', KEYS[1])
 if not stock then
   return {'NOT_PREHEATED', ''}
@@ -23,20 +41,9 @@ if prior == ARGV[3] then
   -- this very call ran before (a client retried it): the same answer, nothing taken twice
   return {'RESERVED', ARGV[3], stock}
 end
-local limit = tonumber(ARGV[8] or '0') or 0
-if limit > 0 and KEYS[4] then
-  -- the window is a hash: 'n' counts the attempts, and each attempt it let through is a field, so a
-  -- re-run of an admitted call is not counted again; over the limit it stays over until it expires
-  if not redis.call('HGET', KEYS[4], ARGV[3]) then
-    local attempts = redis.call('HINCRBY', KEYS[4], 'n', 1)
-    if attempts == 1 then
-      redis.call('PEXPIRE', KEYS[4], ARGV[9])
-    end
-    if attempts > limit then
-      return {'THROTTLED', tostring(attempts), tostring(redis.call('PTTL', KEYS[4]))}
-    end
-    redis.call('HSET', KEYS[4], ARGV[3], attempts)
-  end
+local throttled = overLimit(KEYS[4], ARGV[3], tonumber(ARGV[8] or '0') or 0, ARGV[9])
+if throttled then
+  return {'THROTTLED', throttled[1], throttled[2]}
 end
 if prior then
   return {'ALREADY_RESERVED', prior}

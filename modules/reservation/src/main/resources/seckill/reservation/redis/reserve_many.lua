@@ -18,14 +18,17 @@ end
 local stock = redis.call('GET', KEYS[1])
 local n = tonumber(ARGV[1])
 local limit = tonumber(ARGV[5]) or 0
--- the buyer's window, exactly as reserve.lua judges it: nil within the limit, else attempts and retry
-local function overLimit(key, id)
+-- the buyer's rate-limit window, the same function in reserve.lua and reserve_many.lua (a script
+-- cannot include another): a hash where 'n' counts the attempts and each attempt it let through is a
+-- field, so a re-run of an admitted call is not counted again; over the limit it stays over until it
+-- expires. Nil within the limit, else {attempts, millis until the window ends}.
+local function overLimit(key, id, limit, millis)
   if limit <= 0 or not key or redis.call('HGET', key, id) then
     return nil
   end
   local attempts = redis.call('HINCRBY', key, 'n', 1)
   if attempts == 1 then
-    redis.call('PEXPIRE', key, ARGV[6])
+    redis.call('PEXPIRE', key, millis)
   end
   if attempts > limit then
     return {tostring(attempts), tostring(redis.call('PTTL', key))}
@@ -47,7 +50,7 @@ for i = 0, n - 1 do
     local left = tonumber(stock)
     local throttled = nil
     if prior ~= id then
-      throttled = overLimit(KEYS[4 + i], id)
+      throttled = overLimit(KEYS[4 + i], id, limit, ARGV[6])
     end
     if prior == id then
       -- this claim was judged by an earlier run of the same call (a client's retry): same answer

@@ -26,8 +26,8 @@ class CoalescedRepliesTest {
         new PreheatScript().preheat(SERVER.client(), keys, 0, 5, "ordering", Instant.now().plusSeconds(600), 1);
         SERVER.client().hset(keys.buyers(0), "61", "not-a-reservation-id");
         List<ReservationOutcome> outcomes = new ReservationScript().reserveMany(SERVER.client(), keys, List.of(
-                new ReservationScript.Claim(new ReservationId(activity, 1, 0, 1), 61, 1, "a"),
-                new ReservationScript.Claim(new ReservationId(activity, 1, 0, 2), 62, 1, "b")), Instant.now(), seckill.redis.ReplicaAcks.NONE);
+                new ReservationScript.Claim(new ReservationId(activity, 1, 0, 1), 61, 1, "a", seckill.reservation.api.BuyerWindow.NONE),
+                new ReservationScript.Claim(new ReservationId(activity, 1, 0, 2), 62, 1, "b", seckill.reservation.api.BuyerWindow.NONE)), Instant.now(), seckill.redis.ReplicaAcks.NONE);
         assertThat(outcomes.get(0), is(new ReservationOutcome.Unreadable("ALREADY_RESERVED not-a-reservation-id")));
         assertThat(outcomes.get(1), is(new ReservationOutcome.Reserved(new ReservationId(activity, 1, 0, 2), 4)));
     }
@@ -39,12 +39,12 @@ class CoalescedRepliesTest {
         new PreheatScript().preheat(SERVER.client(), keys, 0, 5, "ordering", Instant.now().plusSeconds(600), 1);
         ReservationScript script = new ReservationScript();
         assertThrows(redis.clients.jedis.exceptions.JedisDataException.class, () -> script.reserve(SERVER.client(), keys,
-                new ReservationId(activity, 1, 0, 1), 71, 0, "zero", Instant.now(), seckill.redis.ReplicaAcks.NONE));
+                new ReservationId(activity, 1, 0, 1), 71, 0, "zero", Instant.now(), seckill.redis.ReplicaAcks.NONE, seckill.reservation.api.BuyerWindow.NONE));
         assertThrows(redis.clients.jedis.exceptions.JedisDataException.class, () -> script.reserve(SERVER.client(), keys,
-                new ReservationId(activity, 1, 0, 2), 71, -3, "negative", Instant.now(), seckill.redis.ReplicaAcks.NONE));
+                new ReservationId(activity, 1, 0, 2), 71, -3, "negative", Instant.now(), seckill.redis.ReplicaAcks.NONE, seckill.reservation.api.BuyerWindow.NONE));
         List<ReservationOutcome> outcomes = script.reserveMany(SERVER.client(), keys, List.of(
-                new ReservationScript.Claim(new ReservationId(activity, 1, 0, 3), 72, -1, "a"),
-                new ReservationScript.Claim(new ReservationId(activity, 1, 0, 4), 73, 1, "b")), Instant.now(), seckill.redis.ReplicaAcks.NONE);
+                new ReservationScript.Claim(new ReservationId(activity, 1, 0, 3), 72, -1, "a", seckill.reservation.api.BuyerWindow.NONE),
+                new ReservationScript.Claim(new ReservationId(activity, 1, 0, 4), 73, 1, "b", seckill.reservation.api.BuyerWindow.NONE)), Instant.now(), seckill.redis.ReplicaAcks.NONE);
         assertThat(outcomes.get(0), is(new ReservationOutcome.Unreadable("INVALID ")));
         assertThat(outcomes.get(1), is(new ReservationOutcome.Reserved(new ReservationId(activity, 1, 0, 4), 4)));
         assertThat("nothing taken for the refused ones", SERVER.client().get(keys.stock(0)), is("4"));

@@ -36,8 +36,8 @@ class ScriptsRunTwiceTest {
         preheat.preheat(SERVER.client(), keys, 0, 10, "ordering", expireAt, 42);
         ReservationId id = new ReservationId(activity, 1, 0, 7);
         ReservationScript script = new ReservationScript();
-        ReservationOutcome first = script.reserve(SERVER.client(), keys, id, 5, 1, "r5", now, seckill.redis.ReplicaAcks.NONE);
-        ReservationOutcome second = script.reserve(SERVER.client(), keys, id, 5, 1, "r5", now, seckill.redis.ReplicaAcks.NONE);
+        ReservationOutcome first = script.reserve(SERVER.client(), keys, id, 5, 1, "r5", now, seckill.redis.ReplicaAcks.NONE, seckill.reservation.api.BuyerWindow.NONE);
+        ReservationOutcome second = script.reserve(SERVER.client(), keys, id, 5, 1, "r5", now, seckill.redis.ReplicaAcks.NONE, seckill.reservation.api.BuyerWindow.NONE);
         assertThat(first, is(new ReservationOutcome.Reserved(id, 9)));
         assertThat(second, is(first));
         assertThat(SERVER.client().get(keys.stock(0)), is("9"));
@@ -53,8 +53,8 @@ class ScriptsRunTwiceTest {
         StockBuckets keys = StockBuckets.of(activity, 1, 1);
         new PreheatScript().preheat(SERVER.client(), keys, 0, 10, "ordering", expireAt, 43);
         List<ReservationScript.Claim> claims = List.of(
-                new ReservationScript.Claim(new ReservationId(activity, 1, 0, 1), 11, 1, "a"),
-                new ReservationScript.Claim(new ReservationId(activity, 1, 0, 2), 12, 2, "b"));
+                new ReservationScript.Claim(new ReservationId(activity, 1, 0, 1), 11, 1, "a", seckill.reservation.api.BuyerWindow.NONE),
+                new ReservationScript.Claim(new ReservationId(activity, 1, 0, 2), 12, 2, "b", seckill.reservation.api.BuyerWindow.NONE));
         ReservationScript script = new ReservationScript();
         List<ReservationOutcome> first = script.reserveMany(SERVER.client(), keys, claims, now, seckill.redis.ReplicaAcks.NONE);
         List<ReservationOutcome> second = script.reserveMany(SERVER.client(), keys, claims, now, seckill.redis.ReplicaAcks.NONE);
@@ -96,7 +96,7 @@ class ScriptsRunTwiceTest {
         StockBuckets keys = StockBuckets.of(activity, 1, 1);
         new PreheatScript().preheat(SERVER.client(), keys, 0, 3, "ordering", expireAt, 45);
         ReservationId id = new ReservationId(activity, 1, 0, 3);
-        new ReservationScript().reserve(SERVER.client(), keys, id, 31, 1, "x", now, seckill.redis.ReplicaAcks.NONE);
+        new ReservationScript().reserve(SERVER.client(), keys, id, 31, 1, "x", now, seckill.redis.ReplicaAcks.NONE, seckill.reservation.api.BuyerWindow.NONE);
         RefillScript refill = new RefillScript();
         assertThat(refill.refill(SERVER.client(), keys, id, 31, 1, true), is(RestockOutcome.APPLIED));
         // the relay treats both answers as done
@@ -111,7 +111,7 @@ class ScriptsRunTwiceTest {
         StockBuckets keys = StockBuckets.of(activity, 1, 1);
         new PreheatScript().preheat(SERVER.client(), keys, 0, 3, "ordering", expireAt, 46);
         ReservationId id = new ReservationId(activity, 1, 0, 4);
-        new ReservationScript().reserve(SERVER.client(), keys, id, 41, 1, "y", now, seckill.redis.ReplicaAcks.NONE);
+        new ReservationScript().reserve(SERVER.client(), keys, id, 41, 1, "y", now, seckill.redis.ReplicaAcks.NONE, seckill.reservation.api.BuyerWindow.NONE);
         SnapshotScript snapshot = new SnapshotScript();
         BucketSnapshot first = snapshot.take(SERVER.client(), keys, 0, "ordering", 100);
         assertThat(snapshot.take(SERVER.client(), keys, 0, "ordering", 100), is(first));
@@ -130,7 +130,7 @@ class ScriptsRunTwiceTest {
         BucketScripts scripts = new BucketScripts();
         assertThat(scripts.claim(SERVER.client(), keys, 0, 51, "pending:77"), is(""));
         ReservationOutcome repeat = new ReservationScript().reserve(SERVER.client(), keys, new ReservationId(activity, 1, 0, 78),
-                51, 1, "z", now, seckill.redis.ReplicaAcks.NONE);
+                51, 1, "z", now, seckill.redis.ReplicaAcks.NONE, seckill.reservation.api.BuyerWindow.NONE);
         assertThat(repeat, is(new ReservationOutcome.InProgress()));
     }
 }
