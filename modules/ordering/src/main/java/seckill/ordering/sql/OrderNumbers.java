@@ -19,6 +19,13 @@ public final class OrderNumbers {
     }
 
     public static String of(ReservationId id, Instant reservedAt) {
-        return DAY.format(reservedAt) + String.format("%019d", id.sequence());
+        // zero-padded by hand: String.format parses its pattern on every call, once per order
+        if (id.sequence() < 0) {
+            return DAY.format(reservedAt) + String.format("%019d", id.sequence());
+        }
+        String sequence = Long.toString(id.sequence());
+        StringBuilder number = new StringBuilder(24).append(DAY.format(reservedAt));
+        number.repeat('0', 19 - sequence.length());
+        return number.append(sequence).toString();
     }
 }

@@ -3,6 +3,7 @@ package seckill.ordering.sql;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -230,8 +231,11 @@ public final class OrderWriter {
     private static void insertOrders(DbTransaction tx, List<ReservationEvent> events,
                                      LongFunction<Duration> paymentWindow, Instant now) {
         List<Object> params = new ArrayList<>(events.size() * OrderingSql.ORDER_PARAMS);
+        // the batch's times are the same for every row (and the deadline for every row of one
+        // activity): formatted once, not per row (the profile of a settlement run showed the formatting)
+        String nowColumn = UtcTime.column(now);
+        Map<Long, String> deadlines = new HashMap<>();
         for (ReservationEvent e : events) {
-            Instant expireAt = now.plus(paymentWindow.apply(e.id().activityId()));
             params.add(OrderNumbers.of(e.id(), e.reservedAt()));
             params.add(e.id().toString());
             params.add(scopedRequestId(e));
@@ -239,9 +243,10 @@ public final class OrderWriter {
             params.add(e.id().skuId());
             params.add(e.userId());
             params.add(e.quantity());
-            params.add(UtcTime.column(expireAt));
-            params.add(UtcTime.column(now));
-            params.add(UtcTime.column(now));
+            params.add(deadlines.computeIfAbsent(e.id().activityId(),
+                    activity -> UtcTime.column(now.plus(paymentWindow.apply(activity)))));
+            params.add(nowColumn);
+            params.add(nowColumn);
             params.add(e.position().ordinal());
         }
         tx.insert(OrderingSql.ORDER_COLUMNS + OrderingSql.rows(OrderingSql.ORDER_ROW, events.size()), params.toArray());
@@ -257,12 +262,13 @@ public final class OrderWriter {
 
     private static void insertDeductLogs(DbTransaction tx, List<ReservationEvent> events, Instant now) {
         List<Object> params = new ArrayList<>(events.size() * OrderingSql.LOG_PARAMS);
+        String nowColumn = UtcTime.column(now);
         for (ReservationEvent e : events) {
             params.add(e.id().activityId());
             params.add(e.id().skuId());
             params.add(e.quantity());
             params.add(e.id().toString());
-            params.add(UtcTime.column(now));
+            params.add(nowColumn);
         }
         tx.insert(OrderingSql.LOG_COLUMNS + OrderingSql.rows(OrderingSql.DEDUCT_LOG_ROW, events.size()), params.toArray());
     }
