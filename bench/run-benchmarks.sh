@@ -210,21 +210,16 @@ ulimit -n 65536 2>/dev/null || true
 start_service overload SECKILL_ADMISSION_GLOBAL_RATE=3000 SECKILL_HTTP_MAX_PURCHASES_IN_FLIGHT=256
 OBIG=$(activity 10000000); OPROBE=$(activity 10000000); OWARM=$(activity 10000000)
 warm overload "/api/v1/activities/$OWARM/purchases"; drained >/dev/null
-probe() { # seconds file: one purchase at a time (curl), a new buyer each; "status seconds" per line
-  local until=$(( $(date +%s) + $1 )) n=0
-  while (( $(date +%s) < until )); do
-    n=$((n + 1))
-    curl -s -o /dev/null -w '%{http_code} %{time_total}\n' -X POST "localhost:$PORT/api/v1/activities/$OPROBE/purchases" \
-      -H 'Content-Type: application/json' -H "X-User-Id: $((900000000 + RANDOM * 32768 + RANDOM))" \
-      -d "{\"skuId\":1,\"quantity\":1,\"requestId\":\"p$n\"}" >> "$2"
-  done
+probe() { # end-epoch-ms file: one purchase at a time over one kept-alive connection, a new buyer each;
+  # "status seconds" per line (bench/Probe.java; a curl loop gave ~30 answers and timed curl's own start)
+  java bench/Probe.java "http://127.0.0.1:$PORT/api/v1/activities/$OPROBE/purchases" "$1" "$2"
 }
 quantile() { # file status q -> the q-quantile of the times of answers with that status, in ms
   awk -v s="$2" '$1 == s {print $2 * 1000}' "$1" | sort -n | awk -v q="$3" '{v[NR] = $1} END {
     if (NR == 0) {print "n/a"; exit} i = int(NR * q); if (i < 1) i = 1; if (i > NR) i = NR; printf "%.1fms", v[i] }'; }
 overload_row() { # connections -> "rps p50 p99 probe-p50 probe-p99 rss-MiB"
   : > "$WORK/probe$1.txt"
-  probe "$SECONDS_PER_RUN" "$WORK/probe$1.txt" &
+  probe "$(( $(date +%s%3N) + SECONDS_PER_RUN * 1000 ))" "$WORK/probe$1.txt" &
   local probe=$! rps p50 p99 before
   before=$(outcomes)
   read -r rps p50 p99 <<< "$(run_wrk "overload$1" "/api/v1/activities/$OBIG/purchases" mixed "$1")"

@@ -1,7 +1,7 @@
 package seckill.app.http;
 
-import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import seckill.app.sale.HotPathSingleton;
 import io.helidon.webserver.http.ServerRequest;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -11,7 +11,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * {@code X-Forwarded-For} entry that is not one of them ({@code seckill.admission.trusted-proxies},
  * CIDR list, default loopback). The leftmost entry is whatever the client sent, so it never counts.
  */
-@ApplicationScoped
+@HotPathSingleton
 class ClientAddress {
 
     private final boolean trustForwardedFor;

@@ -3,7 +3,6 @@ package seckill.app.sale;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
-import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.metrics.Counter;
 import org.eclipse.microprofile.metrics.MetricRegistry;
@@ -28,7 +27,7 @@ import seckill.reservation.api.StockReservations;
  * outcome is unknown, sales halt on this instance (stop issuing; settlement reconciles and resumes),
  * never a guess either way.
  */
-@ApplicationScoped
+@HotPathSingleton
 public class PlacingPurchase {
 
     private static final Logger LOG = Logger.getLogger(PlacingPurchase.class.getName());

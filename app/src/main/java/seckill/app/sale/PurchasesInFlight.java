@@ -2,7 +2,6 @@ package seckill.app.sale;
 
 import java.util.concurrent.Semaphore;
 
-import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.metrics.MetricRegistry;
@@ -16,7 +15,7 @@ import org.eclipse.microprofile.metrics.MetricRegistry;
  * and never takes a place an admitted buyer needs. Nothing happened for the refused one, so a retry
  * is safe. The gauge {@code seckill_purchases_in_flight} shows the load.
  */
-@ApplicationScoped
+@HotPathSingleton
 public class PurchasesInFlight {
 
     private final int bound;

@@ -11,7 +11,6 @@ import java.util.stream.Stream;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
-import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.config.ConfigValue;
@@ -22,7 +21,7 @@ import seckill.admission.api.SwitchesView;
  * is a source that re-reads itself) and refreshed every half second, so a change takes effect
  * within about a second without a restart. The purchase path reads plain fields, never Config.
  */
-@ApplicationScoped
+@HotPathSingleton
 class AdmissionSwitches implements SwitchesView {
 
     static final String PREFIX = "seckill.admission.";

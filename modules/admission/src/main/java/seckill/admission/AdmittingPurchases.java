@@ -6,7 +6,6 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Logger;
 
-import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.Tag;
@@ -27,7 +26,7 @@ import seckill.redis.RedisFailures;
  * stock ({@link #throttledAtReservation} learns the verdict). So an admitted purchase costs one
  * Redis call, and a refused one none.
  */
-@ApplicationScoped
+@HotPathSingleton
 class AdmittingPurchases implements Admission {
 
     private static final Logger LOG = Logger.getLogger(AdmittingPurchases.class.getName());

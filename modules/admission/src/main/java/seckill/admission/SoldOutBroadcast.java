@@ -17,7 +17,7 @@ import redis.clients.jedis.UnifiedJedis;
  * only costs Redis calls (an instance without the flag still asks Redis and gets the true answer),
  * never a wrong answer, because a flag is only ever raised after Redis said "sold out".
  */
-@ApplicationScoped
+@HotPathSingleton
 class SoldOutBroadcast {
 
     private static final Logger LOG = Logger.getLogger(SoldOutBroadcast.class.getName());

@@ -9,7 +9,6 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 
 import io.helidon.dbclient.DbClient;
 import jakarta.annotation.PostConstruct;
-import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import seckill.ordering.api.Activity;
 import seckill.ordering.api.ActivityCatalog;
@@ -22,7 +21,7 @@ import seckill.ordering.sql.ActivityRows;
  * registration, so a found one is cached for good; an unknown id is remembered for a second so a
  * flood of requests for a bad id cannot reach the database.
  */
-@ApplicationScoped
+@HotPathSingleton
 class RegisteringActivities implements ActivityCatalog {
 
     private static final long MISS_TTL_MILLIS = 1_000;

@@ -13,7 +13,6 @@ import java.util.logging.Logger;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
-import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import redis.clients.jedis.UnifiedJedis;
@@ -45,7 +44,7 @@ import seckill.reservation.redis.StockBuckets;
  * The purchase path's use case: one buyer, one atomic script call against the buyer's home bucket.
  * Redis errors become {@link ReservationUnavailable}: the caller must treat the outcome as unknown.
  */
-@ApplicationScoped
+@HotPathSingleton
 class ReservingStock implements StockReservations {
 
     private static final Logger LOG = Logger.getLogger(ReservingStock.class.getName());

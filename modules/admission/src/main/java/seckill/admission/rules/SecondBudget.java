@@ -40,6 +40,16 @@ public final class SecondBudget {
         }
     }
 
+    /**
+     * Whether fewer than half a chunk of tokens are left in the second at {@code nowMillis} and Redis
+     * has not said the second is spent: time to lease more before they run out, so the attempts
+     * meanwhile take what is left instead of waiting behind the lease call.
+     */
+    public synchronized boolean runningLow(long nowMillis, long chunk) {
+        roll(nowMillis / 1000);
+        return !spent && tokens < Math.max(1, chunk / 2);
+    }
+
     /** An attempt that took a token and was refused for another reason gives it back. */
     public synchronized void giveBack(long nowMillis) {
         if (nowMillis / 1000 == second) {

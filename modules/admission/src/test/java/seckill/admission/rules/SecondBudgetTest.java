@@ -52,6 +52,23 @@ class SecondBudgetTest {
     }
 
     @Test
+    void itRunsLowBelowHalfAChunkUntilRedisSaysTheSecondIsSpent() {
+        SecondBudget budget = new SecondBudget();
+        budget.leased(2, 10);
+        for (int i = 0; i < 6; i++) {  // 10 down to 5 left: not yet below half of 10
+            assertThat(budget.runningLow(2_000, 10), is(false));
+            assertThat(budget.take(2_000), is(TAKEN));
+        }
+        assertThat(budget.runningLow(2_000, 10), is(true));
+        budget.leased(2, 10);
+        assertThat(budget.runningLow(2_000, 10), is(false));
+        budget.leased(2, 0);
+        assertThat(budget.runningLow(2_000, 10), is(false));
+        // a new second starts empty: low until its first lease
+        assertThat(budget.runningLow(3_000, 10), is(true));
+    }
+
+    @Test
     void aChunkIsATenthOfTheRateAndAtLeastOne() {
         assertThat(SecondBudget.chunk(3_000), is(300L));
         assertThat(SecondBudget.chunk(5), is(1L));
