@@ -17,6 +17,12 @@ public record Activity(long id, String name, Instant startsAt, Instant endsAt, D
     }
 
     public Optional<SkuLine> sku(long skuId) {
-        return skus.stream().filter(s -> s.skuId() == skuId).findFirst();
+        // asked on every purchase: a loop, not a stream (it showed in the purchase path's profile)
+        for (SkuLine sku : skus) {
+            if (sku.skuId() == skuId) {
+                return Optional.of(sku);
+            }
+        }
+        return Optional.empty();
     }
 }
