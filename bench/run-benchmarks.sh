@@ -166,7 +166,8 @@ profile purchase-path "/api/v1/activities/$BIG/purchases" 2xx "purchase path (20
 drained >/dev/null
 
 # Redis' ceiling: the same reserve.lua on keys of the same shape that no consumer reads
-SHA=$(redis-cli -n 1 SCRIPT LOAD "$(cat modules/reservation/src/main/resources/seckill/reservation/redis/reserve.lua)")
+# (behind buyer_window.lua, as ReservationScript loads it)
+SHA=$(redis-cli -n 1 SCRIPT LOAD "$(cat modules/reservation/src/main/resources/seckill/reservation/redis/buyer_window.lua modules/reservation/src/main/resources/seckill/reservation/redis/reserve.lua)")
 K='sk:{bench:s1:b0}'
 redis-cli -n 1 DEL "$K:stock" "$K:buyers" "$K:events" >/dev/null
 redis-cli -n 1 SET "$K:stock" 1000000000000 >/dev/null
@@ -329,7 +330,7 @@ spread_tag() { # name part parts -> tag landing in the middle half of range part
     salt=$((salt + 1))
   done
 }
-LUA_SRC="$(cat modules/reservation/src/main/resources/seckill/reservation/redis/reserve.lua)"
+LUA_SRC="$(cat modules/reservation/src/main/resources/seckill/reservation/redis/buyer_window.lua modules/reservation/src/main/resources/seckill/reservation/redis/reserve.lua)"
 for port in $PORTS; do RSHA=$(redis-cli -p "$port" script load "$LUA_SRC"); done
 rb_bucket() { # tag pipeline -> "port rate"
   local k="sk:{$1}" port

@@ -42,6 +42,18 @@ public final class RedisScript {
         }
     }
 
+    /**
+     * Reads a script made of several parts, in order, as one: a Redis script cannot include another,
+     * so functions two scripts share live in a part of their own that each is read behind.
+     */
+    public static RedisScript read(String name, InputStream... parts) {
+        StringBuilder source = new StringBuilder();
+        for (InputStream part : parts) {
+            source.append(read(part, name).source).append('\n');
+        }
+        return new RedisScript(source.toString());
+    }
+
     public Object run(UnifiedJedis redis, List<String> keys, List<String> args) {
         return bySha(redis, keys, sha -> redis.evalsha(sha, keys, args));
     }

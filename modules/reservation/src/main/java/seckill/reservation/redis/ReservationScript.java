@@ -17,10 +17,13 @@ import seckill.reservation.api.ReservationOutcome;
  */
 public final class ReservationScript {
 
-    private final RedisScript script = RedisScript.read(
-            ReservationScript.class.getResourceAsStream("reserve.lua"), "reserve.lua");
-    private final RedisScript many = RedisScript.read(
-            ReservationScript.class.getResourceAsStream("reserve_many.lua"), "reserve_many.lua");
+    // both behind buyer_window.lua: the input checks and the buyer's window are written once
+    private final RedisScript script = RedisScript.read("reserve.lua",
+            ReservationScript.class.getResourceAsStream("buyer_window.lua"),
+            ReservationScript.class.getResourceAsStream("reserve.lua"));
+    private final RedisScript many = RedisScript.read("reserve_many.lua",
+            ReservationScript.class.getResourceAsStream("buyer_window.lua"),
+            ReservationScript.class.getResourceAsStream("reserve_many.lua"));
 
     /** One buyer's part of a coalesced call. */
     public record Claim(ReservationId candidate, long userId, int quantity, String requestId, BuyerWindow window) {

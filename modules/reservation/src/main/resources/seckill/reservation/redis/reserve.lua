@@ -4,33 +4,12 @@
 -- KEYS[4] (optional) the buyer's rate-limit window (all share one hash tag, so the script runs on one cluster slot).
 -- ARGV: userId, quantity, reservationId, requestId, reservedAtMillis, activityId, skuId,
 -- then (optional) window attempts, window millis: the buyer's limit, judged before dedupe and stock.
--- defence in depth: the edge validates, and the script still refuses what could corrupt the stock
-local function positiveInteger(text)
-  return type(text) == 'string' and #text <= 19 and string.match(text, '^[1-9]%d*$') ~= nil
-end
+-- Runs behind buyer_window.lua (positiveInteger, overLimit), which ReservationScript puts in front.
 if not positiveInteger(ARGV[1]) or not positiveInteger(ARGV[2]) or not positiveInteger(ARGV[5]) then
   return redis.error_reply('ERR userId, quantity and reservedAt must be positive integers')
 end
 if ARGV[8] and ARGV[8] ~= '0' and (not positiveInteger(ARGV[8]) or not positiveInteger(ARGV[9])) then
   return redis.error_reply('ERR window attempts and millis must be positive integers')
-end
--- the buyer's rate-limit window, the same function in reserve.lua and reserve_many.lua (a script
--- cannot include another): a hash where 'n' counts the attempts and each attempt it let through is a
--- field, so a re-run of an admitted call is not counted again; over the limit it stays over until it
--- expires. Nil within the limit, else {attempts, millis until the window ends}.
-local function overLimit(key, id, limit, millis)
-  if limit <= 0 or not key or redis.call('HGET', key, id) then
-    return nil
-  end
-  local attempts = redis.call('HINCRBY', key, 'n', 1)
-  if attempts == 1 then
-    redis.call('PEXPIRE', key, millis)
-  end
-  if attempts > limit then
-    return {tostring(attempts), tostring(redis.call('PTTL', key))}
-  end
-  redis.call('HSET', key, id, attempts)
-  return nil
 end
 local stock = redis.call('GET', KEYS[1])
 if not stock then

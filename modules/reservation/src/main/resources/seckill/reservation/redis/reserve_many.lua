@@ -5,10 +5,7 @@
 -- ARGV: count, reservedAtMillis, activityId, skuId, window attempts (0 = none), window millis,
 -- then per buyer: userId, quantity, reservationId, requestId
 -- Returns per buyer: verdict, value, remaining.
--- defence in depth: the edge validates, and the script still refuses what could corrupt the stock
-local function positiveInteger(text)
-  return type(text) == 'string' and #text <= 19 and string.match(text, '^[1-9]%d*$') ~= nil
-end
+-- Runs behind buyer_window.lua (positiveInteger, overLimit), which ReservationScript puts in front.
 if not positiveInteger(ARGV[1]) or not positiveInteger(ARGV[2]) then
   return redis.error_reply('ERR count and reservedAt must be positive integers')
 end
@@ -18,24 +15,6 @@ end
 local stock = redis.call('GET', KEYS[1])
 local n = tonumber(ARGV[1])
 local limit = tonumber(ARGV[5]) or 0
--- the buyer's rate-limit window, the same function in reserve.lua and reserve_many.lua (a script
--- cannot include another): a hash where 'n' counts the attempts and each attempt it let through is a
--- field, so a re-run of an admitted call is not counted again; over the limit it stays over until it
--- expires. Nil within the limit, else {attempts, millis until the window ends}.
-local function overLimit(key, id, limit, millis)
-  if limit <= 0 or not key or redis.call('HGET', key, id) then
-    return nil
-  end
-  local attempts = redis.call('HINCRBY', key, 'n', 1)
-  if attempts == 1 then
-    redis.call('PEXPIRE', key, millis)
-  end
-  if attempts > limit then
-    return {tostring(attempts), tostring(redis.call('PTTL', key))}
-  end
-  redis.call('HSET', key, id, attempts)
-  return nil
-end
 local out = {}
 for i = 0, n - 1 do
   local base = 7 + i * 4
