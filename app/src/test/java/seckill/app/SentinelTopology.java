@@ -30,13 +30,17 @@ final class SentinelTopology implements AfterAllCallback {
 
     private final List<RedisInstance> instances = new ArrayList<>();
     private final List<Integer> sentinelPorts = new ArrayList<>();
+    private final List<Integer> replicaPorts = new ArrayList<>();
 
     SentinelTopology() {
         try {
             int master = freePort();
             instances.add(server(master, null));
-            instances.add(server(freePort(), master));
-            instances.add(server(freePort(), master));
+            for (int i = 0; i < 2; i++) {
+                int port = freePort();
+                instances.add(server(port, master));
+                replicaPorts.add(port);
+            }
             for (int i = 0; i < 3; i++) {
                 int port = freePort();
                 RedisSentinel sentinel = RedisSentinel.newRedisSentinel().bind("127.0.0.1").port(port)
@@ -61,6 +65,11 @@ final class SentinelTopology implements AfterAllCallback {
 
     HostAndPort sentinel() {
         return new HostAndPort("127.0.0.1", sentinelPorts.getFirst());
+    }
+
+    /** The two replicas as started (one of them is the master after a failover). */
+    List<HostAndPort> replicas() {
+        return replicaPorts.stream().map(port -> new HostAndPort("127.0.0.1", port)).toList();
     }
 
     private boolean ready() {

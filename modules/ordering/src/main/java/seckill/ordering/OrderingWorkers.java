@@ -21,6 +21,7 @@ import seckill.ordering.api.OrderingSwitch;
 import seckill.ordering.rules.OrderPace;
 import seckill.reservation.api.ReservationEvent;
 import seckill.reservation.api.ReservationEvents;
+import seckill.reservation.api.UnreplicatedEvents;
 
 /**
  * The consumer-group workers of this instance. Each worker polls every live stream for new events,
@@ -181,7 +182,7 @@ class OrderingWorkers implements OrderingSwitch {
                             placingOrders.settle(batch);
                             settled += batch.size();
                         }
-                    } catch (CrashInjection.WorkerCrash | LedgerUnavailable e) {
+                    } catch (CrashInjection.WorkerCrash | LedgerUnavailable | UnreplicatedEvents e) {
                         throw e;
                     } catch (RuntimeException e) {
                         failure = e;
@@ -220,6 +221,15 @@ class OrderingWorkers implements OrderingSwitch {
                     LOG.warning("ledger database unavailable; ordering workers back off (up to " + maxBackoffMillis
                             + " ms) and take no new events until it answers: " + e.getMessage());
                 }
+                if (!pause(backoff)) {
+                    return;
+                }
+            } catch (UnreplicatedEvents e) {
+                // read but not yet safe from a failover: they stay pending with this consumer, which
+                // reads them again first, once the replicas have caught up
+                ownPendingFirst = true;
+                backoff = Math.min(maxBackoffMillis, Math.max(100, backoff * 2));
+                LOG.warning(() -> "ordering worker " + consumer + " waits for Redis replicas: " + e.getMessage());
                 if (!pause(backoff)) {
                     return;
                 }
@@ -262,8 +272,9 @@ class OrderingWorkers implements OrderingSwitch {
     }
 
     /**
-     * Finishes what this consumer had been handed before it stopped or before the ledger went away.
-     * An outage is thrown; any other trouble is logged and left to the reclaim.
+     * Finishes what this consumer had been handed before it stopped, before the ledger went away, or
+     * before the replicas held it. An outage or unreplicated events are thrown; any other trouble is
+     * logged and left to the reclaim.
      */
     private void settleOwnPending(String consumer) {
         try {
@@ -279,7 +290,7 @@ class OrderingWorkers implements OrderingSwitch {
                     mine = next;
                 }
             }
-        } catch (CrashInjection.WorkerCrash | LedgerUnavailable e) {
+        } catch (CrashInjection.WorkerCrash | LedgerUnavailable | UnreplicatedEvents e) {
             throw e;
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "consumer " + consumer + " could not settle its own pending events", e);

@@ -6,9 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.function.Function;
 
-import redis.clients.jedis.AbstractPipeline;
-import redis.clients.jedis.Pipeline;
-import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 
@@ -68,7 +65,7 @@ public final class RedisScript {
         if (acks.replicas() <= 0) {
             return run(redis, keys, args);
         }
-        return bySha(redis, keys, sha -> acknowledged(redis, sha, keys, args, acks));
+        return bySha(redis, keys, sha -> acks.await(redis, pipeline -> pipeline.evalsha(sha, keys, args)));
     }
 
     /** Calls by the known SHA, loading the script first if needed and once more on NOSCRIPT. */
@@ -81,25 +78,6 @@ public final class RedisScript {
             return call.apply(current);
         } catch (JedisNoScriptException e) {
             return call.apply(load(redis, keys.getFirst()));
-        }
-    }
-
-    private static Object acknowledged(UnifiedJedis redis, String sha, List<String> keys, List<String> args,
-                                       ReplicaAcks acks) {
-        try (AbstractPipeline pipeline = redis.pipelined()) {
-            if (!(pipeline instanceof Pipeline onOneConnection)) {
-                throw new IllegalStateException("seckill.redis.min-replica-acks needs a single master (redis:// or "
-                        + "redis-sentinel://); a cluster client cannot WAIT on the connection that wrote");
-            }
-            Response<Object> reply = onOneConnection.evalsha(sha, keys, args);
-            Response<Long> acknowledged = onOneConnection.waitReplicas(acks.replicas(), acks.timeoutMillis());
-            onOneConnection.sync();
-            Object result = reply.get();
-            long count = acknowledged.get();
-            if (count < acks.replicas()) {
-                throw new ReplicaAcks.Missing(count, acks);
-            }
-            return result;
         }
     }
 

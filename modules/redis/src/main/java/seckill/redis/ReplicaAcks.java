@@ -1,6 +1,12 @@
 package seckill.redis;
 
+import java.util.function.Function;
+
 import org.eclipse.microprofile.config.Config;
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.Response;
+import redis.clients.jedis.UnifiedJedis;
 
 /**
  * How many replicas must acknowledge a reservation's writes before a buyer is told it exists
@@ -18,6 +24,30 @@ public record ReplicaAcks(int replicas, long timeoutMillis) {
         return new ReplicaAcks(
                 config.getOptionalValue("seckill.redis.min-replica-acks", Integer.class).orElse(sentinel ? 1 : 0),
                 config.getOptionalValue("seckill.redis.replica-ack-timeout-millis", Long.class).orElse(50L));
+    }
+
+    /**
+     * Sends {@code writes}, then {@code WAIT} for the required replicas, in one pipeline, so on one
+     * connection: {@code WAIT} counts only the writes of the connection that sends it, and every
+     * write the master replicated before them. Too few acknowledgements in time throw
+     * {@link Missing}: the writes are on this master but would not survive its loss.
+     */
+    public <T> T await(UnifiedJedis redis, Function<Pipeline, Response<T>> writes) {
+        try (AbstractPipeline pipeline = redis.pipelined()) {
+            if (!(pipeline instanceof Pipeline onOneConnection)) {
+                throw new IllegalStateException("seckill.redis.min-replica-acks needs a single master (redis:// or "
+                        + "redis-sentinel://); a cluster client cannot WAIT on the connection that wrote");
+            }
+            Response<T> reply = writes.apply(onOneConnection);
+            Response<Long> acknowledged = onOneConnection.waitReplicas(replicas, timeoutMillis);
+            onOneConnection.sync();
+            T result = reply.get();
+            long count = acknowledged.get();
+            if (count < replicas) {
+                throw new Missing(count, this);
+            }
+            return result;
+        }
     }
 
     /** Fewer replicas than required acknowledged the writes in time: they may not survive a failover. */

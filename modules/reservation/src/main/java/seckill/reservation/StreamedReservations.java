@@ -14,6 +14,7 @@ import redis.clients.jedis.StreamEntryID;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.params.XAutoClaimParams;
+import redis.clients.jedis.params.XClaimParams;
 import redis.clients.jedis.params.XAddParams;
 import redis.clients.jedis.params.XPendingParams;
 import redis.clients.jedis.params.XReadGroupParams;
@@ -23,9 +24,11 @@ import redis.clients.jedis.resps.StreamPendingEntry;
 import seckill.reservation.api.BucketSnapshot;
 import seckill.reservation.api.EventPosition;
 import seckill.redis.RedisScript;
+import seckill.redis.ReplicaAcks;
 import seckill.reservation.api.ReservationEvent;
 import seckill.reservation.api.ReservationEvents;
 import seckill.reservation.api.ReservationId;
+import seckill.reservation.api.UnreplicatedEvents;
 import seckill.reservation.redis.StockBuckets;
 import seckill.reservation.redis.SnapshotScript;
 import seckill.reservation.redis.TrimScript;
@@ -33,7 +36,8 @@ import seckill.reservation.redis.TrimScript;
 /**
  * Reads reservation events through the consumer group, one stream per bucket. Reading is
  * per stream (never a multi-key XREADGROUP), so it works unchanged when buckets live on different
- * cluster shards.
+ * cluster shards. With replicas required ({@code seckill.redis.min-replica-acks}) events are handed
+ * out only once the replicas hold them ({@link #replicated}).
  */
 @ApplicationScoped
 class StreamedReservations implements ReservationEvents {
@@ -44,6 +48,7 @@ class StreamedReservations implements ReservationEvents {
     private final UnifiedJedis redis;
     private final java.time.Clock clock;
     private final String consumerGroup;
+    private final ReplicaAcks acks;
 
     @Inject
     StreamedReservations(UnifiedJedis redis,
@@ -52,6 +57,7 @@ class StreamedReservations implements ReservationEvents {
         this.redis = redis;
         this.clock = clock;
         this.consumerGroup = settings.consumerGroup();
+        this.acks = settings.acks();
     }
 
     private final TrimScript trimScript = new TrimScript();
@@ -95,6 +101,31 @@ class StreamedReservations implements ReservationEvents {
                 long times = deliveries.getOrDefault(entry.getID().toString(), 1L);
                 toEvent(perStream.getKey(), entry, times).ifPresent(events::add);
             }
+        }
+        return replicated(stream, consumer, events);
+    }
+
+    /**
+     * The events, once the required replicas hold them. A reservation's {@code 202} waited for its
+     * replicas, but a worker may read an event before they have it (its buyer not yet answered, or
+     * answered "in doubt"); an order placed for it would outlive a failover that loses it, and the
+     * ledger and Redis would disagree for good. {@code WAIT} covers only the writes of its own
+     * connection, so the events are claimed again by this consumer (JUSTID: a replicated write that
+     * changes nothing else) on the connection that then waits; every event it names was replicated
+     * before that claim. Too few replicas throw {@link UnreplicatedEvents}: the events stay pending
+     * with this consumer.
+     */
+    private List<ReservationEvent> replicated(String stream, String consumer, List<ReservationEvent> events) {
+        if (acks.replicas() <= 0 || events.isEmpty()) {
+            return events;
+        }
+        StreamEntryID[] ids = events.stream().map(e -> new StreamEntryID(e.position().entryId()))
+                .toArray(StreamEntryID[]::new);
+        try {
+            acks.await(redis, pipeline -> pipeline.xclaimJustId(stream, consumerGroup, consumer, 0,
+                    XClaimParams.xClaimParams(), ids));
+        } catch (ReplicaAcks.Missing e) {
+            throw new UnreplicatedEvents(stream, events.size(), e);
         }
         return events;
     }
@@ -166,7 +197,7 @@ class StreamedReservations implements ReservationEvents {
         if (claimed.size() > 2 && claimed.get(2) instanceof List<?> deleted && !deleted.isEmpty()) {
             lost(stream, deleted.stream().map(RedisScript::text).toList());
         }
-        return events;
+        return replicated(stream, consumer, events);
     }
 
     /**

@@ -6,7 +6,10 @@ import java.util.List;
 /**
  * The reservation module's door for consumers of reservation events. Every preheated bucket has
  * one stream and one consumer group; an event stays pending until {@link #acknowledge} is called,
- * so a consumer that dies before committing loses nothing.
+ * so a consumer that dies before committing loses nothing. The read methods hand out only events
+ * the required replicas hold ({@code seckill.redis.min-replica-acks}); otherwise they throw
+ * {@link UnreplicatedEvents} and leave the events pending with the consumer, for
+ * {@link #readOwnPending} to hand out again.
  */
 public interface ReservationEvents {
 
