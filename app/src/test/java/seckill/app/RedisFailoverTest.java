@@ -18,7 +18,6 @@ import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.Jedis;
 import redis.clients.jedis.UnifiedJedis;
 import seckill.app.drill.InvariantCheck;
 
@@ -56,12 +55,11 @@ class RedisFailoverTest {
 
     @Test
     void aMasterKilledMidSaleLosesNoReservationAnswered202() throws Exception {
-        HostAndPort sentinel = TOPOLOGY.sentinel();
 
         SaleFixture sale = new SaleFixture(target.getUri(), db);
         long activity = sale.createOpenActivity(SKU, STOCK, 1);
-        HostAndPort oldMaster = master(sentinel);
-        long pid = processId(oldMaster);
+        HostAndPort oldMaster = TOPOLOGY.master();
+        long pid = SentinelTopology.processId(oldMaster);
 
         Map<Long, String> reserved = new ConcurrentHashMap<>();
         Map<Integer, AtomicInteger> finals = new ConcurrentHashMap<>();
@@ -83,7 +81,7 @@ class RedisFailoverTest {
             SaleFixture.await("a third of the buyers answered", Duration.ofSeconds(60), () -> answered.get() >= BUYERS / 3);
             // SIGKILL: whatever the master had not sent its replicas is gone with it
             ProcessHandle.of(pid).orElseThrow().destroyForcibly();
-            SaleFixture.await("a replica promoted", Duration.ofSeconds(30), () -> !master(sentinel).equals(oldMaster));
+            SaleFixture.await("a replica promoted", Duration.ofSeconds(30), () -> !TOPOLOGY.master().equals(oldMaster));
             for (Future<?> buyer : buyers) {
                 buyer.get();
             }
@@ -125,23 +123,5 @@ class RedisFailoverTest {
         assertThat(violations, empty());
         assertThat(report, org.hamcrest.Matchers.containsString("failed over by the Sentinels"));
         assertThat(report, org.hamcrest.Matchers.containsString("invariants    OK"));
-    }
-
-    private static HostAndPort master(HostAndPort sentinel) {
-        try (Jedis jedis = new Jedis(sentinel)) {
-            List<String> address = jedis.sentinelGetMasterAddrByName(SentinelTopology.MASTER_NAME);
-            return new HostAndPort(address.get(0), Integer.parseInt(address.get(1)));
-        }
-    }
-
-    private static long processId(HostAndPort node) {
-        try (Jedis jedis = new Jedis(node)) {
-            for (String line : jedis.info("server").split("\r?\n")) {
-                if (line.startsWith("process_id:")) {
-                    return Long.parseLong(line.substring("process_id:".length()).trim());
-                }
-            }
-        }
-        throw new IllegalStateException("no process_id from " + node);
     }
 }

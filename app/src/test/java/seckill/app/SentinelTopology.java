@@ -67,6 +67,26 @@ final class SentinelTopology implements AfterAllCallback {
         return new HostAndPort("127.0.0.1", sentinelPorts.getFirst());
     }
 
+    /** The master the Sentinels name now. */
+    HostAndPort master() {
+        try (Jedis jedis = new Jedis(sentinel())) {
+            List<String> address = jedis.sentinelGetMasterAddrByName(MASTER_NAME);
+            return new HostAndPort(address.get(0), Integer.parseInt(address.get(1)));
+        }
+    }
+
+    /** The process id of a node of the topology (from {@code INFO server}), for faults sent from outside. */
+    static long processId(HostAndPort node) {
+        try (Jedis jedis = new Jedis(node)) {
+            for (String line : jedis.info("server").split("\r?\n")) {
+                if (line.startsWith("process_id:")) {
+                    return Long.parseLong(line.substring("process_id:".length()).trim());
+                }
+            }
+        }
+        throw new IllegalStateException("no process_id from " + node);
+    }
+
     /** The two replicas as started (one of them is the master after a failover). */
     List<HostAndPort> replicas() {
         return replicaPorts.stream().map(port -> new HostAndPort("127.0.0.1", port)).toList();

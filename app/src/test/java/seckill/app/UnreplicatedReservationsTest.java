@@ -80,8 +80,7 @@ class UnreplicatedReservationsTest {
     void anEventNoReplicaHoldsIsNeverOrdered() throws Exception {
         SaleFixture sale = new SaleFixture(target.getUri(), db);
         long activity = sale.createOpenActivity(SKU, STOCK, 1);
-        HostAndPort sentinel = TOPOLOGY.sentinel();
-        HostAndPort oldMaster = master(sentinel);
+        HostAndPort oldMaster = TOPOLOGY.master();
 
         for (int i = 1; i <= EARLY_BUYERS; i++) {
             assertThat(sale.purchaseRetrying(activity, activity * 1000 + i, SKU, 1, "r-" + i).statusCode(), is(202));
@@ -92,7 +91,7 @@ class UnreplicatedReservationsTest {
             assertThat("both replicas hold everything so far", master.waitReplicas(2, 5_000), is(2L));
         }
 
-        List<Long> replicaPids = TOPOLOGY.replicas().stream().map(UnreplicatedReservationsTest::processId).toList();
+        List<Long> replicaPids = TOPOLOGY.replicas().stream().map(SentinelTopology::processId).toList();
         // frozen, then cut off: bytes already in a replica's socket would still reach it when thawed,
         // so the master drops the links while the replicas cannot reconnect
         replicaPids.forEach(pid -> signal("STOP", pid));
@@ -118,11 +117,11 @@ class UnreplicatedReservationsTest {
             SaleFixture.await("the workers saw every event", Duration.ofSeconds(30), () -> streams.stream().allMatch(s ->
                     events.undelivered(s) == 0 && redis.xpending(s, "ordering", XPendingParams.xPendingParams().count(100))
                             .stream().allMatch(p -> p.getDeliveredTimes() >= 2)));
-            ProcessHandle.of(processId(oldMaster)).orElseThrow().destroyForcibly();
+            ProcessHandle.of(SentinelTopology.processId(oldMaster)).orElseThrow().destroyForcibly();
         } finally {
             replicaPids.forEach(pid -> signal("CONT", pid));
         }
-        SaleFixture.await("a replica promoted", Duration.ofSeconds(30), () -> !master(sentinel).equals(oldMaster));
+        SaleFixture.await("a replica promoted", Duration.ofSeconds(30), () -> !TOPOLOGY.master().equals(oldMaster));
 
         // the frozen buyers, told "in doubt", do not come back (a retry of the very same request would
         // be re-issued the same reservation id and hide the loss); new buyers take the rest
@@ -174,23 +173,5 @@ class UnreplicatedReservationsTest {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
-    }
-
-    private static HostAndPort master(HostAndPort sentinel) {
-        try (Jedis jedis = new Jedis(sentinel)) {
-            List<String> address = jedis.sentinelGetMasterAddrByName(SentinelTopology.MASTER_NAME);
-            return new HostAndPort(address.get(0), Integer.parseInt(address.get(1)));
-        }
-    }
-
-    private static long processId(HostAndPort node) {
-        try (Jedis jedis = new Jedis(node)) {
-            for (String line : jedis.info("server").split("\r?\n")) {
-                if (line.startsWith("process_id:")) {
-                    return Long.parseLong(line.substring("process_id:".length()).trim());
-                }
-            }
-        }
-        throw new IllegalStateException("no process_id from " + node);
     }
 }
