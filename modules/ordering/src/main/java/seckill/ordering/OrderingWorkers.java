@@ -33,6 +33,9 @@ class OrderingWorkers implements OrderingSwitch {
 
     private static final Logger LOG = Logger.getLogger(OrderingWorkers.class.getName());
 
+    /** How often the live streams are listed again (a constant: this is read on every pass of every worker). */
+    private static final long STREAMS_REREAD_NANOS = Duration.ofSeconds(1).toNanos();
+
     private final ReservationEvents events;
     private final PlacingOrders placingOrders;
     private final MetricRegistry metrics;
@@ -299,7 +302,7 @@ class OrderingWorkers implements OrderingSwitch {
 
     private List<String> liveStreams() {
         long now = System.nanoTime();
-        if (now - streamsReadAt > Duration.ofSeconds(1).toNanos()) {
+        if (now - streamsReadAt > STREAMS_REREAD_NANOS) {
             streams = events.activeStreams();
             streamsReadAt = now;
         }
