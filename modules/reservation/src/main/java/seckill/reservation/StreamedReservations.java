@@ -110,10 +110,10 @@ class StreamedReservations implements ReservationEvents {
      * replicas, but a worker may read an event before they have it (its buyer not yet answered, or
      * answered "in doubt"); an order placed for it would outlive a failover that loses it, and the
      * ledger and Redis would disagree for good. {@code WAIT} covers only the writes of its own
-     * connection, so the events are claimed again by this consumer (JUSTID: a replicated write that
-     * changes nothing else) on the connection that then waits; every event it names was replicated
-     * before that claim. Too few replicas throw {@link UnreplicatedEvents}: the events stay pending
-     * with this consumer.
+     * connection and what the master replicated before them, so the events are claimed again by
+     * this consumer (JUSTID: a replicated write that changes nothing else) on the connection that
+     * then waits; every event it names was appended before that claim, so the wait covers it. Too
+     * few replicas throw {@link UnreplicatedEvents}: the events stay pending with this consumer.
      */
     private List<ReservationEvent> replicated(String stream, String consumer, List<ReservationEvent> events) {
         if (acks.replicas() <= 0 || events.isEmpty()) {
