@@ -11,7 +11,8 @@ import redis.clients.jedis.UnifiedJedis;
 /**
  * How many replicas must acknowledge a reservation's writes before a buyer is told it exists, and
  * before the ordering workers settle its event ({@code seckill.redis.min-replica-acks}; 1 by default
- * with a {@code redis-sentinel://} URI, 0 otherwise), and how long to wait for them ({@code seckill.redis.replica-ack-timeout-millis}, 50).
+ * with a {@code redis-sentinel://} URI, 0 otherwise), and how long to wait for them
+ * ({@code seckill.redis.replica-ack-timeout-millis}, 50).
  * A master that dies loses the writes its replicas had not received; acknowledged ones survive it.
  */
 public record ReplicaAcks(int replicas, long timeoutMillis) {
