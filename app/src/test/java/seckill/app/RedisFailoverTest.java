@@ -90,8 +90,7 @@ class RedisFailoverTest {
         SaleFixture.await("every reservation ordered", Duration.ofSeconds(60), () -> sale.orders(activity) == STOCK);
         assertThat("final answers " + finals, reserved.size(), is(STOCK));
         for (var entry : reserved.entrySet()) {
-            assertThat(sale.count("SELECT COUNT(*) FROM seckill_order WHERE reservation_id = ? AND user_id = ?",
-                    entry.getValue(), entry.getKey()), is(1L));
+            assertThat(sale.ordersOf(entry.getValue(), entry.getKey()), is(1L));
         }
         assertThat(sale.count("SELECT COUNT(DISTINCT user_id) FROM seckill_order WHERE activity_id = ?", activity),
                 is((long) STOCK));

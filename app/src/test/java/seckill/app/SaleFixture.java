@@ -153,6 +153,11 @@ final class SaleFixture {
         return value == null ? 0 : ((Number) value).longValue();
     }
 
+    /** How many orders carry this reservation for this buyer (a reservation answered 202 must have exactly one). */
+    long ordersOf(String reservationId, long userId) {
+        return count("SELECT COUNT(*) FROM seckill_order WHERE reservation_id = ? AND user_id = ?", reservationId, userId);
+    }
+
     long orders(long activityId) {
         return count("SELECT COUNT(*) FROM seckill_order WHERE activity_id = ?", activityId);
     }

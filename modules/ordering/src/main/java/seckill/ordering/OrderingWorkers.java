@@ -219,7 +219,7 @@ class OrderingWorkers implements OrderingSwitch {
             } catch (LedgerUnavailable e) {
                 // not the events' fault: they stay pending, nothing counts against them, and no new ones are taken
                 ownPendingFirst = true;
-                backoff = Math.min(maxBackoffMillis, Math.max(100, backoff * 2));
+                backoff = nextBackoff(backoff);
                 if (outage.began(clock.instant())) {
                     LOG.warning("ledger database unavailable; ordering workers back off (up to " + maxBackoffMillis
                             + " ms) and take no new events until it answers: " + e.getMessage());
@@ -231,13 +231,13 @@ class OrderingWorkers implements OrderingSwitch {
                 // read but not yet safe from a failover: they stay pending with this consumer, which
                 // reads them again first, once the replicas have caught up
                 ownPendingFirst = true;
-                backoff = Math.min(maxBackoffMillis, Math.max(100, backoff * 2));
+                backoff = nextBackoff(backoff);
                 LOG.warning(() -> "ordering worker " + consumer + " waits for Redis replicas: " + e.getMessage());
                 if (!pause(backoff)) {
                     return;
                 }
             } catch (RuntimeException e) {
-                backoff = Math.min(maxBackoffMillis, Math.max(100, backoff * 2));
+                backoff = nextBackoff(backoff);
                 LOG.log(Level.WARNING, "ordering worker " + consumer + " failed; retrying in " + backoff + " ms", e);
                 if (!pause(backoff)) {
                     return;
@@ -262,6 +262,11 @@ class OrderingWorkers implements OrderingSwitch {
             paceReadAt = now;
         }
         return paceCap;
+    }
+
+    /** Doubles the pause between failed attempts, from 100 ms up to {@code maxBackoffMillis}. */
+    private long nextBackoff(long previous) {
+        return Math.min(maxBackoffMillis, Math.max(100, previous * 2));
     }
 
     private static boolean pause(long millis) {
