@@ -20,19 +20,23 @@ if prior == ARGV[3] then
   -- this very call ran before (a client retried it): the same answer, nothing taken twice
   return {'RESERVED', ARGV[3], stock}
 end
-local throttled = overLimit(KEYS[4], ARGV[3], tonumber(ARGV[8] or '0') or 0, ARGV[9])
+local throttled, counted = overLimit(KEYS[4], ARGV[3], tonumber(ARGV[8] or '0') or 0, ARGV[9])
 if throttled then
   return {'THROTTLED', throttled[1], throttled[2]}
 end
-if prior then
-  return {'ALREADY_RESERVED', prior}
-end
 local quantity = tonumber(ARGV[2])
 stock = tonumber(stock)
-if stock <= 0 then
-  return {'SOLD_OUT', '0'}
-end
-if stock < quantity then
+if prior or stock < quantity then
+  -- let through, yet no reservation: the window remembers it, so a re-run is not counted again
+  if counted then
+    remember(KEYS[4], ARGV[3])
+  end
+  if prior then
+    return {'ALREADY_RESERVED', prior}
+  end
+  if stock <= 0 then
+    return {'SOLD_OUT', '0'}
+  end
   return {'INSUFFICIENT', tostring(stock)}
 end
 local left = redis.call('DECRBY', KEYS[1], quantity)

@@ -117,4 +117,52 @@ class BuyerWindowTest {
         assertThat(SERVER.client().get(keys.stock(0)), is("7"));
         assertThat(SERVER.client().xlen(keys.events(0)), is(3L));
     }
+
+    @Test
+    void anAttemptLetThroughThatReservesNothingCountsOnceWhenRunAgain() {
+        BuyerWindow twoPer4s = new BuyerWindow(2, 4000);
+        long activity = ACTIVITY.incrementAndGet();
+        StockBuckets keys = preheated(activity, 1);
+        script.reserve(SERVER.client(), keys, new ReservationId(activity, 1, 0, 1), 6, 1, "sells-out", now,
+                ReplicaAcks.NONE, twoPer4s);
+        ReservationId late = new ReservationId(activity, 1, 0, 2);
+        // buyer 5's first attempt finds the SKU sold out; its re-run (a lost reply) is not a second attempt
+        assertThat(script.reserve(SERVER.client(), keys, late, 5, 1, "a", now, ReplicaAcks.NONE, twoPer4s),
+                is(new ReservationOutcome.SoldOut()));
+        assertThat(script.reserve(SERVER.client(), keys, late, 5, 1, "a", now, ReplicaAcks.NONE, twoPer4s),
+                is(new ReservationOutcome.SoldOut()));
+        ReservationScript.Claim second = new ReservationScript.Claim(new ReservationId(activity, 1, 0, 3), 5, 1, "b",
+                twoPer4s);
+        ReservationScript.Claim third = new ReservationScript.Claim(new ReservationId(activity, 1, 0, 4), 5, 1, "c",
+                twoPer4s);
+        List<ReservationOutcome> coalesced = script.reserveMany(SERVER.client(), keys, List.of(second, third), now,
+                ReplicaAcks.NONE);
+        List<ReservationOutcome> rerun = script.reserveMany(SERVER.client(), keys, List.of(second), now,
+                ReplicaAcks.NONE);
+        assertThat(coalesced.get(0), is(new ReservationOutcome.SoldOut()));
+        assertThat(((ReservationOutcome.Throttled) coalesced.get(1)).attempts(), is(3L));
+        assertThat("the coalesced call's admitted attempt, re-run, is not counted again either",
+                rerun, is(List.of(new ReservationOutcome.SoldOut())));
+        assertThat(SERVER.client().get(keys.stock(0)), is("0"));
+        assertThat(SERVER.client().xlen(keys.events(0)), is(1L));
+    }
+
+    @Test
+    void aBuyerTwiceInOneCallIsReservedOnceAndToldTheFirstId() {
+        long activity = ACTIVITY.incrementAndGet();
+        StockBuckets keys = preheated(activity, 10);
+        ReservationId first = new ReservationId(activity, 1, 0, 1);
+        ReservationId other = new ReservationId(activity, 1, 0, 2);
+        List<ReservationScript.Claim> claims = List.of(
+                new ReservationScript.Claim(first, 7, 1, "a", BuyerWindow.NONE),
+                new ReservationScript.Claim(other, 8, 2, "b", BuyerWindow.NONE),
+                new ReservationScript.Claim(new ReservationId(activity, 1, 0, 3), 7, 1, "c", BuyerWindow.NONE));
+        assertThat(script.reserveMany(SERVER.client(), keys, claims, now, ReplicaAcks.NONE),
+                is(List.of(new ReservationOutcome.Reserved(first, 9), new ReservationOutcome.Reserved(other, 7),
+                        new ReservationOutcome.AlreadyReserved(first))));
+        assertThat(SERVER.client().get(keys.stock(0)), is("7"));
+        assertThat(SERVER.client().hget(keys.buyers(0), "7"), is(first.toString()));
+        assertThat(SERVER.client().hget(keys.buyers(0), "8"), is(other.toString()));
+        assertThat(SERVER.client().xlen(keys.events(0)), is(2L));
+    }
 }
