@@ -1,7 +1,6 @@
 package seckill.reservation.api;
 
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * Identity of one reservation, as handed to the buyer. It names the activity, the SKU and the
@@ -17,8 +16,6 @@ public record ReservationId(long activityId, long skuId, int bucket, long sequen
      */
     public static final long MAX_PART = 999_999_999_999_999_999L;
 
-    private static final Pattern FORM = Pattern.compile("[1-9][0-9]{0,17}-[1-9][0-9]{0,17}-[0-9]{1,4}-[0-9a-z]{1,13}");
-
     public ReservationId {
         if (activityId <= 0 || skuId <= 0 || bucket < 0 || sequence < 0 || activityId > MAX_PART || skuId > MAX_PART) {
             throw new IllegalArgumentException("invalid reservation id parts");
@@ -27,16 +24,55 @@ public record ReservationId(long activityId, long skuId, int bucket, long sequen
 
     /** Parses the text form; empty for anything that is not a well-formed id. */
     public static Optional<ReservationId> parse(String text) {
-        if (text == null || !FORM.matcher(text).matches()) {
+        // read by hand, not by a regex and a split: the ordering workers parse every event they
+        // settle (a regex was 3 % of the purchase path's CPU samples with ordering at full speed)
+        if (text == null) {
             return Optional.empty();
         }
-        String[] parts = text.split("-");
+        int first = text.indexOf('-');
+        int second = first < 0 ? -1 : text.indexOf('-', first + 1);
+        int third = second < 0 ? -1 : text.indexOf('-', second + 1);
+        if (third < 0 || text.indexOf('-', third + 1) >= 0
+                || !digits(text, 0, first, 18, false) || !digits(text, first + 1, second, 18, false)
+                || !digits(text, second + 1, third, 4, true) || !base36(text, third + 1, text.length(), 13)) {
+            return Optional.empty();
+        }
         try {
-            return Optional.of(new ReservationId(Long.parseLong(parts[0]), Long.parseLong(parts[1]),
-                    Integer.parseInt(parts[2]), Long.parseLong(parts[3], 36)));
+            return Optional.of(new ReservationId(Long.parseLong(text, 0, first, 10),
+                    Long.parseLong(text, first + 1, second, 10), Integer.parseInt(text, second + 1, third, 10),
+                    Long.parseLong(text, third + 1, text.length(), 36)));
         } catch (NumberFormatException e) {
+            // thirteen base-36 digits can exceed a long
             return Optional.empty();
         }
+    }
+
+    /** {@code [0-9]{1,most}}, without a leading zero unless {@code leadingZero}. */
+    private static boolean digits(String text, int from, int to, int most, boolean leadingZero) {
+        if (to - from < 1 || to - from > most || (!leadingZero && text.charAt(from) == '0')) {
+            return false;
+        }
+        for (int i = from; i < to; i++) {
+            char c = text.charAt(i);
+            if (c < '0' || c > '9') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** {@code [0-9a-z]{1,most}}. */
+    private static boolean base36(String text, int from, int to, int most) {
+        if (to - from < 1 || to - from > most) {
+            return false;
+        }
+        for (int i = from; i < to; i++) {
+            char c = text.charAt(i);
+            if ((c < '0' || c > '9') && (c < 'a' || c > 'z')) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override
