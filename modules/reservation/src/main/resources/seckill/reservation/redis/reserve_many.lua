@@ -31,7 +31,15 @@ local users = {}
 for i = 0, n - 1 do
   users[i + 1] = ARGV[7 + i * 4]
 end
-local priors = redis.call('HMGET', KEYS[2], unpack(users))
+-- in slices, here and for the HSET below: unpack has a limit on how many values it returns at once,
+-- and max-batch is the operator's to set
+local priors = {}
+for from = 1, n, 500 do
+  local got = redis.call('HMGET', KEYS[2], unpack(users, from, math.min(from + 499, n)))
+  for j = 1, #got do
+    priors[from + j - 1] = got[j]
+  end
+end
 local start = tonumber(stock)
 local left = start
 local limit = tonumber(ARGV[5]) or 0
@@ -79,9 +87,8 @@ for i = 0, n - 1 do
 end
 if left ~= start then
   redis.call('DECRBY', KEYS[1], start - left)
-  -- in slices: unpack has a limit on how many values it returns at once
-  for from = 1, #writes, 200 do
-    redis.call('HSET', KEYS[2], unpack(writes, from, math.min(from + 199, #writes)))
+  for from = 1, #writes, 1000 do
+    redis.call('HSET', KEYS[2], unpack(writes, from, math.min(from + 999, #writes)))
   end
 end
 return out

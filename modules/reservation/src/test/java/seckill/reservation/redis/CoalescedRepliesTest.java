@@ -49,4 +49,32 @@ class CoalescedRepliesTest {
         assertThat(outcomes.get(1), is(new ReservationOutcome.Reserved(new ReservationId(activity, 1, 0, 4), 4)));
         assertThat("nothing taken for the refused ones", SERVER.client().get(keys.stock(0)), is("4"));
     }
+
+    @Test
+    void aCallWithMoreBuyersThanLuaUnpacksAtOnceJudgesEveryOne() {
+        // Lua's unpack returns at most about 8,000 values at once; the script reads and writes the
+        // buyers hash in slices, so an operator's large max-batch cannot break the call
+        long activity = System.currentTimeMillis() % 1_000_000_000L * 10 + 7;
+        StockBuckets keys = StockBuckets.of(activity, 1, 1);
+        new PreheatScript().preheat(SERVER.client(), keys, 0, 8_998, "ordering", Instant.now().plusSeconds(600), 1);
+        ReservationId earlier = new ReservationId(activity, 1, 0, 100_000);
+        SERVER.client().hset(keys.buyers(0), "5000", earlier.toString());
+        long held = SERVER.client().hlen(keys.buyers(0));
+        List<ReservationScript.Claim> claims = new java.util.ArrayList<>();
+        for (int buyer = 1; buyer <= 9_000; buyer++) {
+            claims.add(new ReservationScript.Claim(new ReservationId(activity, 1, 0, buyer), buyer, 1, "r" + buyer,
+                    seckill.reservation.api.BuyerWindow.NONE));
+        }
+        List<ReservationOutcome> outcomes = new ReservationScript().reserveMany(SERVER.client(), keys, claims,
+                Instant.now(), seckill.redis.ReplicaAcks.NONE);
+        long reserved = outcomes.stream().filter(ReservationOutcome.Reserved.class::isInstance).count();
+        assertThat(reserved, is(8_998L));
+        assertThat(outcomes.get(4_999), is(new ReservationOutcome.AlreadyReserved(earlier)));
+        assertThat(outcomes.get(8_998), is(new ReservationOutcome.Reserved(new ReservationId(activity, 1, 0, 8_999), 0)));
+        assertThat(outcomes.get(8_999), is(new ReservationOutcome.SoldOut()));
+        assertThat(SERVER.client().get(keys.stock(0)), is("0"));
+        assertThat(SERVER.client().xlen(keys.events(0)), is(8_998L));
+        assertThat(SERVER.client().hlen(keys.buyers(0)), is(held + 8_998));
+        assertThat(SERVER.client().hget(keys.buyers(0), "8999"), is(new ReservationId(activity, 1, 0, 8_999).toString()));
+    }
 }
