@@ -408,7 +408,7 @@ Every figure below comes from one run on one machine, each beside its baseline f
 
 - Run: $(date -u +%FT%TZ) on $(nproc) cores ($CPU), $(free -g | awk '/Mem/ {print $2}') GiB; wrk, Redis and MariaDB share those cores with the service.
 - Versions: $(java -version 2>&1 | head -1); Redis $(redis-server --version | sed 's/.*v=\([^ ]*\).*/\1/'); $(mysql --version | sed 's/.*Distrib \([^,]*\),.*/MariaDB \1/'); Helidon 4.1.7.
-- HTTP load: wrk, 2 threads, $CONNECTIONS connections, ${SECONDS_PER_RUN} s per row after an 8 s warm-up of each endpoint, a new random buyer per request.
+- HTTP load: wrk, 2 threads, $CONNECTIONS connections, ${SECONDS_PER_RUN} s per row, a new random buyer per request; each service is first warmed on each path in 8 s runs until one is no more than 5 % faster than the best before it (a fresh JVM compiles its hot paths for tens of seconds under this load).
 
 | # | what | measured | baseline | ratio |
 |---|---|---|---|---|
@@ -496,9 +496,10 @@ $(cat "$WORK/settle.txt")
   memory with no Redis call, was p50 $O1K_FP50, p99 $O1K_FP99: about 1,000 requests are always waiting
   for the two cores, so any answer waits its turn behind them, however little work it is.
 - Row 8's probe (\`bench/Probe.java\`) buys one at a time over one kept-alive connection, as a
-  browser would, from the load's start to its end; it replaced a curl loop that started a process
-  and a connection per purchase, got about 30 answers in 10 s on the loaded cores (so its "p99" was
-  the slowest of 30), and timed curl's own start.
+  browser would, from the load's start to its end, pausing 20 ms after each answer; it writes and
+  reads HTTP/1.1 by hand on one socket, so it measures the service without loading it (with the
+  JDK's HttpClient and no pause, the two probes cut the 64-connection load's throughput to a
+  quarter). Before that, a curl loop started a process and a connection per purchase.
 - Row 4: each measured phase of \`bench-settle\` (and the plain-SQL ceiling) starts once InnoDB has
   written out the pages earlier phases and rows left dirty (\`innodb_max_dirty_pages_pct=0\` until
   clean, then restored; the "database rested" lines in the settlement detail), after a warm-up phase.
