@@ -33,6 +33,12 @@ class BuyerWindowTest {
     private final ReservationScript script = new ReservationScript();
     private final BuyerWindow onePer4s = new BuyerWindow(1, 4000);
 
+    /** The bucket's stock left and the reservation events recorded in its stream. */
+    private static void assertLeftAndRecorded(StockBuckets keys, long stock, long events) {
+        assertThat(SERVER.client().get(keys.stock(0)), is(Long.toString(stock)));
+        assertThat(SERVER.client().xlen(keys.events(0)), is(events));
+    }
+
     private StockBuckets preheated(long activity, long stock) {
         StockBuckets keys = StockBuckets.of(activity, 1, 1);
         new PreheatScript().preheat(SERVER.client(), keys, 0, stock, "ordering", now.plusSeconds(600), 40);
@@ -58,8 +64,7 @@ class BuyerWindowTest {
         ReservationId other = new ReservationId(activity, 1, 0, 3);
         assertThat(script.reserve(SERVER.client(), keys, other, 6, 1, "c", now, ReplicaAcks.NONE, onePer4s),
                 is(new ReservationOutcome.Reserved(other, 8)));
-        assertThat(SERVER.client().get(keys.stock(0)), is("8"));
-        assertThat(SERVER.client().xlen(keys.events(0)), is(2L));
+        assertLeftAndRecorded(keys, 8, 2);
     }
 
     @Test
@@ -78,8 +83,7 @@ class BuyerWindowTest {
                 ((ReservationOutcome.Throttled) once).attempts(), is(2L));
         // over the limit it stays over until the window ends: the verdict repeats (the count goes on)
         assertThat(twice, instanceOf(ReservationOutcome.Throttled.class));
-        assertThat(SERVER.client().get(keys.stock(0)), is("9"));
-        assertThat(SERVER.client().xlen(keys.events(0)), is(1L));
+        assertLeftAndRecorded(keys, 9, 1);
     }
 
     @Test
@@ -114,8 +118,7 @@ class BuyerWindowTest {
             assertThat(outcomes.get(3), instanceOf(ReservationOutcome.Reserved.class));
             assertThat(outcomes.get(4), instanceOf(ReservationOutcome.Reserved.class));
         }
-        assertThat(SERVER.client().get(keys.stock(0)), is("7"));
-        assertThat(SERVER.client().xlen(keys.events(0)), is(3L));
+        assertLeftAndRecorded(keys, 7, 3);
     }
 
     @Test
@@ -143,8 +146,7 @@ class BuyerWindowTest {
         assertThat(((ReservationOutcome.Throttled) coalesced.get(1)).attempts(), is(3L));
         assertThat("the coalesced call's admitted attempt, re-run, is not counted again either",
                 rerun, is(List.of(new ReservationOutcome.SoldOut())));
-        assertThat(SERVER.client().get(keys.stock(0)), is("0"));
-        assertThat(SERVER.client().xlen(keys.events(0)), is(1L));
+        assertLeftAndRecorded(keys, 0, 1);
     }
 
     @Test
