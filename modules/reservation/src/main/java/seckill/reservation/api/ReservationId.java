@@ -33,8 +33,9 @@ public record ReservationId(long activityId, long skuId, int bucket, long sequen
         int second = first < 0 ? -1 : text.indexOf('-', first + 1);
         int third = second < 0 ? -1 : text.indexOf('-', second + 1);
         if (third < 0 || text.indexOf('-', third + 1) >= 0
-                || !digits(text, 0, first, 18, false) || !digits(text, first + 1, second, 18, false)
-                || !digits(text, second + 1, third, 4, true) || !base36(text, third + 1, text.length(), 13)) {
+                || !part(text, 0, first, 18, false) || text.charAt(0) == '0'
+                || !part(text, first + 1, second, 18, false) || text.charAt(first + 1) == '0'
+                || !part(text, second + 1, third, 4, false) || !part(text, third + 1, text.length(), 13, true)) {
             return Optional.empty();
         }
         try {
@@ -47,28 +48,14 @@ public record ReservationId(long activityId, long skuId, int bucket, long sequen
         }
     }
 
-    /** {@code [0-9]{1,most}}, without a leading zero unless {@code leadingZero}. */
-    private static boolean digits(String text, int from, int to, int most, boolean leadingZero) {
-        if (to - from < 1 || to - from > most || (!leadingZero && text.charAt(from) == '0')) {
-            return false;
-        }
-        for (int i = from; i < to; i++) {
-            char c = text.charAt(i);
-            if (c < '0' || c > '9') {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** {@code [0-9a-z]{1,most}}. */
-    private static boolean base36(String text, int from, int to, int most) {
+    /** {@code [0-9]{1,most}}, or {@code [0-9a-z]{1,most}} when {@code base36}. */
+    private static boolean part(String text, int from, int to, int most, boolean base36) {
         if (to - from < 1 || to - from > most) {
             return false;
         }
         for (int i = from; i < to; i++) {
             char c = text.charAt(i);
-            if ((c < '0' || c > '9') && (c < 'a' || c > 'z')) {
+            if ((c < '0' || c > '9') && (!base36 || c < 'a' || c > 'z')) {
                 return false;
             }
         }

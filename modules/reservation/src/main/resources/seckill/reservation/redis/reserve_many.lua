@@ -18,29 +18,22 @@ end
 local n = tonumber(ARGV[1])
 local out = {}
 local stock = redis.call('GET', KEYS[1])
-if not stock then
-  for i = 0, n - 1 do
-    local base = 7 + i * 4
-    out[#out + 1] = (positiveInteger(ARGV[base]) and positiveInteger(ARGV[base + 1])) and 'NOT_PREHEATED' or 'INVALID'
-    out[#out + 1] = ''
-    out[#out + 1] = '0'
-  end
-  return out
-end
-local users = {}
-for i = 0, n - 1 do
-  users[i + 1] = ARGV[7 + i * 4]
-end
 -- in slices, here and for the HSET below: unpack has a limit on how many values it returns at once,
 -- and max-batch is the operator's to set
 local priors = {}
-for from = 1, n, 500 do
-  local got = redis.call('HMGET', KEYS[2], unpack(users, from, math.min(from + 499, n)))
-  for j = 1, #got do
-    priors[from + j - 1] = got[j]
+if stock then
+  local users = {}
+  for i = 0, n - 1 do
+    users[i + 1] = ARGV[7 + i * 4]
+  end
+  for from = 1, n, 500 do
+    local got = redis.call('HMGET', KEYS[2], unpack(users, from, math.min(from + 499, n)))
+    for j = 1, #got do
+      priors[from + j - 1] = got[j]
+    end
   end
 end
-local start = tonumber(stock)
+local start = tonumber(stock) or 0
 local left = start
 local limit = tonumber(ARGV[5]) or 0
 local held = {} -- buyers reserved by this call: their id, as the buyers hash will hold it
@@ -51,6 +44,8 @@ for i = 0, n - 1 do
   if not positiveInteger(user) or not positiveInteger(ARGV[base + 1]) then
     -- this buyer's arguments only: the others of the call are judged as usual
     out[#out + 1] = 'INVALID'; out[#out + 1] = ''; out[#out + 1] = '0'
+  elseif not stock then
+    out[#out + 1] = 'NOT_PREHEATED'; out[#out + 1] = ''; out[#out + 1] = '0'
   else
     local prior = held[user] or priors[i + 1] or nil
     if prior == id then

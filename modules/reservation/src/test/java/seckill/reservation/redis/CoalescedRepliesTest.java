@@ -77,4 +77,16 @@ class CoalescedRepliesTest {
         assertThat(SERVER.client().hlen(keys.buyers(0)), is(held + 8_998));
         assertThat(SERVER.client().hget(keys.buyers(0), "8999"), is(new ReservationId(activity, 1, 0, 8_999).toString()));
     }
+
+    @Test
+    void aBucketWithoutStockAnswersEveryBuyerNotPreheatedAndRecordsNothing() {
+        long activity = System.currentTimeMillis() % 1_000_000_000L * 10 + 6;
+        StockBuckets keys = StockBuckets.of(activity, 1, 1);
+        List<ReservationOutcome> outcomes = new ReservationScript().reserveMany(SERVER.client(), keys, List.of(
+                new ReservationScript.Claim(new ReservationId(activity, 1, 0, 1), 71, 1, "a", seckill.reservation.api.BuyerWindow.NONE),
+                new ReservationScript.Claim(new ReservationId(activity, 1, 0, 2), 72, 1, "b", seckill.reservation.api.BuyerWindow.NONE)),
+                Instant.now(), seckill.redis.ReplicaAcks.NONE);
+        assertThat(outcomes, is(List.of(new ReservationOutcome.NotPreheated(), new ReservationOutcome.NotPreheated())));
+        assertThat(SERVER.client().exists(keys.stock(0), keys.buyers(0), keys.events(0)), is(0L));
+    }
 }
