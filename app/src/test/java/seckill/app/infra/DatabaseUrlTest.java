@@ -10,13 +10,13 @@ class DatabaseUrlTest {
     @Test
     void theStatementCacheIsAddedToAPlainUrl() {
         assertThat(Database.withStatementCache("jdbc:mysql://db:3306/seckill"),
-                is("jdbc:mysql://db:3306/seckill?cachePrepStmts=true&prepStmtCacheSize=250&prepStmtCacheSqlLimit=65536"));
+                is("jdbc:mysql://db:3306/seckill?cachePrepStmts=true&prepStmtCacheSize=250&prepStmtCacheSqlLimit=65536&useServerPrepStmts=true"));
     }
 
     @Test
     void anOperatorsOwnSettingsWin() {
-        assertThat(Database.withStatementCache("jdbc:mysql://db/seckill?useSSL=true&cachePrepStmts=false"),
-                is("jdbc:mysql://db/seckill?useSSL=true&cachePrepStmts=false&prepStmtCacheSize=250"
+        assertThat(Database.withStatementCache("jdbc:mysql://db/seckill?useSSL=true&cachePrepStmts=false&useServerPrepStmts=false"),
+                is("jdbc:mysql://db/seckill?useSSL=true&cachePrepStmts=false&useServerPrepStmts=false&prepStmtCacheSize=250"
                         + "&prepStmtCacheSqlLimit=65536"));
     }
 }
