@@ -28,6 +28,10 @@ final class OrderingSql {
      * Reservations that already have their outcome: an order, or a recorded failure (whose units went
      * back); takes the ids twice.
      */
+    static String selectFailedReservations(int count) {
+        return "SELECT reservation_id FROM seckill_reservation_failure WHERE reservation_id IN (" + placeholders(count) + ")";
+    }
+
     static String selectSettledReservations(int count) {
         return "SELECT reservation_id FROM seckill_order WHERE reservation_id IN (" + placeholders(count) + ")"
                 + " UNION ALL SELECT reservation_id FROM seckill_reservation_failure WHERE reservation_id IN ("
