@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiFunction;
 import java.util.function.LongFunction;
 import java.util.stream.Stream;
 
@@ -58,19 +59,20 @@ public final class OrderWriter {
             // reservation refuses one that is already ordered, so the batch asks only the (small)
             // failure table first; asking the order table too, for every batch, was about a fifth of
             // MariaDB's CPU per order (docs/perf/README.md)
-            return write(new LinkedHashMap<>(unique), paymentWindow, now, false);
+            return write(new LinkedHashMap<>(unique), paymentWindow, now, OrderWriter::alreadyFailed);
         } catch (BatchRefused refused) {
             // an event already ordered (redelivered after a crash or a failover) or a real conflict:
             // once more, skipping every event already ordered; a conflict then refuses it again
-            return write(unique, paymentWindow, now, true);
+            return write(unique, paymentWindow, now, OrderWriter::alreadySettled);
         }
     }
 
+    /** One transaction writing {@code toWrite} (by id text), less the reservations {@code settled} names. */
     private int write(Map<String, ReservationEvent> toWrite, LongFunction<Duration> paymentWindow, Instant now,
-                      boolean skipOrdered) {
+                      BiFunction<DbTransaction, Collection<String>, Set<String>> settled) {
         DbTransaction tx = begin();
         try {
-            toWrite.keySet().removeAll(skipOrdered ? alreadySettled(tx, toWrite.keySet()) : alreadyFailed(tx, toWrite.keySet()));
+            toWrite.keySet().removeAll(settled.apply(tx, toWrite.keySet()));
             if (!toWrite.isEmpty()) {
                 insertOrders(tx, toWrite, paymentWindow, now);
                 insertDeductLogs(tx, toWrite, now);

@@ -24,18 +24,18 @@ final class OrderingSql {
     static final String SELECT_STOCK_LINES = """
             SELECT sku_id, total, per_user_limit, buckets FROM seckill_stock WHERE activity_id = ? ORDER BY sku_id""";
 
-    /**
-     * Reservations that already have their outcome: an order, or a recorded failure (whose units went
-     * back); takes the ids twice.
-     */
+    /** Reservations recorded as failed (their units went back): never to be ordered. */
     static String selectFailedReservations(int count) {
         return "SELECT reservation_id FROM seckill_reservation_failure WHERE reservation_id IN (" + placeholders(count) + ")";
     }
 
+    /**
+     * Reservations that already have their outcome: an order, or a recorded failure (whose units went
+     * back); takes the ids twice.
+     */
     static String selectSettledReservations(int count) {
         return "SELECT reservation_id FROM seckill_order WHERE reservation_id IN (" + placeholders(count) + ")"
-                + " UNION ALL SELECT reservation_id FROM seckill_reservation_failure WHERE reservation_id IN ("
-                + placeholders(count) + ")";
+                + " UNION ALL " + selectFailedReservations(count);
     }
 
     /** Locks the order's unique-key slot (a gap lock when absent) so no order can appear until commit. */
