@@ -40,7 +40,7 @@ public final class ReservationScript {
         BuyerWindow window = claims.getFirst().window();
         List<String> keys = new java.util.ArrayList<>(buckets.bucketKeys(first.bucket()));
         if (window.judged()) {
-            claims.forEach(claim -> keys.add(buckets.window(first.bucket(), claim.userId())));
+            addWindows(keys, buckets, first.bucket(), window, reservedAt);
         }
         List<String> args = new java.util.ArrayList<>(6 + claims.size() * 4);
         args.add(Integer.toString(claims.size()));
@@ -79,13 +79,21 @@ public final class ReservationScript {
                 candidate.toString(), requestId, Long.toString(reservedAt.toEpochMilli()),
                 Long.toString(candidate.activityId()), Long.toString(candidate.skuId())));
         if (window.judged()) {
-            keys.add(buckets.window(candidate.bucket(), userId));
+            addWindows(keys, buckets, candidate.bucket(), window, reservedAt);
             args.add(Long.toString(window.attempts()));
             args.add(Long.toString(window.millis()));
         }
         List<?> reply = (List<?>) script.runAcknowledged(redis, keys, args, acks);
         return outcome(RedisScript.text(reply.get(0)), RedisScript.text(reply.get(1)),
                 reply.size() > 2 ? RedisScript.text(reply.get(2)) : "0", candidate);
+    }
+
+    /** The window hashes of the period before the call's and of the call's: every window open at its moment. */
+    private static void addWindows(List<String> keys, StockBuckets buckets, int bucket, BuyerWindow window,
+                                   Instant reservedAt) {
+        long period = Math.floorDiv(reservedAt.toEpochMilli(), window.millis());
+        keys.add(buckets.windows(bucket, window.millis(), period - 1));
+        keys.add(buckets.windows(bucket, window.millis(), period));
     }
 
     /** The buyer's record: their reservation id. */

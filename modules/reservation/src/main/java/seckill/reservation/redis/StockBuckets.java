@@ -97,12 +97,15 @@ public final class StockBuckets {
         return eventStream.substring(0, eventStream.length() - ":events".length()) + ":dead";
     }
 
-    /** Keys of one bucket in the order the reservation and preheat scripts expect them. */
-    /** A buyer's rate-limit window on this bucket's slot (a hash: the count and the attempts it let through). */
-    public String window(int bucket, long userId) {
-        return "sk:" + tags[bucket] + ":w" + userId;
+    /**
+     * The buyers' rate-limit windows of {@code millis} that opened on this bucket's slot in one period
+     * ({@code period} = the opening's epoch millis / {@code millis}): a hash, a field per buyer.
+     */
+    public String windows(int bucket, long millis, long period) {
+        return "sk:" + tags[bucket] + ":w" + millis + ":" + period;
     }
 
+    /** Keys of one bucket in the order the reservation and preheat scripts expect them. */
     public List<String> bucketKeys(int bucket) {
         return List.of(stock(bucket), buyers(bucket), events(bucket));
     }

@@ -1,10 +1,11 @@
 -- Judges, pre-deducts and records one reservation atomically. Run again with the same arguments
 -- (a client's retry after a lost reply), it answers the same and takes nothing more.
 -- KEYS[1] stock counter of the bucket, KEYS[2] buyers hash of the bucket, KEYS[3] event stream of the bucket,
--- KEYS[4] (optional) the buyer's rate-limit window (all share one hash tag, so the script runs on one cluster slot).
+-- KEYS[4], KEYS[5] (with a window) the bucket's window hashes of the period before reservedAt's and of
+-- reservedAt's (all share one hash tag, so the script runs on one cluster slot).
 -- ARGV: userId, quantity, reservationId, requestId, reservedAtMillis, activityId, skuId,
 -- then (optional) window attempts, window millis: the buyer's limit, judged before dedupe and stock.
--- Runs behind buyer_window.lua (positiveInteger, overLimit), which ReservationScript puts in front.
+-- Runs behind buyer_window.lua (positiveInteger, windows), which ReservationScript puts in front.
 if not positiveInteger(ARGV[1]) or not positiveInteger(ARGV[2]) or not positiveInteger(ARGV[5]) then
   return redis.error_reply('ERR userId, quantity and reservedAt must be positive integers')
 end
@@ -20,17 +21,21 @@ if prior == ARGV[3] then
   -- this very call ran before (a client retried it): the same answer, nothing taken twice
   return {'RESERVED', ARGV[3], stock}
 end
-local throttled, counted = overLimit(KEYS[4], ARGV[3], tonumber(ARGV[8] or '0') or 0, ARGV[9])
-if throttled then
-  return {'THROTTLED', throttled[1], throttled[2]}
-end
+local window = windows(KEYS[4], KEYS[5], tonumber(ARGV[5]), tonumber(ARGV[8] or '0') or 0,
+  tonumber(ARGV[9] or '0'), {ARGV[1]})
+local throttled, counted = window.judge(1, ARGV[1], ARGV[3])
 local quantity = tonumber(ARGV[2])
 stock = tonumber(stock)
+if throttled then
+  window.save()
+  return {'THROTTLED', throttled[1], throttled[2]}
+end
 if prior or stock < quantity then
   -- let through, yet no reservation: the window remembers it, so a re-run is not counted again
   if counted then
-    remember(KEYS[4], ARGV[3])
+    window.remember(ARGV[1], ARGV[3])
   end
+  window.save()
   if prior then
     return {'ALREADY_RESERVED', prior}
   end
@@ -39,6 +44,7 @@ if prior or stock < quantity then
   end
   return {'INSUFFICIENT', tostring(stock)}
 end
+window.save()
 local left = redis.call('DECRBY', KEYS[1], quantity)
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
 redis.call('XADD', KEYS[3], '*',

@@ -1,14 +1,15 @@
 -- reserve.lua for several buyers of one bucket in one call: each buyer is judged in order with
 -- exactly the rules of reserve.lua, so the answers are those of one call per buyer in that order.
--- KEYS[1] stock counter, KEYS[2] buyers hash, KEYS[3] event stream, then per buyer their rate-limit window
--- when one is judged (one hash tag).
+-- KEYS[1] stock counter, KEYS[2] buyers hash, KEYS[3] event stream, then, when a window is judged, the
+-- bucket's window hashes of the period before reservedAt's and of reservedAt's (one hash tag).
 -- ARGV: count, reservedAtMillis, activityId, skuId, window attempts (0 = none), window millis,
 -- then per buyer: userId, quantity, reservationId, requestId
 -- Returns per buyer: verdict, value, remaining.
--- Runs behind buyer_window.lua (positiveInteger, overLimit, remember), which ReservationScript puts in front.
+-- Runs behind buyer_window.lua (positiveInteger, windows), which ReservationScript puts in front.
 -- Redis CPU is the sale's scarcest resource, and each redis.call costs more than the command it runs:
 -- the buyers hash is read once (HMGET) and written once, the stock once, so a buyer who reserves
--- costs an XADD and their window only. Nothing else sees the keys until the script ends.
+-- costs an XADD only, and the windows are read and written once per call. Nothing else sees the keys
+-- until the script ends.
 if not positiveInteger(ARGV[1]) or not positiveInteger(ARGV[2]) then
   return redis.error_reply('ERR count and reservedAt must be positive integers')
 end
@@ -21,11 +22,12 @@ local stock = redis.call('GET', KEYS[1])
 -- in slices, here and for the HSET below: unpack has a limit on how many values it returns at once,
 -- and max-batch is the operator's to set
 local priors = {}
+local users = {}
+for i = 0, n - 1 do
+  users[i + 1] = ARGV[7 + i * 4]
+end
+local window = windows(KEYS[4], KEYS[5], tonumber(ARGV[2]), stock and tonumber(ARGV[5]) or 0, tonumber(ARGV[6]), users)
 if stock then
-  local users = {}
-  for i = 0, n - 1 do
-    users[i + 1] = ARGV[7 + i * 4]
-  end
   for from = 1, n, 500 do
     local got = redis.call('HMGET', KEYS[2], unpack(users, from, math.min(from + 499, n)))
     for j = 1, #got do
@@ -35,7 +37,6 @@ if stock then
 end
 local start = tonumber(stock) or 0
 local left = start
-local limit = tonumber(ARGV[5]) or 0
 local held = {} -- buyers reserved by this call: their id, as the buyers hash will hold it
 local writes = {}
 for i = 0, n - 1 do
@@ -52,13 +53,13 @@ for i = 0, n - 1 do
       -- this claim was judged by an earlier run of the same call (a client's retry): same answer
       out[#out + 1] = 'RESERVED'; out[#out + 1] = id; out[#out + 1] = tostring(left)
     else
-      local throttled, counted = overLimit(KEYS[4 + i], id, limit, ARGV[6])
+      local throttled, counted = window.judge(i + 1, user, id)
       if throttled then
         out[#out + 1] = 'THROTTLED'; out[#out + 1] = throttled[1]; out[#out + 1] = throttled[2]
       elseif prior or left < quantity then
         -- let through, yet no reservation: the window remembers it, so a re-run is not counted again
         if counted then
-          remember(KEYS[4 + i], id)
+          window.remember(user, id)
         end
         if prior then
           out[#out + 1] = 'ALREADY_RESERVED'; out[#out + 1] = prior; out[#out + 1] = tostring(left)
@@ -86,4 +87,5 @@ if left ~= start then
     redis.call('HSET', KEYS[2], unpack(writes, from, math.min(from + 999, #writes)))
   end
 end
+window.save()
 return out

@@ -87,6 +87,45 @@ class BuyerWindowTest {
     }
 
     @Test
+    void aWindowOpenedAtAPeriodsEndHoldsIntoTheNextAndEndsItsMillisAfterItOpened() {
+        long activity = ACTIVITY.incrementAndGet();
+        StockBuckets keys = preheated(activity, 10);
+        // the windows of a call live in the hashes of its period and the one before (periods of 4 s):
+        // this one opens a millisecond before a period ends
+        long period = Math.floorDiv(now.toEpochMilli(), 4000L);
+        Instant opened = Instant.ofEpochMilli(period * 4000 + 3999);
+        ReservationId first = new ReservationId(activity, 1, 0, 1);
+        assertThat(script.reserve(SERVER.client(), keys, first, 5, 1, "a", opened, ReplicaAcks.NONE, onePer4s),
+                is(new ReservationOutcome.Reserved(first, 9)));
+        assertThat(script.reserve(SERVER.client(), keys, new ReservationId(activity, 1, 0, 2), 5, 1, "b",
+                opened.plusMillis(2), ReplicaAcks.NONE, onePer4s), is(new ReservationOutcome.Throttled(2, 3998)));
+        assertThat(script.reserve(SERVER.client(), keys, new ReservationId(activity, 1, 0, 3), 5, 1, "c",
+                opened.plusMillis(3999), ReplicaAcks.NONE, onePer4s), is(new ReservationOutcome.Throttled(3, 1)));
+        // 4 s after it opened the window has ended: the buyer is judged again, by dedupe this time
+        assertThat(script.reserve(SERVER.client(), keys, new ReservationId(activity, 1, 0, 4), 5, 1, "d",
+                opened.plusMillis(4000), ReplicaAcks.NONE, onePer4s), is(new ReservationOutcome.AlreadyReserved(first)));
+        assertThat(script.reserve(SERVER.client(), keys, new ReservationId(activity, 1, 0, 5), 5, 1, "e",
+                opened.plusMillis(4001), ReplicaAcks.NONE, onePer4s), is(new ReservationOutcome.Throttled(2, 3999)));
+        assertLeftAndRecorded(keys, 9, 1);
+    }
+
+    @Test
+    void theWindowsOfAPeriodAreOneHashWithAFieldPerBuyerThatRedisExpires() {
+        long activity = ACTIVITY.incrementAndGet();
+        StockBuckets keys = preheated(activity, 10);
+        List<ReservationScript.Claim> claims = List.of(
+                new ReservationScript.Claim(new ReservationId(activity, 1, 0, 1), 7, 1, "a", onePer4s),
+                new ReservationScript.Claim(new ReservationId(activity, 1, 0, 2), 8, 1, "b", onePer4s));
+        script.reserveMany(SERVER.client(), keys, claims, now, ReplicaAcks.NONE);
+        String hash = keys.windows(0, 4000, Math.floorDiv(now.toEpochMilli(), 4000L));
+        assertThat(SERVER.client().hkeys(hash), is(java.util.Set.of("7", "8")));
+        assertThat(SERVER.client().hget(hash, "7"), is(now.toEpochMilli() + ",1,"));
+        // kept until its last window has ended, and one period more for instances whose clocks lag Redis'
+        assertThat(SERVER.client().pttl(hash), greaterThan(0L));
+        assertThat(SERVER.client().pttl(hash), lessThanOrEqualTo(3 * 4000L));
+    }
+
+    @Test
     void withoutAWindowOnlyDedupeAndStockJudge() {
         long activity = ACTIVITY.incrementAndGet();
         StockBuckets keys = preheated(activity, 10);
