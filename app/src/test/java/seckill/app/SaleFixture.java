@@ -23,6 +23,9 @@ import seckill.client.SeckillAdminApi;
 import seckill.client.SeckillApi;
 import seckill.client.SeckillClients;
 
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.is;
+
 /**
  * What the integration tests share: an HTTP client for the running service and helpers that read
  * the ledger directly, so outcomes are checked in the database rather than from HTTP answers.
@@ -137,6 +140,33 @@ final class SaleFixture {
             response = purchase(activityId, userId, skuId, quantity, requestId);
         }
         return response;
+    }
+
+    /**
+     * What a buyer answered 410 holds, read where the answer's {@code reservations} link points: a buyer
+     * told "in doubt" whose retry met the sold-out flag may hold the unit that attempt took.
+     */
+    Optional<String> heldAfterSoldOut(HttpResponse<String> soldOut, long user) {
+        String mine = field(soldOut.body(), "reservations");
+        assertThat("a 410 names where the buyer's reservations are", mine != null, is(true));
+        HttpResponse<String> list = get(mine, Long.toString(user));
+        // the list reads Redis too: while the new master's replica resyncs it may be answered 503
+        for (int attempt = 0; attempt < 30 && list.statusCode() == 503; attempt++) {
+            try {
+                Thread.sleep(500);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+            list = get(mine, Long.toString(user));
+        }
+        assertThat(list.body(), list.statusCode(), is(200));
+        try (jakarta.json.JsonReader reader = jakarta.json.Json.createReader(new java.io.StringReader(list.body()))) {
+            var held = reader.readObject().getJsonArray("reservations");
+            assertThat("one unit per buyer at most", held.size() <= 1, is(true));
+            return held.isEmpty() ? Optional.empty()
+                    : Optional.of(held.getJsonObject(0).getString("reservationId"));
+        }
     }
 
     HttpResponse<String> get(String path, String userId) {

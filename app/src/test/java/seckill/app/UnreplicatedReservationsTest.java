@@ -144,7 +144,7 @@ class UnreplicatedReservationsTest {
                     } else if (answer.statusCode() == 410) {
                         // a buyer first told "in doubt" may hold a unit when their retry meets the
                         // sold-out flag: the 410 says where to look, and so does this buyer
-                        heldAfterSoldOut(sale, answer, user).ifPresent(id -> {
+                        sale.heldAfterSoldOut(answer, user).ifPresent(id -> {
                             reserved.put(user, id);
                             heldAfter410.incrementAndGet();
                         });
@@ -172,30 +172,6 @@ class UnreplicatedReservationsTest {
         assertThat(reconciliation.reconcile(activity).stream().map(r -> r.state() + " " + r.detail()).toList(),
                 everyItem(org.hamcrest.Matchers.startsWith("CLEAN")));
         assertThat(InvariantCheck.violations(new InvariantCheck(db, redis).audit(activity)), empty());
-    }
-
-    /** What a buyer answered 410 holds, read where the answer's {@code reservations} link points. */
-    private static java.util.Optional<String> heldAfterSoldOut(SaleFixture sale, HttpResponse<String> soldOut, long user) {
-        String mine = SaleFixture.field(soldOut.body(), "reservations");
-        assertThat("a 410 names where the buyer's reservations are", mine != null, is(true));
-        HttpResponse<String> list = sale.get(mine, Long.toString(user));
-        // the list reads Redis too: while the new master's replica resyncs it may be answered 503
-        for (int attempt = 0; attempt < 30 && list.statusCode() == 503; attempt++) {
-            try {
-                Thread.sleep(500);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-            list = sale.get(mine, Long.toString(user));
-        }
-        assertThat(list.body(), list.statusCode(), is(200));
-        try (jakarta.json.JsonReader reader = jakarta.json.Json.createReader(new java.io.StringReader(list.body()))) {
-            var held = reader.readObject().getJsonArray("reservations");
-            assertThat("one unit per buyer at most", held.size() <= 1, is(true));
-            return held.isEmpty() ? java.util.Optional.empty()
-                    : java.util.Optional.of(held.getJsonObject(0).getString("reservationId"));
-        }
     }
 
     private static void signal(String signal, long pid) {
