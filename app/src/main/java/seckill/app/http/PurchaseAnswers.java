@@ -63,7 +63,8 @@ final class PurchaseAnswers {
                     "This instance is at capacity; nothing was reserved. Retry shortly.", Duration.ofSeconds(1));
             case PurchaseOutcome.HaltedInDoubt halted -> throw new Problem(503, "HALTED", "Sales halted",
                     "Sales are paused while the reservation store does not answer. If this attempt reached it before it"
-                            + " stopped answering, your reservation exists: retrying returns it, never a second one.",
+                            + " stopped answering, your reservation exists: retrying returns it, never a second one"
+                            + " (once the SKU is sold out, the retry's 410 links to your reservations instead).",
                     Duration.ofSeconds(2));
             case PurchaseOutcome.Unreadable unreadable -> throw new Problem(500, "INTERNAL", "Internal error",
                     "Something went wrong on our side.");
