@@ -26,25 +26,24 @@ local window = windows(KEYS[4], KEYS[5], tonumber(ARGV[5]), tonumber(ARGV[8] or 
 local throttled, counted = window.judge(1, ARGV[1], ARGV[3])
 local quantity = tonumber(ARGV[2])
 stock = tonumber(stock)
+local reserves = not throttled and not prior and stock >= quantity
+if counted and not reserves then
+  -- let through, yet no reservation: the window remembers it, so a re-run is not counted again
+  window.remember(ARGV[1], ARGV[3])
+end
+window.save()
 if throttled then
-  window.save()
   return {'THROTTLED', throttled[1], throttled[2]}
 end
-if prior or stock < quantity then
-  -- let through, yet no reservation: the window remembers it, so a re-run is not counted again
-  if counted then
-    window.remember(ARGV[1], ARGV[3])
-  end
-  window.save()
-  if prior then
-    return {'ALREADY_RESERVED', prior}
-  end
+if prior then
+  return {'ALREADY_RESERVED', prior}
+end
+if not reserves then
   if stock <= 0 then
     return {'SOLD_OUT', '0'}
   end
   return {'INSUFFICIENT', tostring(stock)}
 end
-window.save()
 local left = redis.call('DECRBY', KEYS[1], quantity)
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
 redis.call('XADD', KEYS[3], '*',
