@@ -7,9 +7,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiFunction;
 import java.util.function.IntConsumer;
@@ -39,18 +41,27 @@ public final class Coalescing<C, R> {
         }
     }
 
-    private record Pending<C, R>(C claim, CompletableFuture<R> answer) {
+    /** {@code deadline} in {@link System#nanoTime()}: still queued then, the claim is withdrawn. */
+    private record Pending<C, R>(C claim, CompletableFuture<R> answer, long deadline) {
     }
 
     private final class Lane {
         final String name;
         final ConcurrentLinkedQueue<Pending<C, R>> queue = new ConcurrentLinkedQueue<>();
         final Semaphore calls = new Semaphore(callsPerLane);
+        /** When the next deadline check of this lane's queue runs ({@link System#nanoTime()}); null: none. */
+        final AtomicReference<Long> check = new AtomicReference<>();
 
         Lane(String name) {
             this.name = name;
         }
     }
+
+    // Deadlines are watched per lane, by one timer thread for every lane, not by each waiter: a timed
+    // wait parks a virtual thread with a timer task scheduled and cancelled per purchase, about 3 % of
+    // the paced purchase path's CPU in the JFR profile (docs/perf/README.md). Waiters park untimed.
+    private static final ScheduledExecutorService DEADLINES = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().daemon(true).name("coalescing deadlines").factory());
 
     private final BiFunction<String, List<C>, List<R>> batchCall;
     private final int maxBatch;
@@ -96,9 +107,10 @@ public final class Coalescing<C, R> {
      */
     public R submit(String lane, C claim, long timeoutMillis) {
         Lane mine = lanes.computeIfAbsent(lane, Lane::new);
-        Pending<C, R> pending = new Pending<>(claim, new CompletableFuture<>());
+        Pending<C, R> pending = new Pending<>(claim, new CompletableFuture<>(),
+                System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis));
         mine.queue.add(pending);
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        watch(mine, pending.deadline);
         while (!pending.answer.isDone()) {
             if (mine.calls.tryAcquire()) {
                 try {
@@ -106,8 +118,8 @@ public final class Coalescing<C, R> {
                 } finally {
                     mine.calls.release();
                 }
-            } else if (!await(mine, pending, deadline)) {
-                break;
+            } else {
+                await(mine, pending);
             }
         }
         // every slot holder looks at the queue on its way out, so a claim queued while all slots
@@ -151,37 +163,60 @@ public final class Coalescing<C, R> {
     }
 
     /**
-     * Waits for the answer; false when the claim is done (answered or withdrawn). A claim already on
-     * the wire is waited for without a deadline: its call ends within the Redis client's own socket
-     * timeout, and spinning here would starve the very threads that read the answers.
+     * Waits for the answer, untimed: a claim still queued at its deadline is withdrawn by its lane's
+     * watch ({@link #watch}), and a claim already on the wire is waited for without a deadline: its
+     * call ends within the Redis client's own socket timeout.
      */
-    private boolean await(Lane lane, Pending<C, R> pending, long deadline) {
-        long left = deadline - System.nanoTime();
-        try {
-            if (left > 0) {
-                pending.answer.get(left, TimeUnit.NANOSECONDS);
-                return false;
-            }
-        } catch (TimeoutException e) {
-            // fall through: withdraw it, or wait for the call it rides on
-        } catch (ExecutionException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            withdraw(lane, pending, "interrupted before sending");
-            return false;
-        }
-        if (withdraw(lane, pending, "coalesced call not sent within its timeout")) {
-            return false;
-        }
+    private void await(Lane lane, Pending<C, R> pending) {
         try {
             pending.answer.get();
         } catch (ExecutionException e) {
             // the caller reads it from the future
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            if (!withdraw(lane, pending, "interrupted before sending")) {
+                // on the wire: its answer comes with the call; the caller stops waiting for it
+                pending.answer.completeExceptionally(e);
+            }
         }
-        return false;
+    }
+
+    /** Makes sure a check of the lane's queue runs by {@code deadline}: under load one is always due sooner. */
+    private void watch(Lane lane, long deadline) {
+        while (true) {
+            Long due = lane.check.get();
+            if (due != null && due - deadline <= 0) {
+                return;
+            }
+            Long at = deadline;
+            if (lane.check.compareAndSet(due, at)) {
+                DEADLINES.schedule(() -> sweep(lane, at), Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                return;
+            }
+        }
+    }
+
+    /**
+     * Withdraws the lane's claims past their deadline, then watches for the earliest one left (a claim
+     * queued meanwhile found this check due and set none of its own).
+     */
+    private void sweep(Lane lane, Long at) {
+        long now = System.nanoTime();
+        for (Pending<C, R> pending : lane.queue) {
+            if (pending.deadline - now <= 0) {
+                withdraw(lane, pending, "coalesced call not sent within its timeout");
+            }
+        }
+        lane.check.compareAndSet(at, null);
+        Pending<C, R> earliest = null;
+        for (Pending<C, R> pending : lane.queue) {
+            if (earliest == null || pending.deadline - earliest.deadline < 0) {
+                earliest = pending;
+            }
+        }
+        if (earliest != null) {
+            watch(lane, earliest.deadline);
+        }
     }
 
     private boolean withdraw(Lane lane, Pending<C, R> pending, String why) {

@@ -7,6 +7,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.everyItem;
 import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.lessThan;
 import static org.hamcrest.Matchers.lessThanOrEqualTo;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -105,7 +107,10 @@ class CoalescingTest {
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             Future<String> first = pool.submit(() -> coalescing.submit("lane", 1, 10_000));
             entered.await();
+            long start = System.nanoTime();
             assertThrows(Coalescing.NotSent.class, () -> coalescing.submit("lane", 2, 50));
+            // at its own deadline, not at the first claim's (10 s): the lane's deadline check moves earlier
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start), lessThan(5_000L));
             release.countDown();
             assertThat(first.get(), is("1"));
         }

@@ -23,6 +23,9 @@ local function windows(earlierKey, currentKey, now, limit, millis, users)
     return self
   end
   local period = math.floor(now / millis)
+  -- a number prints through snprintf each time it is joined into a string; most windows written are
+  -- new ones, opened now with one attempt, so their text is made from ready pieces
+  local nowText = string.format('%d', now)
   local function read(key)
     local values = {}
     for from = 1, #users, 500 do
@@ -53,9 +56,7 @@ local function windows(earlierKey, currentKey, now, limit, millis, users)
           or {key = currentKey, opened = now, attempts = 0, ids = ''}
       w.user = user
       open[user] = w
-    end
-    if not w.changed then
-      w.changed = true
+      -- judged now, so written back
       changed[#changed + 1] = w
     end
     return w
@@ -87,7 +88,8 @@ local function windows(earlierKey, currentKey, now, limit, millis, users)
         if w.key == key then
           fields[#fields + 1] = w.user
           -- numbers print whole here: Lua's %.14g holds epoch millis until the year 5138
-          fields[#fields + 1] = w.opened .. ',' .. w.attempts .. ',' .. w.ids
+          local opened = w.opened == now and nowText or w.opened
+          fields[#fields + 1] = opened .. (w.attempts == 1 and ',1,' or ',' .. w.attempts .. ',') .. w.ids
         end
       end
       for from = 1, #fields, 1000 do
