@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 import io.helidon.dbclient.DbClient;
@@ -157,7 +158,7 @@ final class SaleFixture {
         String mine = field(answer.body(), "reservations");
         assertThat("a 410 names where the buyer's reservations are", mine != null, is(true));
         // the list reads Redis too: while a new master's replica resyncs it may be answered 503
-        var list = new java.util.concurrent.atomic.AtomicReference<HttpResponse<String>>();
+        var list = new AtomicReference<HttpResponse<String>>();
         await("the buyer's reservations listed", Duration.ofSeconds(15),
                 () -> list.updateAndGet(before -> get(mine, Long.toString(user))).statusCode() != 503);
         assertThat(list.get().body(), list.get().statusCode(), is(200));

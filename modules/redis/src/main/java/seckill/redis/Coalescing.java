@@ -198,20 +198,17 @@ public final class Coalescing<C, R> {
     }
 
     /**
-     * Withdraws the lane's claims past their deadline, then watches for the earliest one left (a claim
-     * queued meanwhile found this check due and set none of its own).
+     * Withdraws the lane's claims past their deadline and watches for the earliest one left. This
+     * check is marked done first, so a claim queued meanwhile schedules its own if none is due.
      */
     private void sweep(Lane lane, Long at) {
+        lane.check.compareAndSet(at, null);
         long now = System.nanoTime();
+        Pending<C, R> earliest = null;
         for (Pending<C, R> pending : lane.queue) {
             if (pending.deadline - now <= 0) {
                 withdraw(lane, pending, "coalesced call not sent within its timeout");
-            }
-        }
-        lane.check.compareAndSet(at, null);
-        Pending<C, R> earliest = null;
-        for (Pending<C, R> pending : lane.queue) {
-            if (earliest == null || pending.deadline - earliest.deadline < 0) {
+            } else if (earliest == null || pending.deadline - earliest.deadline < 0) {
                 earliest = pending;
             }
         }
