@@ -108,7 +108,7 @@ class PagesTest {
 
         assertThat("one order for the buyer, whichever click made it",
                 sale.column("SELECT request_id FROM seckill_order WHERE activity_id = ? AND user_id = ?", activity, buyer),
-                is(List.of(activity + ":" + buyer + ":elsewhere")));
+                is(List.of(activity + "/9511/" + buyer + "/elsewhere")));
     }
 
     @Test

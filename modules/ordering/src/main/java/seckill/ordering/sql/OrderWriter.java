@@ -110,8 +110,15 @@ public final class OrderWriter {
                     throw e;
                 }
                 tx.rollback();
-                if (violated.equals("uk_order_reservation")) {
+                // the ledger itself says whether this reservation is settled: neither the message's
+                // text (it quotes the duplicate value, which can be the buyer's own requestId) nor
+                // the key it names decides that
+                if (!inTransaction(fresh -> alreadySettled(fresh, one.keySet())).isEmpty()) {
                     return new SettlementOutcome.AlreadySettled();
+                }
+                if (violated.equals("uk_order_reservation")) {
+                    // named, yet not there once asked: a concurrent writer rolled back; try again later
+                    return new SettlementOutcome.Rejected("LEDGER_CONFLICT: uk_order_reservation, then no order");
                 }
                 String reason = reasonFor(violated);
                 recordFailure(event, reason, now, true);
@@ -282,11 +289,15 @@ public final class OrderWriter {
     }
 
     /**
-     * The client's requestId is an idempotency key of one buyer in one activity; scoping it keeps
-     * another buyer's (or another sale's) identical id from colliding on the unique key.
+     * The client's requestId is an idempotency key of one buyer for one SKU of one activity, as the
+     * reservation script dedupes (one reservation per buyer and SKU); scoping it by all three keeps
+     * another buyer's, another SKU's or another sale's identical id from colliding on the unique key,
+     * so a reservation answered 202 is never refused for its requestId. The separator {@code /} is
+     * outside a requestId's characters, so the text is unambiguous and never equals a row written
+     * before SKUs were part of it ({@code activity:user:requestId}).
      */
     static String scopedRequestId(ReservationEvent e) {
-        return e.id().activityId() + ":" + e.userId() + ":" + e.requestId();
+        return e.id().activityId() + "/" + e.id().skuId() + "/" + e.userId() + "/" + e.requestId();
     }
 
     private static void insertDeductLogs(DbTransaction tx, Map<String, ReservationEvent> events, Instant now) {
@@ -316,22 +327,32 @@ public final class OrderWriter {
         });
     }
 
-    /** Name of the unique key a statement violated, or null when the failure was something else. */
+    /**
+     * Name of the unique key a statement violated ({@code "unknown"} when the message names none), or
+     * null when the failure was something else. The key is the one the database names at the end of
+     * its message ({@code ... for key 'uk_order_buyer'} on MariaDB, {@code 'seckill_order.uk_order_buyer'}
+     * on MySQL 8), never a name found elsewhere in it: the message also quotes the duplicate value.
+     */
     static String violatedKey(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause()) {
             if (t instanceof java.sql.SQLIntegrityConstraintViolationException || isDuplicateKey(t)) {
-                String message = String.valueOf(t.getMessage());
-                for (String key : List.of("uk_order_reservation", "uk_order_buyer", "uk_order_request", "uk_order_no",
-                        "uk_stock_log_biz")) {
-                    if (message.contains(key)) {
-                        return key;
-                    }
-                }
-                return "unknown";
+                return namedKey(String.valueOf(t.getMessage()));
             }
         }
         return null;
     }
+
+    private static String namedKey(String message) {
+        java.util.regex.Matcher named = NAMED_KEY.matcher(message);
+        if (!named.find()) {
+            return "unknown";
+        }
+        String key = named.group(1);
+        return key.substring(key.lastIndexOf('.') + 1);
+    }
+
+    /** The key name closing a duplicate-key message; anchored at the end, where no quoted value can reach. */
+    private static final java.util.regex.Pattern NAMED_KEY = java.util.regex.Pattern.compile("for key '([^']*)'\\s*$");
 
     private static boolean isDuplicateKey(Throwable t) {
         return t instanceof java.sql.SQLException sql && sql.getErrorCode() == 1062;
