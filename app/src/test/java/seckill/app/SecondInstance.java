@@ -43,7 +43,14 @@ final class SecondInstance implements AutoCloseable {
             port = socket.getLocalPort();
         }
         SecondInstance instance = new SecondInstance(port, stores, List.of(properties));
-        instance.restart(db);
+        try {
+            instance.restart(db);
+        } catch (RuntimeException | Error notReady) {
+            // the caller never gets a handle to stop it: a process that never became ready is stopped here
+            // (left running, it would go on consuming the stores' streams under the next tests)
+            instance.process.destroyForcibly();
+            throw notReady;
+        }
         return instance;
     }
 

@@ -8,10 +8,12 @@ import org.eclipse.microprofile.config.Config;
  * The ordering module's settings, read once from {@code seckill.ordering.*}: whether this instance
  * runs the stream consumers, how many, how many events per read and per transaction, the idle pause,
  * when a dead consumer's events are claimed, the consumer name, the longest back-off during an
- * outage, and how many refusals by the ledger itself dead-letter an event.
+ * outage, how many refusals by the ledger itself dead-letter an event, and how long an unknown
+ * activity id is answered from memory (a flood of lookups for a bad id stays off the database).
  */
 record OrderingSettings(boolean enabled, int workers, int batchSize, long idlePollMillis, long reclaimIdleSeconds,
-                        Optional<String> consumerName, long maxBackoffMillis, int maxDeliveries) {
+                        Optional<String> consumerName, long maxBackoffMillis, int maxDeliveries,
+                        long activityMissMillis) {
 
     static OrderingSettings from(Config config) {
         return new OrderingSettings(
@@ -22,6 +24,7 @@ record OrderingSettings(boolean enabled, int workers, int batchSize, long idlePo
                 config.getOptionalValue("seckill.ordering.reclaim-idle-seconds", Long.class).orElse(30L),
                 config.getOptionalValue("seckill.ordering.consumer-name", String.class).filter(n -> !n.isBlank()),
                 config.getOptionalValue("seckill.ordering.max-backoff-millis", Long.class).orElse(5000L),
-                config.getOptionalValue("seckill.ordering.max-deliveries", Integer.class).orElse(5));
+                config.getOptionalValue("seckill.ordering.max-deliveries", Integer.class).orElse(5),
+                config.getOptionalValue("seckill.ordering.activity-miss-millis", Long.class).orElse(1_000L));
     }
 }

@@ -45,6 +45,7 @@ class PlacingOrders {
     private final Clock clock;
     private final MetricRegistry metrics;
     private final CrashInjection crashes;
+    private final BindingTheLedger binding;
 
     /** Refusals by the ledger itself (never database outages) before an event is dead-lettered. */
     private final RefusalCount refusals;
@@ -56,7 +57,9 @@ class PlacingOrders {
                   Clock clock,
                   MetricRegistry metrics,
                   CrashInjection crashes,
+                  BindingTheLedger binding,
                   OrderingSettings settings) {
+        this.binding = binding;
         this.db = db;
         this.events = events;
         this.catalog = catalog;
@@ -96,9 +99,15 @@ class PlacingOrders {
                 // no reservation id means no ledger row can ever represent it; it stays pending for an operator
                 LOG.warning(() -> "unreadable reservation event left pending at " + event.position());
             } else if (knownActivity(event.id().activityId()).isEmpty()) {
-                // the ledger answered and has no such activity: this event can never become an order
+                // the ledger itself answered (never a remembered miss) that it has no such activity, and
+                // the namespace is this ledger's: this event can never become an order. Its unit goes
+                // back like any other permanent failure's (the refill finds no shelf if the keys are gone)
+                if (!binding.stillOurs()) {
+                    throw new LedgerUnavailable(new IllegalStateException(
+                            "the Redis namespace belongs to another ledger; event " + event.id() + " left pending"));
+                }
                 writer.recordFailure(event, "UNKNOWN_ACTIVITY: the ledger has no activity " + event.id().activityId(), now,
-                        false);
+                        true);
                 failures.inc();
                 orphans.add(event.position());
             } else {
@@ -186,7 +195,8 @@ class PlacingOrders {
 
     private Optional<Activity> knownActivity(long activityId) {
         try {
-            return catalog.find(activityId);
+            Optional<Activity> cached = catalog.find(activityId);
+            return cached.isPresent() ? cached : catalog.findInLedger(activityId);
         } catch (RuntimeException e) {
             throw LedgerUnavailable.isOutage(e) ? new LedgerUnavailable(e) : e;
         }

@@ -18,23 +18,26 @@ import seckill.ordering.sql.ActivityRows;
 
 /**
  * Registers activities in the ledger and serves lookups from memory. Activities never change after
- * registration, so a found one is cached for good; an unknown id is remembered for a second so a
- * flood of requests for a bad id cannot reach the database.
+ * registration, so a found one is cached for good; an unknown id is remembered for a while
+ * ({@code seckill.ordering.activity-miss-millis}, a second) so a flood of requests for a bad id cannot
+ * reach the database. A remembered miss only answers lookups; {@link #findInLedger} never uses one.
  */
 @HotPathSingleton
 class RegisteringActivities implements ActivityCatalog {
-
-    private static final long MISS_TTL_MILLIS = 1_000;
 
     private final DbClient db;
 
     private final Clock clock;
 
+    private final long missMillis;
+
     @Inject
     RegisteringActivities(DbClient db,
-                          Clock clock) {
+                          Clock clock,
+                          OrderingSettings settings) {
         this.db = db;
         this.clock = clock;
+        this.missMillis = settings.activityMissMillis();
     }
 
     private ActivityRows rows;
@@ -101,11 +104,20 @@ class RegisteringActivities implements ActivityCatalog {
         if (missUntil != null && missUntil > now) {
             return Optional.empty();
         }
-        // one query per activity however many requests miss at once (a second instance's first burst
+        Optional<Activity> loaded = findInLedger(activityId);
+        if (loaded.isEmpty()) {
+            missesUntil.put(activityId, now + missMillis);
+        }
+        return loaded;
+    }
+
+    @Override
+    public Optional<Activity> findInLedger(long activityId) {
+        // one query per activity however many callers miss at once (a second instance's first burst
         // would otherwise queue hundreds of identical lookups on the connection pool)
         Activity loaded = known.computeIfAbsent(activityId, id -> rows.find(id).orElse(null));
-        if (loaded == null) {
-            missesUntil.put(activityId, now + MISS_TTL_MILLIS);
+        if (loaded != null) {
+            missesUntil.remove(activityId);
         }
         return Optional.ofNullable(loaded);
     }

@@ -124,3 +124,13 @@ CREATE TABLE seckill_activity_request (
     created_at      DATETIME(3)  NOT NULL COMMENT 'UTC',
     PRIMARY KEY (idempotency_key)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
+
+--changeset ordering:8-ledger-identity
+--comment: the ledger's own id, made once when the schema is created; the Redis namespace is bound to it at first start, so an instance over another ledger refuses to start instead of taking this one's events for unknown
+CREATE TABLE seckill_ledger (
+    id         TINYINT     NOT NULL,
+    ledger_id  CHAR(36)    NOT NULL,
+    created_at DATETIME(3) NOT NULL COMMENT 'UTC',
+    PRIMARY KEY (id)
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
+INSERT INTO seckill_ledger (id, ledger_id, created_at) VALUES (1, UUID(), UTC_TIMESTAMP(3));

@@ -22,7 +22,14 @@ public interface ActivityCatalog {
     record Registration(Activity activity, boolean created) {
     }
 
+    /** An activity, from memory when known; an id found unknown a moment ago may be answered from memory too. */
     Optional<Activity> find(long activityId);
+
+    /**
+     * An activity as the ledger has it now: from memory only when known (activities never change),
+     * never from a remembered miss. What decides an outcome (an event given up on as unknown) asks this.
+     */
+    Optional<Activity> findInLedger(long activityId);
 
     /** Ids of activities that end after {@code endedAfter} (live ones and those in their grace period). */
     java.util.List<Long> endingAfter(java.time.Instant endedAfter);

@@ -154,4 +154,10 @@ public final class LedgerRows {
             return rows.map(r -> Columns.longOf(r, "id")).toList();
         }
     }
+
+    /** The id this ledger was given when its schema was created (changeset ordering:8-ledger-identity). */
+    public String ledgerId() {
+        return db.execute().get(OrderingSql.SELECT_LEDGER_ID).map(row -> Columns.textOf(row, "ledger_id"))
+                .orElseThrow(() -> new IllegalStateException("seckill_ledger has no row: the schema was not migrated"));
+    }
 }

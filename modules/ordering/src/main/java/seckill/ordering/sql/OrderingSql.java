@@ -14,6 +14,8 @@ final class OrderingSql {
 
     static final String LAST_INSERT_ID = "SELECT LAST_INSERT_ID() AS id";
 
+    static final String SELECT_LEDGER_ID = "SELECT ledger_id FROM seckill_ledger WHERE id = 1";
+
     static final String INSERT_STOCK = """
             INSERT INTO seckill_stock (activity_id, sku_id, total, available, per_user_limit, buckets)
             VALUES (?, ?, ?, ?, ?, ?)""";
