@@ -180,6 +180,10 @@ class ReservingStock implements StockReservations {
 
     @Override
     public ReservationOutcome reserve(ReserveStock command) {
+        return reserve(command, true);
+    }
+
+    private ReservationOutcome reserve(ReserveStock command, boolean mayResume) {
         int bucket = StockBuckets.homeBucket(command.userId(), command.buckets());
         StockBuckets keys = StockBuckets.of(command.activityId(), command.skuId(), command.buckets());
         ReservationId candidate = new ReservationId(command.activityId(), command.skuId(), bucket, nextSequence());
@@ -190,15 +194,43 @@ class ReservingStock implements StockReservations {
         return switch (atHome) {
             case ReservationOutcome.SoldOut s -> reserveFromDonors(command, keys, candidate, atHome);
             case ReservationOutcome.InsufficientStock i -> reserveFromDonors(command, keys, candidate, atHome);
+            case ReservationOutcome.InProgress p when mayResume -> resumeOwnClaim(command, keys, bucket).orElse(atHome);
             // one bucket's count says nothing about the others
             case ReservationOutcome.Reserved r -> new ReservationOutcome.Reserved(r.id(), r.remaining(), false);
             default -> atHome;
         };
     }
 
+    /**
+     * The buyer's home record is a pending claim. If it is this very request's (an earlier attempt
+     * whose take from a donor was in doubt), it is settled: the unit it got, or, with the claim
+     * removed, a fresh try. Another request's claim is someone's purchase in progress: empty.
+     */
+    private Optional<ReservationOutcome> resumeOwnClaim(ReserveStock command, StockBuckets keys, int home) {
+        String held;
+        try {
+            held = redis.hget(keys.buyers(home), Long.toString(command.userId()));
+        } catch (JedisException e) {
+            throw new ReservationUnavailable("reading buyer failed", e);
+        }
+        if (!DonorBuckets.pendingOf(held, command.requestId())) {
+            return Optional.empty();
+        }
+        Optional<ReservationOutcome> found = donors(keys).resume(command, home, held);
+        if (found.isPresent()) {
+            return found;
+        }
+        // once: a claim of this request found again is left for the next retry, never looped on here
+        return Optional.of(reserve(command, false));
+    }
+
     /** The home bucket ran dry: the cross-bucket protocol, its steps run on this SKU's keys. */
     private ReservationOutcome reserveFromDonors(ReserveStock command, StockBuckets keys, ReservationId homeCandidate,
                                                  ReservationOutcome atHome) {
+        return donors(keys).reserve(command, homeCandidate, atHome, clock.instant());
+    }
+
+    private DonorBuckets donors(StockBuckets keys) {
         DonorBuckets.Steps steps = new DonorBuckets.Steps() {
             @Override
             public String claim(int home, long userId, String pendingValue) {
@@ -214,8 +246,13 @@ class ReservingStock implements StockReservations {
             public void settle(int home, long userId, String expected, String replacement) {
                 bucketScripts.settle(redis, keys, home, userId, expected, replacement);
             }
+
+            @Override
+            public String withdraw(ReservationId id, long userId) {
+                return bucketScripts.withdraw(redis, keys, id, userId);
+            }
         };
-        return new DonorBuckets(steps).reserve(command, homeCandidate, atHome, clock.instant());
+        return new DonorBuckets(steps);
     }
 
     private ReservationOutcome reserveAtHome(ReserveStock command, StockBuckets keys, ReservationId candidate) {
@@ -285,7 +322,14 @@ class ReservingStock implements StockReservations {
                     command.releaseBuyer() && sameBucket);
             if (command.releaseBuyer() && !sameBucket && outcome != RestockOutcome.KEYS_GONE) {
                 // the buyer's record lives in their home bucket, another slot: released on its own, idempotently
-                bucketScripts.settle(redis, keys, home, command.userId(), id.toString(), "");
+                if (!bucketScripts.settle(redis, keys, home, command.userId(), id.toString(), "")) {
+                    // the take's answer was lost, so the claim still points at no id; this is its unit
+                    // (same sequence), so the claim is done with: the buyer may buy again
+                    String held = redis.hget(keys.buyers(home), Long.toString(command.userId()));
+                    if (DonorBuckets.pendingSequence(held).filter(s -> s == id.sequence()).isPresent()) {
+                        bucketScripts.settle(redis, keys, home, command.userId(), held, "");
+                    }
+                }
             }
             return outcome;
         } catch (JedisException e) {

@@ -24,6 +24,8 @@ public final class BucketScripts {
             BucketScripts.class.getResourceAsStream("take.lua"), "take.lua");
     private final RedisScript settle = RedisScript.read(
             BucketScripts.class.getResourceAsStream("settle_claim.lua"), "settle_claim.lua");
+    private final RedisScript withdraw = RedisScript.read(
+            BucketScripts.class.getResourceAsStream("withdraw_take.lua"), "withdraw_take.lua");
 
     /** Records a pending claim; returns the value already held for the buyer, or empty when claimed. */
     public String claim(UnifiedJedis redis, StockBuckets buckets, int home, long userId, String pendingValue) {
@@ -40,6 +42,15 @@ public final class BucketScripts {
                         Long.toString(reservedAt.toEpochMilli()), Long.toString(id.activityId()),
                         Long.toString(id.skuId())), acks);
         return List.of(RedisScript.text(reply.get(0)), RedisScript.text(reply.get(1)), RedisScript.text(reply.get(2)));
+    }
+
+    /**
+     * Whether the donor {@code id.bucket()} gave units under {@code id} to the buyer ({@code TAKEN}); if
+     * not, the id is withdrawn there, so a take still on its way takes nothing ({@code WITHDRAWN}).
+     */
+    public String withdraw(UnifiedJedis redis, StockBuckets buckets, ReservationId id, long userId) {
+        return RedisScript.text(withdraw.run(redis, List.of(buckets.served(id.bucket()), buckets.stock(id.bucket())),
+                List.of(id.toString(), Long.toString(userId))));
     }
 
     /** Replaces the buyer's record if it still is {@code expected}; an empty {@code replacement} removes it. */

@@ -2,6 +2,7 @@ package seckill.reservation.rules;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
 import seckill.redis.RedisFailures;
 import seckill.reservation.api.ReservationId;
@@ -19,7 +20,12 @@ import seckill.reservation.api.ReserveStock;
  */
 public final class DonorBuckets {
 
-    /** Prefix of the buyer's home record while a claim is pending. */
+    /**
+     * Prefix of the buyer's home record while a claim is pending: {@code pending:<sequence>:<requestId>}
+     * (records of earlier versions end after the sequence). The sequence names the reservation ids the
+     * claim's takes use, one per donor bucket; the requestId lets the buyer's retry settle a claim whose
+     * take is in doubt ({@link #resume}).
+     */
     public static final String PENDING = "pending:";
 
     /** The three atomic steps, each on one bucket's slot. */
@@ -33,6 +39,12 @@ public final class DonorBuckets {
 
         /** Replaces the buyer's record if it still is {@code expected}; an empty replacement removes it. */
         void settle(int home, long userId, String expected, String replacement);
+
+        /**
+         * {@code TAKEN} if the donor {@code id.bucket()} gave the buyer units under {@code id}; otherwise
+         * {@code WITHDRAWN}, and a take under {@code id} arriving later takes nothing.
+         */
+        String withdraw(ReservationId id, long userId);
     }
 
     private final Steps steps;
@@ -49,7 +61,7 @@ public final class DonorBuckets {
     public ReservationOutcome reserve(ReserveStock command, ReservationId homeCandidate, ReservationOutcome atHome,
                                       Instant now) {
         int home = homeCandidate.bucket();
-        String pending = PENDING + homeCandidate.sequence();
+        String pending = PENDING + homeCandidate.sequence() + ":" + command.requestId();
         String held;
         try {
             held = steps.claim(home, command.userId(), pending);
@@ -99,6 +111,61 @@ public final class DonorBuckets {
                 settleQuietly(home, command.userId(), pending, "");
             }
             throw new ReservationUnavailable("reservation across buckets failed", e, inDoubt);
+        }
+    }
+
+    /**
+     * Whether {@code held}, the buyer's home record, is a pending claim made by a request with
+     * {@code requestId}: the buyer's own earlier attempt, whose take from a donor is in doubt.
+     */
+    public static boolean pendingOf(String held, String requestId) {
+        return held != null && held.startsWith(PENDING) && held.indexOf(':', PENDING.length()) > 0
+                && held.substring(held.indexOf(':', PENDING.length()) + 1).equals(requestId);
+    }
+
+    /** The sequence a pending claim's takes use, if {@code held} is one. */
+    public static Optional<Long> pendingSequence(String held) {
+        if (held == null || !held.startsWith(PENDING)) {
+            return Optional.empty();
+        }
+        int end = held.indexOf(':', PENDING.length());
+        try {
+            return Optional.of(Long.parseLong(held, PENDING.length(), end < 0 ? held.length() : end, 10));
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Settles the buyer's own pending claim {@code held} (see {@link #pendingOf}), left behind when a
+     * take's answer was lost: every donor is asked whether it gave units under the claim's ids, and
+     * withdraws them if not, so the lost take can no longer happen. The buyer then holds the unit a
+     * donor gave (the answer), or nothing: the claim is removed and empty comes back, for a fresh try.
+     * Each step is idempotent; a failure leaves the claim for the next retry.
+     */
+    public Optional<ReservationOutcome> resume(ReserveStock command, int home, String held) {
+        long sequence = pendingSequence(held).orElseThrow(() -> new IllegalArgumentException("not a claim: " + held));
+        try {
+            ReservationId taken = null;
+            // every donor, not only up to the first that gave: the lost take may still be on its way to a
+            // later one, and must find its id withdrawn there
+            for (int step = 1; step < command.buckets(); step++) {
+                int donor = (home + step) % command.buckets();
+                ReservationId id = new ReservationId(command.activityId(), command.skuId(), donor, sequence);
+                if ("TAKEN".equals(steps.withdraw(id, command.userId())) && taken == null) {
+                    taken = id;
+                }
+            }
+            steps.settle(home, command.userId(), held, taken == null ? "" : taken.toString());
+            if (taken != null) {
+                log.log(System.Logger.Level.INFO, "buyer " + command.userId() + "'s retry found the unit their lost "
+                        + "take got: " + taken);
+                return Optional.of(new ReservationOutcome.AlreadyReserved(taken));
+            }
+            return Optional.empty();
+        } catch (RuntimeException e) {
+            throw new ReservationUnavailable("settling an earlier purchase across buckets failed", e,
+                    !RedisFailures.poolExhausted(e));
         }
     }
 

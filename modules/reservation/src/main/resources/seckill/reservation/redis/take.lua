@@ -1,7 +1,7 @@
 -- Takes units from a donor bucket for a buyer whose claim sits in their home bucket: stock check,
 -- decrement and XADD in one step on the donor's slot (the dedupe already happened at home).
 -- Run again with the same arguments (a client's retry after a lost reply) it answers the same and
--- takes nothing more: the donor remembers the reservation ids it gave units to.
+-- takes nothing more: the donor remembers the reservation ids it gave units to (and those withdrawn).
 -- KEYS[1] stock counter, KEYS[2] event stream of the donor bucket, KEYS[3] hash of ids served here.
 -- ARGV: userId, quantity, reservationId, requestId, reservedAtMillis, activityId, skuId
 -- defence in depth: the edge validates, and the script still refuses what could corrupt the stock
@@ -15,8 +15,13 @@ local stock = redis.call('GET', KEYS[1])
 if not stock then
   return {'NOT_PREHEATED', '', '0'}
 end
-if redis.call('HEXISTS', KEYS[3], ARGV[3]) == 1 then
+local served = redis.call('HGET', KEYS[3], ARGV[3])
+if served == ARGV[1] then
   return {'RESERVED', ARGV[3], stock}
+end
+if served then
+  -- withdrawn by the buyer's retry (withdraw_take.lua) after this call's answer was lost: never taken
+  return {'WITHDRAWN', '', '0'}
 end
 local quantity = tonumber(ARGV[2])
 stock = tonumber(stock)

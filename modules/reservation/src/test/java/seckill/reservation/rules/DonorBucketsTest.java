@@ -35,15 +35,15 @@ class DonorBucketsTest {
         ReservationOutcome outcome = donors.reserve(FOUR_BUCKETS, HOME, new ReservationOutcome.SoldOut(), NOW);
         ReservationId fromThree = new ReservationId(5, 9, 3, 300);
         assertThat(outcome, is(new ReservationOutcome.Reserved(fromThree, 6, false)));
-        assertThat(steps.calls, contains("claim 1 pending:300", "take 2", "take 3",
-                "settle 1 pending:300 -> " + fromThree));
+        assertThat(steps.calls, contains("claim 1 pending:300:r-1", "take 2", "take 3",
+                "settle 1 pending:300:r-1 -> " + fromThree));
     }
 
     @Test
     void soldOutOnlyWhenEveryBucketSaidSoAndTheClaimIsReleased() {
         ReservationOutcome outcome = donors.reserve(FOUR_BUCKETS, HOME, new ReservationOutcome.SoldOut(), NOW);
         assertThat(outcome, is(new ReservationOutcome.SoldOut()));
-        assertThat(steps.calls, contains("claim 1 pending:300", "take 2", "take 3", "take 0", "settle 1 pending:300 -> "));
+        assertThat(steps.calls, contains("claim 1 pending:300:r-1", "take 2", "take 3", "take 0", "settle 1 pending:300:r-1 -> "));
     }
 
     @Test
@@ -61,7 +61,7 @@ class DonorBucketsTest {
         steps.held = "pending:299";
         assertThat(donors.reserve(FOUR_BUCKETS, HOME, new ReservationOutcome.SoldOut(), NOW),
                 is(new ReservationOutcome.InProgress()));
-        assertThat(steps.calls, contains("claim 1 pending:300", "claim 1 pending:300"));
+        assertThat(steps.calls, contains("claim 1 pending:300:r-1", "claim 1 pending:300:r-1"));
     }
 
     @Test
@@ -79,7 +79,7 @@ class DonorBucketsTest {
                 () -> donors.reserve(FOUR_BUCKETS, HOME, new ReservationOutcome.SoldOut(), NOW));
         assertThat(doubt.inDoubt(), is(true));
         // in doubt the claim stays: reconciliation, not a guess, decides what happened
-        assertThat(steps.calls, contains("claim 1 pending:300", "take 2"));
+        assertThat(steps.calls, contains("claim 1 pending:300:r-1", "take 2"));
 
         steps.calls.clear();
         steps.takeFailure = new RuntimeException("pool", new NoSuchElementException("Pool exhausted"));
@@ -87,7 +87,32 @@ class DonorBucketsTest {
                 () -> donors.reserve(FOUR_BUCKETS, HOME, new ReservationOutcome.SoldOut(), NOW));
         assertThat(busy.inDoubt(), is(false));
         // nothing was sent: the buyer gets their home record back
-        assertThat(steps.calls, contains("claim 1 pending:300", "take 2", "settle 1 pending:300 -> "));
+        assertThat(steps.calls, contains("claim 1 pending:300:r-1", "take 2", "settle 1 pending:300:r-1 -> "));
+    }
+
+    @Test
+    void aRetryOfTheSameRequestFindsTheUnitItsLostTakeGotAndWithdrawsTheRest() {
+        steps.withdrawals.put(3, "TAKEN");
+        var found = new DonorBuckets(steps).resume(FOUR_BUCKETS, 1, "pending:300:r-1");
+        assertThat(found.orElseThrow(), is(new ReservationOutcome.AlreadyReserved(new ReservationId(5, 9, 3, 300))));
+        assertThat(steps.calls, contains("withdraw 2", "withdraw 3", "withdraw 0",
+                "settle 1 pending:300:r-1 -> 5-9-3-8c"));
+    }
+
+    @Test
+    void aRetryWhoseLostTakeNeverHappenedRemovesTheClaimForAFreshTry() {
+        var found = new DonorBuckets(steps).resume(FOUR_BUCKETS, 1, "pending:300:r-1");
+        assertThat(found.isPresent(), is(false));
+        assertThat(steps.calls, contains("withdraw 2", "withdraw 3", "withdraw 0", "settle 1 pending:300:r-1 -> "));
+    }
+
+    @Test
+    void onlyTheSameRequestsClaimIsItsOwn() {
+        assertThat(DonorBuckets.pendingOf("pending:300:r-1", "r-1"), is(true));
+        assertThat(DonorBuckets.pendingOf("pending:300:r-1", "r-2"), is(false));
+        assertThat("an older record names no request", DonorBuckets.pendingOf("pending:300", "r-1"), is(false));
+        assertThat(DonorBuckets.pendingSequence("pending:300").orElseThrow(), is(300L));
+        assertThat(DonorBuckets.pendingSequence("pending:300:a:b").orElseThrow(), is(300L));
     }
 
     /** Records each step; takes answer sold out unless told otherwise. */
@@ -98,6 +123,7 @@ class DonorBucketsTest {
         String held = "";
         RuntimeException takeFailure;
         boolean settleFails;
+        final Map<Integer, String> withdrawals = new HashMap<>();
 
         @Override
         public String claim(int home, long userId, String pendingValue) {
@@ -120,6 +146,12 @@ class DonorBucketsTest {
             if (settleFails) {
                 throw new IllegalStateException("connection reset");
             }
+        }
+
+        @Override
+        public String withdraw(ReservationId id, long userId) {
+            calls.add("withdraw " + id.bucket());
+            return withdrawals.getOrDefault(id.bucket(), "WITHDRAWN");
         }
     }
 }

@@ -1,0 +1,18 @@
+-- Settles a donor take whose answer was lost (a timeout, a missing replica acknowledgement): the
+-- buyer's retry asks each donor whether it gave units under the in-doubt reservation id. If it did,
+-- the answer is TAKEN; if not, the id is withdrawn here for good, so that the lost call, should it
+-- still arrive, takes nothing (take.lua refuses a withdrawn id). Run again, it answers the same.
+-- KEYS[1] hash of ids served here (as take.lua writes it), KEYS[2] stock counter of the donor bucket
+-- (for the hash's expiry). ARGV: reservationId, userId.
+local served = redis.call('HGET', KEYS[1], ARGV[1])
+if served == ARGV[2] then
+  return 'TAKEN'
+end
+if not served then
+  redis.call('HSET', KEYS[1], ARGV[1], 'withdrawn')
+  if redis.call('PTTL', KEYS[1]) < 0 then
+    redis.call('PEXPIRE', KEYS[1], math.max(1, redis.call('PTTL', KEYS[2])))
+  end
+end
+-- withdrawn, now or before (or, never by design, served to someone else): this buyer holds nothing here
+return 'WITHDRAWN'
