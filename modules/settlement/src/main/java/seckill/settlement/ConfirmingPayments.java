@@ -122,7 +122,10 @@ class ConfirmingPayments implements PaymentCallbacks {
             case PaymentResult.UnknownOrder unknown -> new PaymentAnswer.UnknownOrder(orderNo);
         };
         String outcome = switch (answer) {
-            case PaymentAnswer.Accepted a -> a.repeated() ? null : "PAID";
+            // a repeat too: the status change and this row are two statements (the ledger's CAS is
+            // ordering's), so a crash between them leaves the row to the payment side's retry, which
+            // writes it; the insert keeps the first row of a payment id
+            case PaymentAnswer.Accepted a -> "PAID";
             case PaymentAnswer.Expired e -> "ORDER_EXPIRED";
             case PaymentAnswer.PaidByAnother p -> "DUPLICATE";
             default -> null;

@@ -1,0 +1,106 @@
+package seckill.app;
+
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.helidon.dbclient.DbClient;
+import io.helidon.microprofile.testing.junit5.AddConfig;
+import io.helidon.microprofile.testing.junit5.HelidonTest;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.client.WebTarget;
+import org.eclipse.microprofile.config.Config;
+import org.junit.jupiter.api.Test;
+import seckill.app.infra.DevServers;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.is;
+
+/**
+ * A payment's audit row is never lost for good (issue #29, item 11). The service's database
+ * connection is killed from outside after the order's PENDING to PAID change and before the audit
+ * row (the payment table is held locked meanwhile, so the kill lands exactly there); the payment
+ * side retries, as it does until it is answered 200, and the retry must write the row.
+ */
+@HelidonTest
+@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
+@AddConfig(key = "seckill.admission.token-required", value = "false")
+@AddConfig(key = "seckill.payment.hmac-key", value = SettlementRecoveryTest.PAYMENT_KEY)
+class PaymentAuditTest {
+
+    private static final long SKU = 29_111;
+
+    @Inject
+    WebTarget target;
+
+    @Inject
+    DbClient db;
+
+    @Inject
+    Config config;
+
+    @Inject
+    DevServers devServers;
+
+    @Test
+    void aPaymentWhoseAuditRowWasCutOffIsAuditedByTheRetry() throws Exception {
+        SaleFixture sale = new SaleFixture(target.getUri(), db);
+        long activity = sale.createOpenActivity(SKU, 5, 1);
+        long buyer = activity * 1000 + 1;
+        assertThat(sale.purchaseRetrying(activity, buyer, SKU, 1, "audit-1").statusCode(), is(202));
+        SaleFixture.await("the order", Duration.ofSeconds(30), () -> sale.orders(activity) == 1);
+        String orderNo = sale.column("SELECT order_no FROM seckill_order WHERE activity_id = ?", activity).get(0);
+        String paymentId = "p-audit-" + activity;
+
+        Map<String, String> stores = SecondInstance.storesOf(config, devServers);
+        try (Connection holder = DriverManager.getConnection(stores.get("SECKILL_DB_URL"), stores.get("SECKILL_DB_USER"),
+                stores.getOrDefault("SECKILL_DB_PASSWORD", ""));
+             Statement statement = holder.createStatement()) {
+            statement.execute("LOCK TABLES seckill_payment WRITE");
+            CompletableFuture<HttpResponse<String>> first = CompletableFuture.supplyAsync(() -> pay(sale, orderNo, paymentId));
+            AtomicLong blocked = new AtomicLong();
+            SaleFixture.await("the service's audit insert waiting on the lock", Duration.ofSeconds(30), () -> {
+                try (ResultSet rows = holder.createStatement().executeQuery("SELECT ID FROM information_schema.PROCESSLIST"
+                        + " WHERE ID <> CONNECTION_ID() AND INFO LIKE '%INSERT INTO seckill_payment%'")) {
+                    if (rows.next()) {
+                        blocked.set(rows.getLong(1));
+                        return true;
+                    }
+                    return false;
+                } catch (java.sql.SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            assertThat("the order is paid before its audit row is written",
+                    sale.count("SELECT status FROM seckill_order WHERE order_no = ?", orderNo), is(1L));
+            statement.execute("KILL " + blocked.get());
+            statement.execute("UNLOCK TABLES");
+            HttpResponse<String> cut = first.get(30, TimeUnit.SECONDS);
+            assertThat(cut.body(), cut.statusCode() != 200, is(true));
+        }
+        assertThat(sale.count("SELECT COUNT(*) FROM seckill_payment WHERE payment_id = ?", paymentId), is(0L));
+
+        HttpResponse<String> retry = pay(sale, orderNo, paymentId);
+        assertThat(retry.body(), retry.statusCode(), is(200));
+        assertThat("the retry wrote the audit row", sale.column(
+                "SELECT outcome FROM seckill_payment WHERE payment_id = ? AND order_no = ?", paymentId, orderNo),
+                is(java.util.List.of("PAID")));
+    }
+
+    private static HttpResponse<String> pay(SaleFixture sale, String orderNo, String paymentId) {
+        String body = "{\"orderNo\":\"%s\",\"paymentId\":\"%s\",\"amount\":99.5,\"paidAt\":\"%s\"}".formatted(orderNo,
+                paymentId, Instant.now());
+        return sale.send(HttpRequest.newBuilder(sale.base.resolve("/api/v1/payments/callback"))
+                .header("Content-Type", "application/json").header("X-Signature", SettlementRecoveryTest.sign(body))
+                .POST(HttpRequest.BodyPublishers.ofString(body)));
+    }
+}
