@@ -9,10 +9,18 @@ import java.util.concurrent.ConcurrentHashMap;
  * In-process sold-out marks. A mark only ever saves a Redis call: it is set after Redis itself said
  * "sold out", cleared when stock comes back, and it lapses after a short time on its own, so a
  * restock whose broadcast was lost or overtaken costs at most that long of wrong 410s.
+ *
+ * <p>For as long as a mark lives after a restock, no mark is set for that SKU: a "sold out" observed
+ * before the refill (a reservation call answered just before it, a message from another instance
+ * overtaken by the refill's) would otherwise raise a mark over units on sale. Answers that need the
+ * mark then cost a Redis call, which gives the true answer. A mark can still be raised late only by
+ * an observation held back for longer than that (an instance frozen between its answer and its
+ * message).
  */
 final class SoldOutFlags {
 
     private final Map<String, Long> flaggedUntil = new ConcurrentHashMap<>();
+    private final Map<String, Long> restockedAt = new ConcurrentHashMap<>();
     private final Clock clock;
     private final long lifetimeMillis;
 
@@ -27,11 +35,22 @@ final class SoldOutFlags {
     }
 
     void set(long activityId, long skuId) {
-        flaggedUntil.put(key(activityId, skuId), clock.millis() + lifetimeMillis);
+        String key = key(activityId, skuId);
+        long now = clock.millis();
+        Long restocked = restockedAt.get(key);
+        if (restocked != null) {
+            if (now - restocked < lifetimeMillis) {
+                return;
+            }
+            restockedAt.remove(key, restocked);
+        }
+        flaggedUntil.put(key, now + lifetimeMillis);
     }
 
     void clear(long activityId, long skuId) {
-        flaggedUntil.remove(key(activityId, skuId));
+        String key = key(activityId, skuId);
+        restockedAt.put(key, clock.millis());
+        flaggedUntil.remove(key);
     }
 
     private static String key(long activityId, long skuId) {
