@@ -241,17 +241,21 @@ public final class OrderWriter {
         return text.length() <= max ? text : text.substring(0, max);
     }
 
-    /** The reservations among these that are recorded as failed: never to be ordered. */
+    /**
+     * The reservations among these that are recorded as failed: never to be ordered. A locking read
+     * (see {@link OrderingSql#lockFailedReservations}): a plain one would miss a dead letter being
+     * committed meanwhile, and the order written after it would return a unit that was also sold.
+     */
     private static Set<String> alreadyFailed(DbTransaction tx, Collection<String> reservationIds) {
-        return reservationsFound(tx, OrderingSql.selectFailedReservations(reservationIds.size()), reservationIds.toArray());
+        return reservationsFound(tx, OrderingSql.lockFailedReservations(reservationIds.size()), reservationIds.toArray());
     }
 
-    /** The reservations among these that are ordered or recorded as failed. */
+    /** The reservations among these that are ordered or recorded as failed (the failures read locking). */
     private static Set<String> alreadySettled(DbTransaction tx, Collection<String> reservationIds) {
-        List<Object> ids = new ArrayList<>(reservationIds.size() * 2);
-        ids.addAll(reservationIds);
-        ids.addAll(reservationIds);
-        return reservationsFound(tx, OrderingSql.selectSettledReservations(reservationIds.size()), ids.toArray());
+        Set<String> settled = reservationsFound(tx, OrderingSql.selectOrderedReservations(reservationIds.size()),
+                reservationIds.toArray());
+        settled.addAll(alreadyFailed(tx, reservationIds));
+        return settled;
     }
 
     private static Set<String> reservationsFound(DbTransaction tx, String sql, Object[] params) {

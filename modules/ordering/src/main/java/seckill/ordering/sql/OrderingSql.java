@@ -32,12 +32,18 @@ final class OrderingSql {
     }
 
     /**
-     * Reservations that already have their outcome: an order, or a recorded failure (whose units went
-     * back); takes the ids twice.
+     * The same, as a locking read: it waits for a failure being recorded and keeps one from being
+     * recorded until commit. A writer that is about to insert orders asks this, so a dead letter of
+     * another instance (which locks the order's slot, then records the failure) and this order can
+     * never both commit: one waits for the other, or the database breaks the deadlock.
      */
-    static String selectSettledReservations(int count) {
-        return "SELECT reservation_id FROM seckill_order WHERE reservation_id IN (" + placeholders(count) + ")"
-                + " UNION ALL " + selectFailedReservations(count);
+    static String lockFailedReservations(int count) {
+        return selectFailedReservations(count) + " LOCK IN SHARE MODE";
+    }
+
+    /** Reservations among these that have an order. */
+    static String selectOrderedReservations(int count) {
+        return "SELECT reservation_id FROM seckill_order WHERE reservation_id IN (" + placeholders(count) + ")";
     }
 
     /** Locks the order's unique-key slot (a gap lock when absent) so no order can appear until commit. */
