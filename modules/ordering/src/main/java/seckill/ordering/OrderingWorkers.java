@@ -287,15 +287,14 @@ class OrderingWorkers implements OrderingSwitch {
     private void settleOwnPending(String consumer) {
         try {
             for (String stream : liveStreams()) {
-                List<ReservationEvent> mine = events.readOwnPending(stream, consumer, batchSize);
+                // one pass, page by page, each entry once: what stays pending (unreadable, refused by the
+                // ledger) waits for the reclaim's spacing. Reading it again at once would be another
+                // delivery each time, so a pass that compared what it read would never end, and a
+                // refusal would burn max-deliveries in milliseconds.
+                List<ReservationEvent> mine = events.readOwnPending(stream, consumer, batchSize, "0-0");
                 while (running && !mine.isEmpty()) {
                     placingOrders.settle(mine);
-                    List<ReservationEvent> next = events.readOwnPending(stream, consumer, batchSize);
-                    // events that stay pending (left for a retry) come back first; stop rather than spin on them
-                    if (next.equals(mine)) {
-                        break;
-                    }
-                    mine = next;
+                    mine = events.readOwnPending(stream, consumer, batchSize, mine.getLast().position().entryId());
                 }
             }
         } catch (CrashInjection.WorkerCrash | LedgerUnavailable | UnreplicatedEvents e) {

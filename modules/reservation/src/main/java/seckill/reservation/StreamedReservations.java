@@ -74,13 +74,17 @@ class StreamedReservations implements ReservationEvents {
     }
 
     @Override
-    public List<ReservationEvent> readOwnPending(String stream, String consumer, int count) {
+    public List<ReservationEvent> readOwnPending(String stream, String consumer, int count, String afterEntryId) {
+        StreamEntryID after = new StreamEntryID(afterEntryId);
+        // XPENDING's range is inclusive: it starts at the id right after the cursor, as XREADGROUP does
+        StreamEntryID from = new StreamEntryID(after.getTime(), after.getSequence() + 1);
         // re-reading one's own pending entries is another delivery (reported to the dead-letter copy)
         Map<String, Long> deliveries = new HashMap<>();
         unlessGone(() -> redis.xpending(stream, consumerGroup,
-                XPendingParams.xPendingParams().count(count).consumer(consumer)), List.<StreamPendingEntry>of())
+                XPendingParams.xPendingParams(from, StreamEntryID.MAXIMUM_ID, count).consumer(consumer)),
+                List.<StreamPendingEntry>of())
                 .forEach(p -> deliveries.put(p.getID().toString(), p.getDeliveredTimes() + 1));
-        return read(stream, consumer, count, new StreamEntryID(), deliveries);
+        return read(stream, consumer, count, after, deliveries);
     }
 
     private List<ReservationEvent> read(String stream, String consumer, int count, StreamEntryID from) {

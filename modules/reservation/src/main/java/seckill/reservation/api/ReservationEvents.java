@@ -20,7 +20,15 @@ public interface ReservationEvents {
     List<ReservationEvent> readNew(String stream, String consumer, int count);
 
     /** Events already delivered to this consumer and not yet acknowledged (for a restarted consumer). */
-    List<ReservationEvent> readOwnPending(String stream, String consumer, int count);
+    default List<ReservationEvent> readOwnPending(String stream, String consumer, int count) {
+        return readOwnPending(stream, consumer, count, "0-0");
+    }
+
+    /**
+     * As {@link #readOwnPending(String, String, int)}, the entries after {@code afterEntryId} only: a
+     * consumer pages through what it holds, each entry once per pass (every read is a delivery).
+     */
+    List<ReservationEvent> readOwnPending(String stream, String consumer, int count, String afterEntryId);
 
     /** Events pending longer than {@code minIdle} (their consumer died or is stuck), now owned by {@code consumer}. */
     List<ReservationEvent> reclaimIdle(String stream, String consumer, Duration minIdle, int count);
