@@ -69,6 +69,34 @@ class StreamedReservations implements ReservationEvents {
     }
 
     @Override
+    public List<String> registerStreams(List<String> streams) {
+        long now = clock.millis();
+        // members whose keys expired (the activity ended, its grace passed): nothing is left to read
+        redis.zremrangeByScore(StockBuckets.STREAM_REGISTRY, "-inf", "(" + now);
+        if (streams.isEmpty()) {
+            return List.of();
+        }
+        List<Double> scores = redis.zmscore(StockBuckets.STREAM_REGISTRY, streams.toArray(String[]::new));
+        List<String> putBack = new ArrayList<>();
+        for (int i = 0; i < streams.size(); i++) {
+            Double score = scores.get(i);
+            if (score != null && score >= now) {
+                continue;
+            }
+            String stream = streams.get(i);
+            // the stream's own expiry is the bucket's (preheat and restore set them together)
+            long ttl = redis.pttl(stream);
+            if (ttl == -2) {
+                // not preheated yet, or gone: nothing to read (a restore registers it)
+                continue;
+            }
+            redis.zadd(StockBuckets.STREAM_REGISTRY, ttl < 0 ? Double.POSITIVE_INFINITY : now + ttl, stream);
+            putBack.add(stream);
+        }
+        return putBack;
+    }
+
+    @Override
     public List<ReservationEvent> readNew(String stream, String consumer, int count) {
         return read(stream, consumer, count, StreamEntryID.XREADGROUP_UNDELIVERED_ENTRY);
     }

@@ -13,8 +13,17 @@ import java.util.List;
  */
 public interface ReservationEvents {
 
-    /** Streams of SKUs whose keys have not expired. */
+    /** Streams of SKUs whose keys have not expired, as the stream registry lists them. */
     List<String> activeStreams();
+
+    /**
+     * Repairs the stream registry from what must exist: every stream of {@code streams} that exists
+     * in Redis and is missing from the registry is put back (scored by its own expiry), and members
+     * whose expiry has passed (their activity ended, its keys are gone) are dropped. Idempotent.
+     *
+     * @return the streams that were missing and are registered again
+     */
+    List<String> registerStreams(List<String> streams);
 
     /** New events for this consumer, at most {@code count}. */
     List<ReservationEvent> readNew(String stream, String consumer, int count);
