@@ -33,10 +33,8 @@ class OrderingWorkers implements OrderingSwitch {
 
     private static final Logger LOG = Logger.getLogger(OrderingWorkers.class.getName());
 
-    /** How often the live streams are listed again (a constant: this is read on every pass of every worker). */
-    private static final long STREAMS_REREAD_NANOS = Duration.ofSeconds(1).toNanos();
-
     private final ReservationEvents events;
+    private final LiveStreams liveStreams;
     private final PlacingOrders placingOrders;
     private final MetricRegistry metrics;
     private final CrashInjection crashes;
@@ -55,9 +53,10 @@ class OrderingWorkers implements OrderingSwitch {
     private final long maxBackoffMillis;
 
     @Inject
-    OrderingWorkers(ReservationEvents events, PlacingOrders placingOrders, MetricRegistry metrics, CrashInjection crashes,
-                    java.time.Clock clock, OrderingSettings settings) {
+    OrderingWorkers(ReservationEvents events, LiveStreams liveStreams, PlacingOrders placingOrders, MetricRegistry metrics,
+                    CrashInjection crashes, java.time.Clock clock, OrderingSettings settings) {
         this.events = events;
+        this.liveStreams = liveStreams;
         this.placingOrders = placingOrders;
         this.metrics = metrics;
         this.crashes = crashes;
@@ -78,8 +77,6 @@ class OrderingWorkers implements OrderingSwitch {
     private final List<Thread> threads = new ArrayList<>();
     private final AtomicLong pendingSeen = new AtomicLong();
     private volatile boolean running;
-    private volatile List<String> streams = List.of();
-    private volatile long streamsReadAt;
 
     void start(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
         metrics.gauge("seckill.stream.pending", this::pendingTotal);
@@ -287,15 +284,14 @@ class OrderingWorkers implements OrderingSwitch {
     private void settleOwnPending(String consumer) {
         try {
             for (String stream : liveStreams()) {
-                List<ReservationEvent> mine = events.readOwnPending(stream, consumer, batchSize);
+                // one pass, page by page, each entry once: what stays pending (unreadable, refused by the
+                // ledger) waits for the reclaim's spacing. Reading it again at once would be another
+                // delivery each time, so a pass that compared what it read would never end, and a
+                // refusal would burn max-deliveries in milliseconds.
+                List<ReservationEvent> mine = events.readOwnPending(stream, consumer, batchSize, "0-0");
                 while (running && !mine.isEmpty()) {
                     placingOrders.settle(mine);
-                    List<ReservationEvent> next = events.readOwnPending(stream, consumer, batchSize);
-                    // events that stay pending (left for a retry) come back first; stop rather than spin on them
-                    if (next.equals(mine)) {
-                        break;
-                    }
-                    mine = next;
+                    mine = events.readOwnPending(stream, consumer, batchSize, mine.getLast().position().entryId());
                 }
             }
         } catch (CrashInjection.WorkerCrash | LedgerUnavailable | UnreplicatedEvents e) {
@@ -305,18 +301,17 @@ class OrderingWorkers implements OrderingSwitch {
         }
     }
 
+    /** The registry's streams and those the ledger says must exist: a bucket lost from the registry is still read. */
     private List<String> liveStreams() {
-        long now = System.nanoTime();
-        if (now - streamsReadAt > STREAMS_REREAD_NANOS) {
-            streams = events.activeStreams();
-            streamsReadAt = now;
-        }
-        return streams;
+        return liveStreams.list();
     }
 
     private long pendingTotal() {
         try {
-            long total = events.unsettled();
+            long total = 0;
+            for (String stream : liveStreams()) {
+                total += events.pending(stream) + events.undelivered(stream);
+            }
             pendingSeen.set(total);
             return total;
         } catch (RuntimeException e) {
@@ -328,7 +323,7 @@ class OrderingWorkers implements OrderingSwitch {
     private long lagTotal() {
         try {
             long total = 0;
-            for (String stream : events.activeStreams()) {
+            for (String stream : liveStreams()) {
                 total += events.undelivered(stream);
             }
             return total;

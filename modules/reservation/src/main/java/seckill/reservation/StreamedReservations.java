@@ -69,18 +69,50 @@ class StreamedReservations implements ReservationEvents {
     }
 
     @Override
+    public List<String> registerStreams(List<String> streams) {
+        long now = clock.millis();
+        // members whose keys expired (the activity ended, its grace passed): nothing is left to read
+        redis.zremrangeByScore(StockBuckets.STREAM_REGISTRY, "-inf", "(" + now);
+        if (streams.isEmpty()) {
+            return List.of();
+        }
+        List<Double> scores = redis.zmscore(StockBuckets.STREAM_REGISTRY, streams.toArray(String[]::new));
+        List<String> putBack = new ArrayList<>();
+        for (int i = 0; i < streams.size(); i++) {
+            Double score = scores.get(i);
+            if (score != null && score >= now) {
+                continue;
+            }
+            String stream = streams.get(i);
+            // the stream's own expiry is the bucket's (preheat and restore set them together)
+            long ttl = redis.pttl(stream);
+            if (ttl == -2) {
+                // not preheated yet, or gone: nothing to read (a restore registers it)
+                continue;
+            }
+            redis.zadd(StockBuckets.STREAM_REGISTRY, ttl < 0 ? Double.POSITIVE_INFINITY : now + ttl, stream);
+            putBack.add(stream);
+        }
+        return putBack;
+    }
+
+    @Override
     public List<ReservationEvent> readNew(String stream, String consumer, int count) {
         return read(stream, consumer, count, StreamEntryID.XREADGROUP_UNDELIVERED_ENTRY);
     }
 
     @Override
-    public List<ReservationEvent> readOwnPending(String stream, String consumer, int count) {
+    public List<ReservationEvent> readOwnPending(String stream, String consumer, int count, String afterEntryId) {
+        StreamEntryID after = new StreamEntryID(afterEntryId);
+        // XPENDING's range is inclusive: it starts at the id right after the cursor, as XREADGROUP does
+        StreamEntryID from = new StreamEntryID(after.getTime(), after.getSequence() + 1);
         // re-reading one's own pending entries is another delivery (reported to the dead-letter copy)
         Map<String, Long> deliveries = new HashMap<>();
         unlessGone(() -> redis.xpending(stream, consumerGroup,
-                XPendingParams.xPendingParams().count(count).consumer(consumer)), List.<StreamPendingEntry>of())
+                XPendingParams.xPendingParams(from, StreamEntryID.MAXIMUM_ID, count).consumer(consumer)),
+                List.<StreamPendingEntry>of())
                 .forEach(p -> deliveries.put(p.getID().toString(), p.getDeliveredTimes() + 1));
-        return read(stream, consumer, count, new StreamEntryID(), deliveries);
+        return read(stream, consumer, count, after, deliveries);
     }
 
     private List<ReservationEvent> read(String stream, String consumer, int count, StreamEntryID from) {

@@ -112,10 +112,22 @@ class Reconciling implements Reconciliation {
         }
         List<SkuReconciliation> results = new ArrayList<>();
         for (SkuLine sku : activity.skus()) {
+            // the registry first: a bucket missing from it is read by no worker, its events "in flight" for ever
+            List<String> unregistered = events.registerStreams(streamsOf(activityId, sku));
             SkuReconciliation result = judge(activityId, sku);
             if (result.alarming()) {
                 sleep();
                 result = judge(activityId, sku);
+            }
+            if (!unregistered.isEmpty()) {
+                LOG.warning("activity " + activityId + " sku " + sku.skuId() + ": stream registry lacked "
+                        + unregistered + "; registered again");
+                if (result.clean()) {
+                    // its events were counted in flight while nobody read them: not clean until judged again
+                    result = new SkuReconciliation(activityId, sku.skuId(), result.checkedAt(), "IN_FLIGHT",
+                            result.figures(), unregistered.size() + " bucket stream(s) were missing from the stream"
+                            + " registry, so no worker read them; registered again, judged again next time");
+                }
             }
             rows.recordReconciliation(result);
             latest.put(key(result), result);
@@ -235,6 +247,14 @@ class Reconciling implements Reconciliation {
                 // clean or in flight: nothing to raise
             }
         }
+    }
+
+    private List<String> streamsOf(long activityId, SkuLine sku) {
+        List<String> streams = new ArrayList<>(sku.buckets());
+        for (int bucket = 0; bucket < sku.buckets(); bucket++) {
+            streams.add(events.streamOf(activityId, sku.skuId(), bucket, sku.buckets()));
+        }
+        return streams;
     }
 
     private void trim(long activityId, SkuLine sku) {

@@ -13,14 +13,31 @@ import java.util.List;
  */
 public interface ReservationEvents {
 
-    /** Streams of SKUs whose keys have not expired. */
+    /** Streams of SKUs whose keys have not expired, as the stream registry lists them. */
     List<String> activeStreams();
+
+    /**
+     * Repairs the stream registry from what must exist: every stream of {@code streams} that exists
+     * in Redis and is missing from the registry is put back (scored by its own expiry), and members
+     * whose expiry has passed (their activity ended, its keys are gone) are dropped. Idempotent.
+     *
+     * @return the streams that were missing and are registered again
+     */
+    List<String> registerStreams(List<String> streams);
 
     /** New events for this consumer, at most {@code count}. */
     List<ReservationEvent> readNew(String stream, String consumer, int count);
 
     /** Events already delivered to this consumer and not yet acknowledged (for a restarted consumer). */
-    List<ReservationEvent> readOwnPending(String stream, String consumer, int count);
+    default List<ReservationEvent> readOwnPending(String stream, String consumer, int count) {
+        return readOwnPending(stream, consumer, count, "0-0");
+    }
+
+    /**
+     * As {@link #readOwnPending(String, String, int)}, the entries after {@code afterEntryId} only: a
+     * consumer pages through what it holds, each entry once per pass (every read is a delivery).
+     */
+    List<ReservationEvent> readOwnPending(String stream, String consumer, int count, String afterEntryId);
 
     /** Events pending longer than {@code minIdle} (their consumer died or is stuck), now owned by {@code consumer}. */
     List<ReservationEvent> reclaimIdle(String stream, String consumer, Duration minIdle, int count);

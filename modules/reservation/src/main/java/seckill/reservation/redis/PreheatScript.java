@@ -9,7 +9,11 @@ import seckill.redis.RedisScript;
 /**
  * Runs {@code preheat.lua} for one bucket, then registers the bucket's stream so that consumers on
  * every instance find it. The registry is a separate key (its own slot on a cluster), written after
- * the bucket exists, so a consumer never sees a stream without its group.
+ * the bucket exists, so a consumer never sees a stream without its group. It cannot be written in
+ * the script: every key of one script call shares one slot, and the registry is one key for all
+ * buckets. So the registry is an index, never the truth: a retried preheat (same id, the script
+ * changes nothing) registers again, and the ordering workers and reconciliation derive the streams
+ * that must exist from the ledger and put lost members back ({@code ReservationEvents#registerStreams}).
  */
 public final class PreheatScript {
 

@@ -8,7 +8,11 @@ import redis.clients.jedis.UnifiedJedis;
 import seckill.redis.RedisScript;
 import seckill.reservation.api.RestoreStock;
 
-/** Runs {@code restore.lua} for one bucket, then registers its stream for the consumers. */
+/**
+ * Runs {@code restore.lua} for one bucket, then registers its stream for the consumers, whatever the
+ * outcome: a bucket left in place (PRESENT, STREAM_PRESENT) has a stream to read all the same, and a
+ * restore retried after its registration was lost puts the registry right (see {@link PreheatScript}).
+ */
 public final class RestoreScript {
 
     private final RedisScript script = RedisScript.read(
@@ -31,9 +35,7 @@ public final class RestoreScript {
             args.add(holder.reservationId());
         }
         RestoreStock.Outcome outcome = RestoreStock.Outcome.valueOf(RedisScript.text(script.run(redis, keys, args)));
-        if (outcome == RestoreStock.Outcome.RESTORED) {
-            redis.zadd(StockBuckets.STREAM_REGISTRY, expireAt.toEpochMilli(), buckets.events(bucket));
-        }
+        redis.zadd(StockBuckets.STREAM_REGISTRY, expireAt.toEpochMilli(), buckets.events(bucket));
         return outcome;
     }
 
