@@ -32,11 +32,19 @@ final class SentinelTopology implements AfterAllCallback {
     private final List<Integer> sentinelPorts = new ArrayList<>();
     private final List<Integer> replicaPorts = new ArrayList<>();
 
+    private final int replicaCount;
+
     SentinelTopology() {
+        this(2);
+    }
+
+    /** A master with {@code replicas} replicas (two unless a test needs the last one to go). */
+    SentinelTopology(int replicas) {
+        this.replicaCount = replicas;
         try {
             int master = freePort();
             instances.add(server(master, null));
-            for (int i = 0; i < 2; i++) {
+            for (int i = 0; i < replicas; i++) {
                 int port = freePort();
                 instances.add(server(port, master));
                 replicaPorts.add(port);
@@ -53,7 +61,7 @@ final class SentinelTopology implements AfterAllCallback {
         } catch (IOException e) {
             throw new IllegalStateException("cannot start the Sentinel topology", e);
         }
-        SaleFixture.await("two replicas in sync and a Sentinel quorum", Duration.ofSeconds(60), this::ready);
+        SaleFixture.await(replicas + " replica(s) in sync and a Sentinel quorum", Duration.ofSeconds(60), this::ready);
         System.setProperty("seckill.redis.uri", uri());
     }
 
@@ -99,10 +107,29 @@ final class SentinelTopology implements AfterAllCallback {
                 long online = jedis.info("replication").lines().filter(l -> l.matches("slave\\d+:.*state=online.*"))
                         .count();
                 Object quorum = sentinel.sendCommand(Protocol.Command.SENTINEL, "CKQUORUM", MASTER_NAME);
-                return online == 2 && new String((byte[]) quorum).startsWith("OK 3");
+                return online == replicaCount && new String((byte[]) quorum).startsWith("OK 3");
             }
         } catch (RuntimeException notYet) {
             return false;
+        }
+    }
+
+    /**
+     * Starts a {@code redis-server} again on a node's port as a replica of {@code master} (as an
+     * operator brings a killed master back); stopped with the rest after the class.
+     */
+    void restartAsReplica(HostAndPort node, HostAndPort master) {
+        try {
+            instances.add(server(node.getPort(), master.getPort()));
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot restart " + node, e);
+        }
+    }
+
+    /** Replicas the master names online now ({@code INFO replication}). */
+    long onlineReplicas() {
+        try (Jedis jedis = new Jedis(master())) {
+            return jedis.info("replication").lines().filter(l -> l.matches("slave\\d+:.*state=online.*")).count();
         }
     }
 

@@ -15,6 +15,7 @@ import seckill.ordering.api.Activity;
 import seckill.ordering.api.ActivityCatalog;
 import seckill.ordering.api.SkuLine;
 import seckill.reservation.api.BuyerWindow;
+import seckill.reservation.api.ReplicasMissing;
 import seckill.reservation.api.ReservationOutcome;
 import seckill.reservation.api.ReservationUnavailable;
 import seckill.reservation.api.ReserveStock;
@@ -92,6 +93,10 @@ public class PlacingPurchase {
         try {
             outcome = reservations.reserve(new ReserveStock(purchase.activityId(), purchase.skuId(), sku.buckets(),
                     purchase.userId(), (int) purchase.quantity(), purchase.requestId(), buyerWindow));
+        } catch (ReplicasMissing e) {
+            // on the master, not on enough replicas: in doubt, and so will every next one be until a
+            // replica is back; the halt says so, and settlement resumes only once one is
+            return haltInDoubt(new HaltReason.NoReplica(e.replicas().online(), e.replicas().required()), e);
         } catch (ReservationUnavailable e) {
             if (!e.inDoubt()) {
                 // the call never left this instance: nothing happened, a retry is safe

@@ -61,10 +61,18 @@ class AdmittingPurchases implements Admission {
         if (metrics != null) {
             // 1 while this instance does not sell, whatever the reason: the alert an operator pages on
             metrics.gauge("seckill.sales.halted", () -> haltReason.get() != null || this.switches.halt() ? 1 : 0);
+            // transitions, so that a sale flapping between halted and open shows as a rate, not as a gauge that looks steady
+            halts = metrics.counter("seckill.sales.halts");
+            resumes = metrics.counter("seckill.sales.resumes");
+        } else {
+            halts = null;
+            resumes = null;
         }
     }
 
     private final AtomicReference<HaltReason> haltReason = new AtomicReference<>();
+    private final org.eclipse.microprofile.metrics.Counter halts;
+    private final org.eclipse.microprofile.metrics.Counter resumes;
 
     @Override
     public AdmissionDecision admit(PurchaseAttempt attempt) {
@@ -182,7 +190,20 @@ class AdmittingPurchases implements Admission {
     public void halt(HaltReason reason) {
         if (haltReason.compareAndSet(null, reason)) {
             LOG.warning(() -> "sales HALTED on this instance: " + reason.words());
+            if (halts != null) {
+                halts.inc();
+            }
         }
+    }
+
+    @Override
+    public boolean explainHalt(HaltReason was, HaltReason now) {
+        if (haltReason.compareAndSet(was, now)) {
+            LOG.warning(() -> "sales still halted on this instance, now because: " + now.words() + " (was: "
+                    + was.words() + ")");
+            return true;
+        }
+        return false;
     }
 
     @Override
@@ -190,6 +211,9 @@ class AdmittingPurchases implements Admission {
         HaltReason was = haltReason.getAndSet(null);
         if (was != null) {
             LOG.info(() -> "sales resumed (were halted: " + was.words() + ")");
+            if (resumes != null) {
+                resumes.inc();
+            }
         }
     }
 

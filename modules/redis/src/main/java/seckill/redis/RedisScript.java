@@ -58,14 +58,14 @@ public final class RedisScript {
     /**
      * Runs the script, then waits until {@code acks.replicas()} replicas acknowledged its writes:
      * {@code WAIT} in the same pipeline, so on the same connection (it counts only that
-     * connection's writes). Too few in time throws {@link ReplicaAcks.Missing}: the writes are on
+     * connection's writes; on a cluster the connection to the keys' slot master). Too few in time throws {@link ReplicaAcks.Missing}: the writes are on
      * this master, but would not survive its loss. With no replicas required it is {@link #run}.
      */
     public Object runAcknowledged(UnifiedJedis redis, List<String> keys, List<String> args, ReplicaAcks acks) {
         if (acks.replicas() <= 0) {
             return run(redis, keys, args);
         }
-        return bySha(redis, keys, sha -> acks.await(redis, pipeline -> pipeline.evalsha(sha, keys, args)));
+        return bySha(redis, keys, sha -> acks.await(redis, keys.getFirst(), pipeline -> pipeline.evalsha(sha, keys, args)));
     }
 
     /** Calls by the known SHA, loading the script first if needed and once more on NOSCRIPT. */

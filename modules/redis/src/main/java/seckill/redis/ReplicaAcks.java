@@ -1,12 +1,20 @@
 package seckill.redis;
 
+import java.time.Clock;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import org.eclipse.microprofile.config.Config;
 import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.ConnectionPool;
+import redis.clients.jedis.JedisCluster;
 import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.Protocol;
+import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
  * How many replicas must acknowledge a reservation's writes before a buyer is told it exists, and
@@ -19,6 +27,36 @@ public record ReplicaAcks(int replicas, long timeoutMillis) {
 
     public static final ReplicaAcks NONE = new ReplicaAcks(0, 0);
 
+    /** How often {@link #inForce} reads the requirement again: an operator's change applies within it. */
+    private static final long REREAD_MILLIS = 500;
+
+    /**
+     * The requirement as a hot switch: {@code seckill.redis.min-replica-acks} is read again every half
+     * second (it may be set in {@code config/switches.yaml}), so an operator can consciously accept
+     * fewer acknowledgements, e.g. 0 while the last replica is being replaced, without a restart.
+     * Read on the caller's thread at most once per period; a bad value keeps the previous one.
+     */
+    public static Supplier<ReplicaAcks> inForce(Config config, Clock clock) {
+        return new Supplier<>() {
+            private volatile ReplicaAcks current = from(config);
+            private volatile long readAt = clock.millis();
+
+            @Override
+            public ReplicaAcks get() {
+                long now = clock.millis();
+                if (now - readAt >= REREAD_MILLIS) {
+                    readAt = now;
+                    try {
+                        current = from(config);
+                    } catch (RuntimeException badValue) {
+                        // keeps what is in force until the value is fixed
+                    }
+                }
+                return current;
+            }
+        };
+    }
+
     public static ReplicaAcks from(Config config) {
         boolean sentinel = config.getOptionalValue("seckill.redis.uri", String.class)
                 .filter(uri -> uri.startsWith("redis-sentinel://")).isPresent();
@@ -30,25 +68,85 @@ public record ReplicaAcks(int replicas, long timeoutMillis) {
     /**
      * Sends {@code writes}, then {@code WAIT} for the required replicas, in one pipeline, so on one
      * connection: {@code WAIT} counts only the writes of the connection that sends it, and every
-     * write the master replicated before them. Too few acknowledgements in time throw
+     * write the master replicated before them. On a cluster that connection is the one to the master
+     * of {@code key}'s slot (every key of the writes shares its hash tag). Too few acknowledgements in time throw
      * {@link Missing}: the writes are on this master but would not survive its loss.
      */
-    public <T> T await(UnifiedJedis redis, Function<Pipeline, Response<T>> writes) {
+    public <T> T await(UnifiedJedis redis, String key, Function<Pipeline, Response<T>> writes) {
+        Connection slotMaster = slotMaster(redis, key);
+        if (slotMaster != null) {
+            // a cluster: every key of one call shares a hash tag, so one slot and one master; the writes
+            // and their WAIT go over one connection to it (the connection goes back to its pool after)
+            try (Pipeline onOneConnection = new Pipeline(slotMaster, true)) {
+                return awaitOn(onOneConnection, writes);
+            }
+        }
         try (AbstractPipeline pipeline = redis.pipelined()) {
             if (!(pipeline instanceof Pipeline onOneConnection)) {
-                throw new IllegalStateException("seckill.redis.min-replica-acks needs a single master (redis:// or "
-                        + "redis-sentinel://); a cluster client cannot WAIT on the connection that wrote");
+                throw new IllegalStateException("seckill.redis.min-replica-acks: no single connection to WAIT on with "
+                        + redis.getClass().getName());
             }
-            Response<T> reply = writes.apply(onOneConnection);
-            Response<Long> acknowledged = onOneConnection.waitReplicas(replicas, timeoutMillis);
-            onOneConnection.sync();
-            T result = reply.get();
-            long count = acknowledged.get();
-            if (count < replicas) {
-                throw new Missing(count, this);
-            }
-            return result;
+            return awaitOn(onOneConnection, writes);
         }
+    }
+
+    private <T> T awaitOn(Pipeline onOneConnection, Function<Pipeline, Response<T>> writes) {
+        Response<T> reply = writes.apply(onOneConnection);
+        Response<Long> acknowledged = onOneConnection.waitReplicas(replicas, timeoutMillis);
+        onOneConnection.sync();
+        T result = reply.get();
+        long count = acknowledged.get();
+        if (count < replicas) {
+            throw new Missing(count, this);
+        }
+        return result;
+    }
+
+    /** A connection to the master of the key's slot on a cluster client; null for a single master. */
+    private static Connection slotMaster(UnifiedJedis redis, String key) {
+        int slot = JedisClusterCRC16.getSlot(key);
+        if (redis instanceof JedisCluster cluster) {
+            return cluster.getConnectionFromSlot(slot);
+        }
+        if (redis instanceof RedisClusterClient cluster) {
+            return cluster.getConnectionFromSlot(slot);
+        }
+        return null;
+    }
+
+    /**
+     * The replicas online (in sync, {@code INFO replication}) at the master, or on a cluster at the
+     * master with the fewest: what a reservation can be acknowledged by right now. A node that does not
+     * answer counts none.
+     */
+    public static long online(UnifiedJedis redis) {
+        java.util.Map<String, ConnectionPool> nodes = redis instanceof JedisCluster cluster ? cluster.getClusterNodes()
+                : redis instanceof RedisClusterClient client ? client.getClusterNodes() : null;
+        if (nodes == null) {
+            return online(redis.info("replication")).orElse(0L);
+        }
+        long fewest = Long.MAX_VALUE;
+        for (ConnectionPool pool : nodes.values()) {
+            try (Connection node = pool.getResource()) {
+                Object info = node.executeCommand(new redis.clients.jedis.CommandArguments(Protocol.Command.INFO)
+                        .add("replication"));
+                java.util.Optional<Long> count = online(RedisScript.text(info));
+                if (count.isPresent()) {
+                    fewest = Math.min(fewest, count.get());
+                }
+            } catch (RuntimeException unreachable) {
+                // a dead node is a replica's to replace; its slots' new master is counted when it answers
+            }
+        }
+        return fewest == Long.MAX_VALUE ? 0 : fewest;
+    }
+
+    /** A master's online replicas from its {@code INFO replication}; empty for a replica. */
+    static java.util.Optional<Long> online(String info) {
+        if (!info.contains("role:master")) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(info.lines().filter(l -> l.matches("slave\\d+:.*state=online.*")).count());
     }
 
     /** Fewer replicas than required acknowledged the writes in time: they may not survive a failover. */

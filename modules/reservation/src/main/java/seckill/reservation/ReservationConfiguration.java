@@ -11,7 +11,7 @@ class ReservationConfiguration {
 
     @Produces
     @Singleton
-    ReservationSettings settings(Config config) {
-        return ReservationSettings.from(config);
+    ReservationSettings settings(Config config, java.time.Clock clock) {
+        return ReservationSettings.from(config, clock);
     }
 }

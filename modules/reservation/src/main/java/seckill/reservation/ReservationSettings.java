@@ -1,6 +1,8 @@
 package seckill.reservation;
 
+import java.time.Clock;
 import java.time.Duration;
+import java.util.function.Supplier;
 
 import org.eclipse.microprofile.config.Config;
 import seckill.redis.CoalescingSettings;
@@ -11,18 +13,30 @@ import seckill.redis.ReplicaAcks;
  * ({@code seckill.reservation.consumer-group}), how long a script call may wait for Redis
  * ({@code seckill.redis.timeout-millis}), the node id lease ({@code seckill.reservation.node-lease-seconds})
  * how reservation scripts are batched ({@code seckill.redis.coalescing.*}) and how many replicas must
- * acknowledge a reservation before it is answered ({@code seckill.redis.min-replica-acks}).
+ * acknowledge a reservation before it is answered ({@code seckill.redis.min-replica-acks}, a hot
+ * switch: {@link #acks()} is what is in force now).
  */
 record ReservationSettings(String consumerGroup, long timeoutMillis, Duration nodeLease, CoalescingSettings coalescing,
-                           ReplicaAcks acks) {
+                           Supplier<ReplicaAcks> acksInForce) {
 
-    static ReservationSettings from(Config config) {
+    /** Settings with a fixed replica requirement (a stack assembled without MicroProfile Config). */
+    ReservationSettings(String consumerGroup, long timeoutMillis, Duration nodeLease, CoalescingSettings coalescing,
+                        ReplicaAcks acks) {
+        this(consumerGroup, timeoutMillis, nodeLease, coalescing, () -> acks);
+    }
+
+    /** The replicas a reservation (or a worker's batch) must reach now. */
+    ReplicaAcks acks() {
+        return acksInForce.get();
+    }
+
+    static ReservationSettings from(Config config, Clock clock) {
         return new ReservationSettings(
                 config.getOptionalValue("seckill.reservation.consumer-group", String.class).orElse("ordering"),
                 config.getOptionalValue("seckill.redis.timeout-millis", Long.class).orElse(2000L),
                 Duration.ofSeconds(config.getOptionalValue("seckill.reservation.node-lease-seconds", Long.class)
                         .orElse(30L)),
                 CoalescingSettings.from(config),
-                ReplicaAcks.from(config));
+                ReplicaAcks.inForce(config, clock));
     }
 }

@@ -18,6 +18,8 @@ import org.eclipse.microprofile.metrics.MetricRegistry;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisException;
 import seckill.reservation.api.PreheatStock;
+import seckill.reservation.api.ReplicasMissing;
+import seckill.reservation.api.Replicas;
 import seckill.reservation.api.ReservationId;
 import seckill.reservation.api.ReservationOutcome;
 import seckill.reservation.api.ReservationUnavailable;
@@ -63,7 +65,7 @@ class ReservingStock implements StockReservations {
     /** How long a node id lease lasts without renewal; renewed every third of it. */
     private final Duration nodeLease;
     private final CoalescingSettings batching;
-    private final ReplicaAcks acks;
+    private final ReservationSettings settings;
 
     @Inject
     ReservingStock(UnifiedJedis redis, Clock clock, MetricRegistry metrics, ReservationSettings settings) {
@@ -74,7 +76,7 @@ class ReservingStock implements StockReservations {
         this.timeoutMillis = settings.timeoutMillis();
         this.nodeLease = settings.nodeLease();
         this.batching = settings.coalescing();
-        this.acks = settings.acks();
+        this.settings = settings;
     }
 
     private volatile ReservationSequence sequence;
@@ -89,7 +91,7 @@ class ReservingStock implements StockReservations {
     @PostConstruct
     void leaseNodeId() {
         coalescer = new Coalescing<>((lane, claims) -> reservationScript.reserveMany(redis, claims.getFirst().buckets(),
-                claims.stream().map(Claimed::claim).toList(), clock.instant(), acks),
+                claims.stream().map(Claimed::claim).toList(), clock.instant(), settings.acks()),
                 batching.maxBatch(), batching.maxWaitMicros(), batching.callsPerLane());
         coalescer.countIn(metrics, "reservation");
         lease = new NodeLease(redis, clock, nodeLease,
@@ -180,10 +182,41 @@ class ReservingStock implements StockReservations {
 
     @Override
     public ReservationOutcome reserve(ReserveStock command) {
-        return reserve(command, true);
+        try {
+            return reserveSomewhere(command, true);
+        } catch (ReservationUnavailable e) {
+            throw replicasMissing(e);
+        }
     }
 
-    private ReservationOutcome reserve(ReserveStock command, boolean mayResume) {
+    /**
+     * An unacknowledged reservation (at home or from a donor) because the master has fewer replicas
+     * online than required is told apart from a slow replica: the caller halts saying what is
+     * missing, and does not resume to meet the same wall again. Anything else stays as it was.
+     */
+    private ReservationUnavailable replicasMissing(ReservationUnavailable e) {
+        if (e instanceof ReplicasMissing || !unacknowledged(e)) {
+            return e;
+        }
+        try {
+            Replicas now = CountingReplicas.count(redis, settings.acks());
+            return now.enough() ? e : new ReplicasMissing(now, e);
+        } catch (RuntimeException notCounted) {
+            e.addSuppressed(notCounted);
+            return e;
+        }
+    }
+
+    private static boolean unacknowledged(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof ReplicaAcks.Missing) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private ReservationOutcome reserveSomewhere(ReserveStock command, boolean mayResume) {
         int bucket = StockBuckets.homeBucket(command.userId(), command.buckets());
         StockBuckets keys = StockBuckets.of(command.activityId(), command.skuId(), command.buckets());
         ReservationId candidate = new ReservationId(command.activityId(), command.skuId(), bucket, nextSequence());
@@ -221,7 +254,7 @@ class ReservingStock implements StockReservations {
             return found;
         }
         // once: a claim of this request found again is left for the next retry, never looped on here
-        return Optional.of(reserve(command, false));
+        return Optional.of(reserveSomewhere(command, false));
     }
 
     /** The home bucket ran dry: the cross-bucket protocol, its steps run on this SKU's keys. */
@@ -239,7 +272,7 @@ class ReservingStock implements StockReservations {
 
             @Override
             public List<String> take(ReservationId id, long userId, int quantity, String requestId, Instant reservedAt) {
-                return bucketScripts.take(redis, keys, id, userId, quantity, requestId, reservedAt, acks);
+                return bucketScripts.take(redis, keys, id, userId, quantity, requestId, reservedAt, settings.acks());
             }
 
             @Override
@@ -263,7 +296,7 @@ class ReservingStock implements StockReservations {
                         timeoutMillis);
             }
             return reservationScript.reserve(redis, keys, candidate, command.userId(), command.quantity(),
-                    command.requestId(), clock.instant(), acks, command.window());
+                    command.requestId(), clock.instant(), settings.acks(), command.window());
         } catch (Coalescing.NotSent e) {
             throw new ReservationUnavailable("reservation not sent", e, false);
         } catch (ReplicaAcks.Missing e) {

@@ -48,7 +48,7 @@ class StreamedReservations implements ReservationEvents {
     private final UnifiedJedis redis;
     private final java.time.Clock clock;
     private final String consumerGroup;
-    private final ReplicaAcks acks;
+    private final ReservationSettings settings;
 
     @Inject
     StreamedReservations(UnifiedJedis redis,
@@ -57,7 +57,7 @@ class StreamedReservations implements ReservationEvents {
         this.redis = redis;
         this.clock = clock;
         this.consumerGroup = settings.consumerGroup();
-        this.acks = settings.acks();
+        this.settings = settings;
     }
 
     private final TrimScript trimScript = new TrimScript();
@@ -148,13 +148,14 @@ class StreamedReservations implements ReservationEvents {
      * few replicas throw {@link UnreplicatedEvents}: the events stay pending with this consumer.
      */
     private List<ReservationEvent> replicated(String stream, String consumer, List<ReservationEvent> events) {
+        ReplicaAcks acks = settings.acks();
         if (acks.replicas() <= 0 || events.isEmpty()) {
             return events;
         }
         StreamEntryID[] ids = events.stream().map(e -> new StreamEntryID(e.position().entryId()))
                 .toArray(StreamEntryID[]::new);
         try {
-            acks.await(redis, pipeline -> pipeline.xclaimJustId(stream, consumerGroup, consumer, 0,
+            acks.await(redis, stream, pipeline -> pipeline.xclaimJustId(stream, consumerGroup, consumer, 0,
                     XClaimParams.xClaimParams(), ids));
         } catch (ReplicaAcks.Missing e) {
             throw new UnreplicatedEvents(stream, events.size(), e);

@@ -7,6 +7,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
 import seckill.admission.api.Admission;
+import seckill.admission.api.HaltReason;
+import seckill.reservation.api.ReplicaStatus;
 import seckill.settlement.api.SkuReconciliation;
 import seckill.settlement.rules.ResumeRule;
 
@@ -14,7 +16,9 @@ import seckill.settlement.rules.ResumeRule;
  * "When the arbiter is in doubt, stop issuing, count what is unsettled, then resume." Sales halted
  * because Redis was in doubt resume when Redis answers again and every live SKU reconciles clean,
  * the events still in flight counted exactly (so other instances may keep selling meanwhile).
- * Never by falling back to another path.
+ * Never by falling back to another path, and never while the master lacks the replicas a
+ * reservation must reach: such a halt stays, saying so ({@code NO_REPLICA}), until one is back or an
+ * operator lowers {@code seckill.redis.min-replica-acks}.
  */
 @ApplicationScoped
 class ResumingSales {
@@ -23,14 +27,17 @@ class ResumingSales {
 
     private final Admission admission;
     private final Reconciling reconciling;
+    private final ReplicaStatus replicas;
     private final ResumeRule rule;
 
     @Inject
     ResumingSales(Admission admission,
                   Reconciling reconciling,
+                  ReplicaStatus replicas,
                   SettlementSettings settings) {
         this.admission = admission;
         this.reconciling = reconciling;
+        this.replicas = replicas;
         this.rule = new ResumeRule(settings.autoResume());
     }
 
@@ -44,6 +51,14 @@ class ResumingSales {
             return false;
         }
         try {
+            Optional<HaltReason.NoReplica> missing = rule.missing(replicas.replicas());
+            if (missing.isPresent()) {
+                // resuming now would halt again at the next reservation: say what is missing instead
+                if (reason.get().arbiterInDoubt() && !missing.get().equals(reason.get())) {
+                    admission.explainHalt(reason.get(), missing.get());
+                }
+                return false;
+            }
             // Redis answers again; what must be cleared is whether it still holds exactly what was
             // reserved: every live SKU's buckets balance against the ledger plus the events in flight
             // (counted exactly, so other instances may keep selling meanwhile)

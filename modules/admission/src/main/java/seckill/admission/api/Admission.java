@@ -35,6 +35,13 @@ public interface Admission {
 
     void resume();
 
+    /**
+     * Says better why sales are halted, if they still are for {@code was}: e.g. a halt in doubt whose
+     * cause turns out to be a missing replica. Sales stay halted throughout (no resume in between);
+     * returns whether the reason was replaced.
+     */
+    boolean explainHalt(HaltReason was, HaltReason now);
+
     /** Why sales are halted, or empty when they are not. */
     java.util.Optional<HaltReason> haltedBecause();
 

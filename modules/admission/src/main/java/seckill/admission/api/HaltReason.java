@@ -1,35 +1,68 @@
 package seckill.admission.api;
 
 /**
- * Why sales are halted on an instance. The reasons where the arbiter (Redis) was in doubt are lifted
- * by settlement itself once every live SKU reconciles clean; an operator's halt only by an operator.
- * {@link #words()} is what clients and probes are shown: stable, never a client library's error text.
+ * Why sales are halted on an instance. The reasons where the arbiter (Redis) was in doubt, or lacks
+ * the replicas a reservation must reach, are lifted by settlement itself once the cause is gone and
+ * every live SKU reconciles clean; an operator's halt only by an operator. {@link #words()} is what
+ * clients and probes are shown: stable, never a client library's error text.
  */
-public enum HaltReason {
+public sealed interface HaltReason {
 
     /** A reservation script's outcome is unknown: Redis did not answer it. */
-    RESERVATION_STORE_IN_DOUBT("redis: reservation store did not answer", true),
+    HaltReason RESERVATION_STORE_IN_DOUBT = new ArbiterInDoubt("RESERVATION_STORE_IN_DOUBT", "redis: reservation store did not answer");
     /** The call leasing the global rate did not answer: Redis, the arbiter of the reservation too, is in doubt. */
-    RATE_LIMITS_IN_DOUBT("redis: rate limits unavailable", true),
+    HaltReason RATE_LIMITS_IN_DOUBT = new ArbiterInDoubt("RATE_LIMITS_IN_DOUBT", "redis: rate limits unavailable");
     /** An operator halted this instance ({@code POST /api/v1/admin/sales/halt}). */
-    OPERATOR("operator", false),
+    HaltReason OPERATOR = new Operator("OPERATOR", "operator");
     /** The hot switch {@code seckill.admission.halt} is on. */
-    OPERATOR_SWITCH("operator switch", false);
+    HaltReason OPERATOR_SWITCH = new Operator("OPERATOR_SWITCH", "operator switch");
 
-    private final String words;
-    private final boolean arbiterInDoubt;
+    String words();
 
-    HaltReason(String words, boolean arbiterInDoubt) {
-        this.words = words;
-        this.arbiterInDoubt = arbiterInDoubt;
+    /** Whether settlement may resume sales by itself once the cause is gone and reconciliation is clean. */
+    boolean arbiterInDoubt();
+
+    /** Redis did not answer a call whose writes matter: what it holds must be counted before selling again. */
+    record ArbiterInDoubt(String code, String words) implements HaltReason {
+        @Override
+        public boolean arbiterInDoubt() {
+            return true;
+        }
+
+        /** The constant's name, as logs and tests knew it when this was an enum. */
+        @Override
+        public String toString() {
+            return code;
+        }
     }
 
-    public String words() {
-        return words;
+    /** An operator stopped sales; only an operator starts them again. */
+    record Operator(String code, String words) implements HaltReason {
+        @Override
+        public boolean arbiterInDoubt() {
+            return false;
+        }
+
+        @Override
+        public String toString() {
+            return code;
+        }
     }
 
-    /** Whether settlement may resume sales by itself once reconciliation is clean. */
-    public boolean arbiterInDoubt() {
-        return arbiterInDoubt;
+    /**
+     * The master has fewer replicas connected than a reservation must reach
+     * ({@code seckill.redis.min-replica-acks}): every reservation would be in doubt until one is back,
+     * so sales stay halted until then (or an operator lowers the requirement), not resumed to halt again.
+     */
+    record NoReplica(long connected, int required) implements HaltReason {
+        @Override
+        public String words() {
+            return "redis: NO_REPLICA: " + connected + " of " + required + " required replica(s) connected";
+        }
+
+        @Override
+        public boolean arbiterInDoubt() {
+            return true;
+        }
     }
 }

@@ -17,8 +17,17 @@ if not stock then
   return {'NOT_PREHEATED', ''}
 end
 local prior = redis.call('HGET', KEYS[2], ARGV[1])
+-- An answer from what an earlier call wrote is vouched for by rewriting the buyer's record as it is:
+-- a write changes nothing, yet it is replicated, so this connection's WAIT covers everything the
+-- master wrote before it, that earlier reservation too. Without it this call writes nothing, WAIT
+-- returns at once with the replicas of the connection's last write, and the answer would claim an
+-- acknowledgement of a reservation no replica may hold (its own call was answered "in doubt").
+local function vouch()
+  redis.call('HSET', KEYS[2], ARGV[1], prior)
+end
 if prior == ARGV[3] then
   -- this very call ran before (a client retried it): the same answer, nothing taken twice
+  vouch()
   return {'RESERVED', ARGV[3], stock}
 end
 local window = windows(KEYS[4], KEYS[5], tonumber(ARGV[5]), tonumber(ARGV[8] or '0') or 0,
@@ -36,6 +45,7 @@ if throttled then
   return {'THROTTLED', throttled[1], throttled[2]}
 end
 if prior then
+  vouch()
   return {'ALREADY_RESERVED', prior}
 end
 if not reserves then

@@ -39,6 +39,9 @@ local start = tonumber(stock) or 0
 local left = start
 local held = {} -- buyers reserved by this call: their id, as the buyers hash will hold it
 local writes = {}
+-- buyers answered from what an earlier call wrote: their records are rewritten as they are (see
+-- reserve.lua: a replicated write, so the call's WAIT covers that earlier reservation too)
+local vouched = {}
 for i = 0, n - 1 do
   local base = 7 + i * 4
   local user, quantity, id, request = ARGV[base], tonumber(ARGV[base + 1]), ARGV[base + 2], ARGV[base + 3]
@@ -51,6 +54,9 @@ for i = 0, n - 1 do
     local prior = held[user] or priors[i + 1] or nil
     if prior == id then
       -- this claim was judged by an earlier run of the same call (a client's retry): same answer
+      if not held[user] then
+        vouched[#vouched + 1] = user; vouched[#vouched + 1] = prior
+      end
       out[#out + 1] = 'RESERVED'; out[#out + 1] = id; out[#out + 1] = tostring(left)
     else
       local throttled, counted = window.judge(i + 1, user, id)
@@ -62,6 +68,9 @@ for i = 0, n - 1 do
           window.remember(user, id)
         end
         if prior then
+          if not held[user] then
+            vouched[#vouched + 1] = user; vouched[#vouched + 1] = prior
+          end
           out[#out + 1] = 'ALREADY_RESERVED'; out[#out + 1] = prior; out[#out + 1] = tostring(left)
         elseif left <= 0 then
           out[#out + 1] = 'SOLD_OUT'; out[#out + 1] = '0'; out[#out + 1] = '0'
@@ -86,6 +95,10 @@ if left ~= start then
   for from = 1, #writes, 1000 do
     redis.call('HSET', KEYS[2], unpack(writes, from, math.min(from + 999, #writes)))
   end
+end
+if #vouched > 0 and left == start then
+  -- (when this call reserved, its own writes come after the earlier ones and cover them already)
+  redis.call('HSET', KEYS[2], unpack(vouched, 1, math.min(2, #vouched)))
 end
 window.save()
 return out

@@ -6,6 +6,7 @@ import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 import seckill.admission.api.HaltReason;
+import seckill.reservation.api.Replicas;
 import seckill.settlement.api.SkuReconciliation;
 
 import static org.hamcrest.MatcherAssert.assertThat;
@@ -24,6 +25,19 @@ class ResumeRuleTest {
         assertThat(rule.mayTry(HaltReason.OPERATOR, true), is(true));
         assertThat(new ResumeRule(false).mayTry(HaltReason.RESERVATION_STORE_IN_DOUBT, false), is(false));
         assertThat(new ResumeRule(false).mayTry(HaltReason.RESERVATION_STORE_IN_DOUBT, true), is(true));
+    }
+
+    @Test
+    void tooFewReplicasOnlineIsWhatIsMissingUntilEnoughAreOrFewerAreRequired() {
+        ResumeRule rule = new ResumeRule(true);
+        assertThat(rule.missing(new Replicas(0, 1)), is(Optional.of(new HaltReason.NoReplica(0, 1))));
+        assertThat(rule.missing(new Replicas(0, 1)).orElseThrow().words(),
+                is("redis: NO_REPLICA: 0 of 1 required replica(s) connected"));
+        assertThat(rule.missing(new Replicas(1, 2)).orElseThrow().arbiterInDoubt(), is(true));
+        assertThat(rule.missing(new Replicas(1, 1)), is(Optional.empty()));
+        // an operator's switch to 0 accepts no acknowledgement at all
+        assertThat(rule.missing(new Replicas(0, 0)), is(Optional.empty()));
+        assertThat(rule.mayTry(new HaltReason.NoReplica(0, 1), false), is(true));
     }
 
     @Test
