@@ -81,10 +81,23 @@ class RelayingStockRefills {
                     ledger.refillAttemptFailed(refill.id());
                     continue;
                 }
+                java.util.Optional<SkuLine> sku = catalog.findInLedger(refill.activityId()).flatMap(a -> a.sku(refill.skuId()));
+                if (sku.isEmpty()) {
+                    // the refill of an event whose activity (or SKU) the ledger does not have: no shelf this
+                    // service knows the layout of, as when the keys are gone
+                    LOG.warning(() -> "outbox row " + refill.id() + " refills a SKU the ledger does not have; nothing to put back");
+                    ledger.refillApplied(refill.id(), clock.instant());
+                    continue;
+                }
+                int buckets = sku.get().buckets();
+                if (id.bucket() >= buckets) {
+                    LOG.severe(() -> "outbox row " + refill.id() + " names bucket " + id.bucket() + " of a SKU with " + buckets
+                            + "; left for an operator");
+                    ledger.refillAttemptFailed(refill.id());
+                    continue;
+                }
                 RestockOutcome outcome;
                 try {
-                    int buckets = catalog.find(refill.activityId()).flatMap(a -> a.sku(refill.skuId()))
-                            .map(SkuLine::buckets).orElse(1);
                     outcome = reservations.restock(new Restock(id, refill.userId(), refill.quantity(),
                             refill.releaseBuyer(), buckets));
                 } catch (ReservationUnavailable e) {
