@@ -79,8 +79,12 @@ public class LaunchingActivities {
             SkuHoldings holdings = ledger.holdings(activity.id(), sku.skuId());
             List<RestoreStock.BucketLedger> buckets = new ArrayList<>();
             for (var figures : holdings.buckets()) {
+                // the refilled units and ids from one list, so Redis's refilled set and counter agree
+                List<SkuHoldings.Refilled> refilled = holdings.refilled().stream()
+                        .filter(r -> r.bucket() == figures.bucket()).toList();
                 buckets.add(new RestoreStock.BucketLedger(figures.bucket(), figures.orderedUnits() + figures.failedUnits(),
-                        figures.appliedRefillUnits(), figures.lastEvent()));
+                        refilled.stream().mapToLong(SkuHoldings.Refilled::quantity).sum(), figures.lastEvent(),
+                        refilled.stream().map(SkuHoldings.Refilled::reservationId).toList()));
             }
             List<RestoreStock.Holder> holders = holdings.holders().stream()
                     .map(h -> new RestoreStock.Holder(h.userId(), h.reservationId())).toList();

@@ -60,6 +60,21 @@ class KeepingTheLedger implements OrderLedger {
     }
 
     @Override
+    public long appliedRefillUnits(long activityId, long skuId, int bucket) {
+        return rows.appliedRefillUnits(activityId, skuId, bucket);
+    }
+
+    @Override
+    public List<StockRefill> appliedRefills(long activityId, long skuId, int bucket) {
+        return rows.appliedRefills(activityId, skuId, bucket);
+    }
+
+    @Override
+    public int refillsLost(List<Long> refillIds) {
+        return rows.refillsLost(refillIds);
+    }
+
+    @Override
     public long refillBacklog() {
         return rows.refillBacklog();
     }

@@ -171,8 +171,8 @@ class ReservingStock implements StockReservations {
                 // a buyer's record lives in their home bucket, wherever their unit came from
                 List<RestoreStock.Holder> atHome = command.holders().stream()
                         .filter(h -> StockBuckets.homeBucket(h.userId(), command.buckets()) == b).toList();
-                outcomes.add(restoreScript.restore(redis, keys, b, remaining, ledger.refilledUnits(), ledger.lastEvent(),
-                        atHome, consumerGroup, command.keysExpireAt(), restoreId));
+                outcomes.add(restoreScript.restore(redis, keys, b, remaining, ledger.refilledUnits(), ledger.refilled(),
+                        ledger.lastEvent(), atHome, consumerGroup, command.keysExpireAt(), restoreId));
             }
         } catch (JedisException e) {
             throw new ReservationUnavailable("restore failed", e);
@@ -349,23 +349,29 @@ class ReservingStock implements StockReservations {
         ReservationId id = command.reservation();
         int home = StockBuckets.homeBucket(command.userId(), Math.max(1, command.buckets()));
         StockBuckets keys = StockBuckets.of(id.activityId(), id.skuId(), Math.max(1, command.buckets()));
+        // the hot switch read once per refill: the refill and its buyer's release wait for the same replicas
+        ReplicaAcks acks = settings.acks();
         try {
             boolean sameBucket = home == id.bucket();
+            // under the reservations' acknowledgement rule: a refill only this master holds is not applied yet
             RestockOutcome outcome = refillScript.refill(redis, keys, id, command.userId(), command.quantity(),
-                    command.releaseBuyer() && sameBucket);
+                    command.releaseBuyer() && sameBucket, acks);
             if (command.releaseBuyer() && !sameBucket && outcome != RestockOutcome.KEYS_GONE) {
                 // the buyer's record lives in their home bucket, another slot: released on its own, idempotently
-                if (!bucketScripts.settle(redis, keys, home, command.userId(), id.toString(), "")) {
+                if (!bucketScripts.settle(redis, keys, home, command.userId(), id.toString(), "", acks)) {
                     // the take's answer was lost, so the claim still points at no id; this is its unit
                     // (same sequence), so the claim is done with: the buyer may buy again
                     String held = redis.hget(keys.buyers(home), Long.toString(command.userId()));
                     if (DonorBuckets.pendingSequence(held).filter(s -> s == id.sequence()).isPresent()) {
-                        bucketScripts.settle(redis, keys, home, command.userId(), held, "");
+                        bucketScripts.settle(redis, keys, home, command.userId(), held, "", acks);
                     }
                 }
             }
             return outcome;
-        } catch (JedisException e) {
+        } catch (ReplicaAcks.Missing e) {
+            // applied on this master, not yet safe from its loss: the caller keeps the refill pending and repeats it
+            throw new ReservationUnavailable("refill not acknowledged by a replica", e, true);
+        } catch (JedisException | IllegalStateException e) {
             throw new ReservationUnavailable("restock failed", e);
         }
     }

@@ -193,6 +193,24 @@ class StreamedReservations implements ReservationEvents {
     }
 
     @Override
+    public java.util.Set<String> refilledAmong(long activityId, long skuId, int bucket, int buckets,
+                                               List<String> reservationIds) {
+        String key = StockBuckets.of(activityId, skuId, buckets).refilled(bucket);
+        java.util.Set<String> refilled = new java.util.HashSet<>();
+        // in slices: one reply stays small however many refills a sale had
+        for (int from = 0; from < reservationIds.size(); from += 1_000) {
+            List<String> slice = reservationIds.subList(from, Math.min(reservationIds.size(), from + 1_000));
+            List<Boolean> members = redis.smismember(key, slice.toArray(String[]::new));
+            for (int i = 0; i < slice.size(); i++) {
+                if (Boolean.TRUE.equals(members.get(i))) {
+                    refilled.add(slice.get(i));
+                }
+            }
+        }
+        return refilled;
+    }
+
+    @Override
     public String streamOf(long activityId, long skuId, int bucket, int buckets) {
         return StockBuckets.of(activityId, skuId, buckets).events(bucket);
     }

@@ -31,6 +31,7 @@ import seckill.reservation.api.ReservationEvents;
 import seckill.settlement.api.Reconciliation;
 import seckill.settlement.api.SkuReconciliation;
 import seckill.settlement.rules.BucketBalance;
+import seckill.settlement.rules.LostRefills;
 import seckill.settlement.sql.SettlementRows;
 
 /**
@@ -39,7 +40,9 @@ import seckill.settlement.sql.SettlementRows;
  * last event, unsettled events), then the ledger as of exactly that snapshot's events, so work in
  * flight is counted once and is never an alarm ({@link BucketBalance}). A mismatch is still judged
  * twice, a second apart, before it is reported. Results are stored; a clean SKU has its settled
- * stream entries trimmed.
+ * stream entries trimmed. Each bucket's refills marked applied in the ledger are compared with those
+ * Redis holds ({@link LostRefills}): a lost refill leaves the bucket balanced, so only this finds it,
+ * and it goes back to the outbox to be applied again (idempotently, by its reservation id).
  */
 @ApplicationScoped
 class Reconciling implements Reconciliation {
@@ -77,12 +80,14 @@ class Reconciling implements Reconciliation {
     private volatile boolean seeded;
     private Counter mismatches;
     private Counter oversells;
+    private Counter lostRefills;
 
     @PostConstruct
     void init() {
         rows = new SettlementRows(db);
         mismatches = metrics.counter("seckill.reconciliation.mismatches");
         oversells = metrics.counter("seckill.reconciliation.oversold");
+        lostRefills = metrics.counter("seckill.reconciliation.refills-lost");
     }
 
     /**
@@ -197,7 +202,10 @@ class Reconciling implements Reconciliation {
         }
         // each bucket: one atomic Redis snapshot, then the ledger as of that snapshot's events
         List<BucketBalance> balances = new ArrayList<>(sku.buckets());
+        List<LostRefills.Finding> refillFindings = new ArrayList<>();
         for (int bucket = 0; bucket < sku.buckets(); bucket++) {
+            // the ledger first: a refill is marked applied only once Redis holds it, so Redis can only hold more
+            long appliedRefills = ledger.appliedRefillUnits(activityId, sku.skuId(), bucket);
             BucketSnapshot snapshot = events.snapshot(activityId, sku.skuId(), bucket, sku.buckets(), MAX_COUNTED_EVENTS);
             switch (snapshot) {
                 case BucketSnapshot.NotPreheated notPreheated -> {
@@ -214,6 +222,10 @@ class Reconciling implements Reconciliation {
                     balances.add(new BucketBalance(bucket, PreheatStock.share(sku.total(), sku.buckets(), bucket),
                             taken.remaining(), taken.refilledUnits(), taken.unsettledUnits(), taken.lostEvents(),
                             settled.total()));
+                    LostRefills refills = new LostRefills(bucket, appliedRefills, taken.refilledUnits());
+                    if (refills.suspected()) {
+                        refillFindings.add(lostRefills(activityId, sku, refills));
+                    }
                 }
             }
         }
@@ -226,9 +238,36 @@ class Reconciling implements Reconciliation {
                 f.put("b" + b.bucket() + ".accounted", b.accounted());
             }
         }
-        return BucketBalance.firstMismatch(balances)
+        Optional<String> refillDetail = refillFindings.stream().map(finding -> switch (finding) {
+            case LostRefills.None none -> (String) null;
+            case LostRefills.Lost lost -> lost.detail();
+            case LostRefills.Unexplained unexplained -> unexplained.detail();
+        }).filter(java.util.Objects::nonNull).findFirst();
+        f.put("refillsLost", refillFindings.stream().filter(LostRefills.Lost.class::isInstance)
+                .mapToLong(lost -> ((LostRefills.Lost) lost).refills().size()).sum());
+        // never CLEAN while a refill marked applied is missing from Redis: the ones put back count as waiting next time
+        return BucketBalance.firstMismatch(balances).or(() -> refillDetail)
                 .map(detail -> new SkuReconciliation(activityId, sku.skuId(), now, "MISMATCH", f, detail))
                 .orElseGet(() -> new SkuReconciliation(activityId, sku.skuId(), now, "CLEAN", f, null));
+    }
+
+    /**
+     * Reads the bucket's applied refills and asks Redis which it holds; lost ones go back to the
+     * outbox as pending, for the relay to apply again under the replica acknowledgement.
+     */
+    private LostRefills.Finding lostRefills(long activityId, SkuLine sku, LostRefills refills) {
+        List<LostRefills.Applied> applied = ledger.appliedRefills(activityId, sku.skuId(), refills.bucket()).stream()
+                .map(r -> new LostRefills.Applied(r.id(), r.reservationId(), r.quantity())).toList();
+        java.util.Set<String> inRedis = events.refilledAmong(activityId, sku.skuId(), refills.bucket(), sku.buckets(),
+                applied.stream().map(LostRefills.Applied::reservationId).toList());
+        LostRefills.Finding finding = refills.judge(applied, inRedis);
+        if (finding instanceof LostRefills.Lost lost) {
+            int pending = ledger.refillsLost(lost.refills().stream().map(LostRefills.Applied::refillId).toList());
+            lostRefills.inc(pending);
+            LOG.warning(() -> "activity " + activityId + " sku " + sku.skuId() + ", " + lost.detail() + ": "
+                    + lost.refills().stream().map(LostRefills.Applied::reservationId).toList());
+        }
+        return finding;
     }
 
     private void report(SkuReconciliation result) {

@@ -23,7 +23,9 @@ import seckill.reservation.api.StockReservations;
 /**
  * The outbox relay: applies each waiting refill to Redis, then marks it applied. Redis remembers
  * which reservations it refilled, so a relay that crashes between the two steps repeats the first
- * harmlessly. Applied stock clears the sold-out flag on every instance.
+ * harmlessly. A refill counts as applied only once the replicas a reservation needs acknowledged it
+ * ({@code seckill.redis.min-replica-acks}): one only the master holds would die with it, so it stays
+ * pending and is repeated. Applied stock clears the sold-out flag on every instance.
  */
 @ApplicationScoped
 class RelayingStockRefills {
@@ -101,6 +103,7 @@ class RelayingStockRefills {
                     outcome = reservations.restock(new Restock(id, refill.userId(), refill.quantity(),
                             refill.releaseBuyer(), buckets));
                 } catch (ReservationUnavailable e) {
+                    // Redis did not answer, or too few replicas acknowledged: pending, repeated next run
                     ledger.refillAttemptFailed(refill.id());
                     return applied;
                 }

@@ -23,6 +23,18 @@ public interface OrderLedger {
 
     void refillAttemptFailed(long refillId);
 
+    /** Units of the refills of one bucket marked applied (the bucket a reservation's units came from). */
+    long appliedRefillUnits(long activityId, long skuId, int bucket);
+
+    /** The refills of one bucket marked applied, oldest first. */
+    List<StockRefill> appliedRefills(long activityId, long skuId, int bucket);
+
+    /**
+     * Refills marked applied that Redis turned out not to hold (a failover lost them): pending again,
+     * so the relay applies them again. Returns how many were still marked applied.
+     */
+    int refillsLost(List<Long> refillIds);
+
     long refillBacklog();
 
     LedgerFigures figures(long activityId, long skuId);

@@ -107,6 +107,29 @@ public final class LedgerRows {
         db.execute().dml(OrderingSql.COUNT_REFILL_ATTEMPT, refillId);
     }
 
+    public long appliedRefillUnits(long activityId, long skuId, int bucket) {
+        return db.execute().get(OrderingSql.SUM_APPLIED_REFILLS_OF_BUCKET, activityId, skuId, bucket)
+                .map(r -> Columns.longOf(r, "units")).orElse(0L);
+    }
+
+    public List<StockRefill> appliedRefills(long activityId, long skuId, int bucket) {
+        try (Stream<DbRow> rows = db.execute().query(OrderingSql.SELECT_APPLIED_REFILLS_OF_BUCKET, activityId, skuId,
+                bucket)) {
+            return rows.map(r -> new StockRefill(Columns.longOf(r, "id"), Columns.longOf(r, "activity_id"),
+                    Columns.longOf(r, "sku_id"), Columns.intOf(r, "bucket"), Columns.textOf(r, "reservation_id"),
+                    Columns.longOf(r, "user_id"), Columns.intOf(r, "quantity"), Columns.intOf(r, "release_buyer") == 1))
+                    .toList();
+        }
+    }
+
+    public int refillsLost(List<Long> refillIds) {
+        int pending = 0;
+        for (long id : refillIds) {
+            pending += (int) db.execute().dml(OrderingSql.MARK_REFILL_PENDING_AGAIN, id);
+        }
+        return pending;
+    }
+
     public long refillBacklog() {
         return db.execute().get(OrderingSql.COUNT_REFILL_BACKLOG).map(r -> Columns.longOf(r, "n")).orElse(0L);
     }
@@ -145,7 +168,14 @@ public final class LedgerRows {
             holders = rows.map(r -> new SkuHoldings.Holder(Columns.longOf(r, "user_id"),
                     Columns.textOf(r, "reservation_id"))).toList();
         }
-        return new SkuHoldings(figuresByBucket(activityId, skuId), holders);
+        List<BucketFigures> figures = figuresByBucket(activityId, skuId);
+        List<SkuHoldings.Refilled> refilled;
+        // after the figures: a refill marked applied meanwhile is listed, and its unit was taken before
+        try (Stream<DbRow> rows = db.execute().query(OrderingSql.SELECT_APPLIED_REFILLS_OF_SKU, activityId, skuId)) {
+            refilled = rows.map(r -> new SkuHoldings.Refilled(Columns.intOf(r, "bucket"),
+                    Columns.textOf(r, "reservation_id"), Columns.intOf(r, "quantity"))).toList();
+        }
+        return new SkuHoldings(figures, holders, refilled);
     }
 
     public List<Long> activitiesEndingAfter(Instant endedAfter) {

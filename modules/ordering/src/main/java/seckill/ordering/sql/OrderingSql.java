@@ -136,6 +136,18 @@ final class OrderingSql {
 
     static final String COUNT_REFILL_ATTEMPT = "UPDATE stock_sync_outbox SET attempts = attempts + 1 WHERE id = ?";
 
+    static final String SUM_APPLIED_REFILLS_OF_BUCKET = """
+            SELECT COALESCE(SUM(quantity), 0) AS units FROM stock_sync_outbox
+            WHERE activity_id = ? AND sku_id = ? AND bucket = ? AND status = 1""";
+
+    static final String SELECT_APPLIED_REFILLS_OF_BUCKET = """
+            SELECT id, activity_id, sku_id, bucket, reservation_id, user_id, quantity, release_buyer
+            FROM stock_sync_outbox WHERE activity_id = ? AND sku_id = ? AND bucket = ? AND status = 1 ORDER BY id""";
+
+    // only a row still marked applied goes back: the relay applies it again, idempotently by its reservation id
+    static final String MARK_REFILL_PENDING_AGAIN = """
+            UPDATE stock_sync_outbox SET status = 0, applied_at = NULL WHERE id = ? AND status = 1""";
+
     static final String COUNT_REFILL_BACKLOG = "SELECT COUNT(*) AS n FROM stock_sync_outbox WHERE status = 0";
 
     // ---- reconciliation figures of one SKU, one statement so they describe one moment
@@ -190,6 +202,10 @@ final class OrderingSql {
 
     static final String SELECT_ACTIVITY_REQUEST = """
             SELECT fingerprint, activity_id FROM seckill_activity_request WHERE idempotency_key = ?""";
+
+    static final String SELECT_APPLIED_REFILLS_OF_SKU = """
+            SELECT bucket, reservation_id, quantity FROM stock_sync_outbox
+            WHERE activity_id = ? AND sku_id = ? AND status = 1 ORDER BY id""";
 
     static final String SELECT_HOLDERS = """
             SELECT user_id, reservation_id FROM seckill_order WHERE activity_id = ? AND sku_id = ? ORDER BY id""";

@@ -78,4 +78,12 @@ public interface ReservationEvents {
      * most {@code limit} unsettled events.
      */
     BucketSnapshot snapshot(long activityId, long skuId, int bucket, int buckets, int limit);
+
+    /**
+     * Which of {@code reservationIds} bucket {@code bucket} of a SKU has refilled (its set of refilled
+     * reservation ids). Read after the ledger, so a refill the ledger marked applied and that is
+     * missing here was lost by Redis.
+     */
+    java.util.Set<String> refilledAmong(long activityId, long skuId, int bucket, int buckets,
+                                        List<String> reservationIds);
 }

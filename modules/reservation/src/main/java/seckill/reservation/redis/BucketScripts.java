@@ -56,8 +56,14 @@ public final class BucketScripts {
     /** Replaces the buyer's record if it still is {@code expected}; an empty {@code replacement} removes it. */
     public boolean settle(UnifiedJedis redis, StockBuckets buckets, int home, long userId, String expected,
                           String replacement) {
-        Object reply = settle.run(redis, List.of(buckets.buyers(home)),
-                List.of(Long.toString(userId), expected, replacement));
+        return settle(redis, buckets, home, userId, expected, replacement, ReplicaAcks.NONE);
+    }
+
+    /** {@link #settle}, acknowledged by {@code acks.replicas()} replicas ({@link ReplicaAcks.Missing} otherwise). */
+    public boolean settle(UnifiedJedis redis, StockBuckets buckets, int home, long userId, String expected,
+                          String replacement, ReplicaAcks acks) {
+        Object reply = settle.runAcknowledged(redis, List.of(buckets.buyers(home)),
+                List.of(Long.toString(userId), expected, replacement), acks);
         return "1".equals(RedisScript.text(reply));
     }
 }

@@ -19,17 +19,20 @@ public final class RestoreScript {
             RestoreScript.class.getResourceAsStream("restore.lua"), "restore.lua");
 
     public RestoreStock.Outcome restore(UnifiedJedis redis, StockBuckets buckets, int bucket, long remaining,
-                                        long refilledUnits, long lastEvent, List<RestoreStock.Holder> holders,
+                                        long refilledUnits, List<String> refilled, long lastEvent,
+                                        List<RestoreStock.Holder> holders,
                                         String group, Instant expireAt, long preheatId) {
         List<String> keys = List.of(buckets.stock(bucket), buckets.buyers(bucket), buckets.events(bucket),
-                buckets.refilledUnits(bucket), buckets.preheatMarker(bucket));
-        List<String> args = new ArrayList<>(6 + holders.size() * 2);
+                buckets.refilledUnits(bucket), buckets.preheatMarker(bucket), buckets.refilled(bucket));
+        List<String> args = new ArrayList<>(7 + refilled.size() + holders.size() * 2);
         args.add(Long.toString(remaining));
         args.add(group);
         args.add(Long.toString(expireAt.toEpochMilli()));
         args.add(entryId(lastEvent));
         args.add(Long.toString(refilledUnits));
         args.add(Long.toString(preheatId));
+        args.add(Integer.toString(refilled.size()));
+        args.addAll(refilled);
         for (RestoreStock.Holder holder : holders) {
             args.add(Long.toString(holder.userId()));
             args.add(holder.reservationId());

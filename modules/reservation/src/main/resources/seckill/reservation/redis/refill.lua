@@ -10,6 +10,13 @@ if not positiveInteger(ARGV[2]) or not positiveInteger(ARGV[3]) then
   return redis.error_reply('ERR userId and quantity must be positive integers')
 end
 if redis.call('SISMEMBER', KEYS[3], ARGV[1]) == 1 then
+  -- written again unchanged, so the caller's WAIT has a write of this call to wait for: a repeat after
+  -- an unacknowledged first call must wait until the replicas hold that first call, also on a server
+  -- whose WAIT counts only the connection's writes (Redis 7.0 counts its last command of any kind)
+  local units = redis.call('GET', KEYS[4])
+  if units then
+    redis.call('SET', KEYS[4], units, 'KEEPTTL')
+  end
   return 'ALREADY_APPLIED'
 end
 if redis.call('EXISTS', KEYS[1]) == 0 then

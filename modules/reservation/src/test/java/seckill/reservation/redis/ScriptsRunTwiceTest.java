@@ -98,9 +98,9 @@ class ScriptsRunTwiceTest {
         ReservationId id = new ReservationId(activity, 1, 0, 3);
         new ReservationScript().reserve(SERVER.client(), keys, id, 31, 1, "x", now, seckill.redis.ReplicaAcks.NONE, seckill.reservation.api.BuyerWindow.NONE);
         RefillScript refill = new RefillScript();
-        assertThat(refill.refill(SERVER.client(), keys, id, 31, 1, true), is(RestockOutcome.APPLIED));
+        assertThat(refill.refill(SERVER.client(), keys, id, 31, 1, true, seckill.redis.ReplicaAcks.NONE), is(RestockOutcome.APPLIED));
         // the relay treats both answers as done
-        assertThat(refill.refill(SERVER.client(), keys, id, 31, 1, true), is(RestockOutcome.ALREADY_APPLIED));
+        assertThat(refill.refill(SERVER.client(), keys, id, 31, 1, true, seckill.redis.ReplicaAcks.NONE), is(RestockOutcome.ALREADY_APPLIED));
         assertThat(SERVER.client().get(keys.stock(0)), is("3"));
         assertThat(SERVER.client().get(keys.refilledUnits(0)), is("1"));
     }
