@@ -202,12 +202,12 @@ drained >/dev/null
 # (behind buyer_window.lua, as ReservationScript loads it)
 SHA=$(redis-cli -n 1 SCRIPT LOAD "$(cat modules/reservation/src/main/resources/seckill/reservation/redis/buyer_window.lua modules/reservation/src/main/resources/seckill/reservation/redis/reserve.lua)")
 K='sk:{bench:s1:b0}'
-redis-cli -n 1 DEL "$K:stock" "$K:buyers" "$K:events" >/dev/null
+redis-cli -n 1 DEL "$K:stock" "$K:buyers" "$K:events" "$K:served" >/dev/null
 redis-cli -n 1 SET "$K:stock" 1000000000000 >/dev/null
 RB="redis-benchmark -q --dbnum 1 -r 1000000000 -n 300000 -c 50"
-RB_ONE=$($RB EVALSHA "$SHA" 3 "$K:stock" "$K:buyers" "$K:events" 1__rand_int__ 1 9-1-0-__rand_int__ req 1 9 1 | awk '{for(i=1;i<=NF;i++) if ($i ~ /requests/) print $(i-1)}' | tail -1)
-RB_PIPE=$($RB -P 16 EVALSHA "$SHA" 3 "$K:stock" "$K:buyers" "$K:events" 1__rand_int__ 1 9-1-0-__rand_int__ req 1 9 1 | awk '{for(i=1;i<=NF;i++) if ($i ~ /requests/) print $(i-1)}' | tail -1)
-redis-cli -n 1 DEL "$K:stock" "$K:buyers" "$K:events" >/dev/null
+RB_ONE=$($RB EVALSHA "$SHA" 4 "$K:stock" "$K:buyers" "$K:events" "$K:served" 1__rand_int__ 1 9-1-0-__rand_int__ req 1 9 1 | awk '{for(i=1;i<=NF;i++) if ($i ~ /requests/) print $(i-1)}' | tail -1)
+RB_PIPE=$($RB -P 16 EVALSHA "$SHA" 4 "$K:stock" "$K:buyers" "$K:events" "$K:served" 1__rand_int__ 1 9-1-0-__rand_int__ req 1 9 1 | awk '{for(i=1;i<=NF;i++) if ($i ~ /requests/) print $(i-1)}' | tail -1)
+redis-cli -n 1 DEL "$K:stock" "$K:buyers" "$K:events" "$K:served" >/dev/null
 
 # --- peak shaving: ordering paced at 2,000 orders/s; the burst waits in the stream, then drains ---------
 # on the same warmed service as row 1, through the hot switch (a freshly started service measured
@@ -391,7 +391,7 @@ rb_bucket() { # tag pipeline -> "port rate"
   local k="sk:{$1}" port
   port=$(owner_of "$k:stock")
   redis-cli -p "$port" set "$k:stock" 1000000000000 >/dev/null
-  redis-benchmark -p "$port" -q -r 1000000000 -n 200000 -c 50 -P "$2" EVALSHA "$RSHA" 3 "$k:stock" "$k:buyers" "$k:events" \
+  redis-benchmark -p "$port" -q -r 1000000000 -n 200000 -c 50 -P "$2" EVALSHA "$RSHA" 4 "$k:stock" "$k:buyers" "$k:events" "$k:served" \
     1__rand_int__ 1 9-1-0-__rand_int__ req 1 9 1 | awk -v p="$port" '{for(i=1;i<=NF;i++) if ($i ~ /requests/) r=$(i-1)} END {print p, r}'
 }
 ceiling() { # buckets pipeline -> "total-rate (port:rate ...)"

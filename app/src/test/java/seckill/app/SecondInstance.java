@@ -70,6 +70,11 @@ final class SecondInstance implements AutoCloseable {
         return stores;
     }
 
+    /** Its process id, as its node id lease names its holder ({@code <pid>:<uuid>}). */
+    long pid() {
+        return process.pid();
+    }
+
     URI base() {
         return URI.create("http://127.0.0.1:" + port);
     }

@@ -122,6 +122,8 @@ public class PlacingPurchase {
                     new PurchaseOutcome.InsufficientStock(insufficient.remaining());
             case ReservationOutcome.NotPreheated notPreheated -> new PurchaseOutcome.NotReady();
             case ReservationOutcome.InProgress inProgress -> new PurchaseOutcome.InProgress();
+            // never comes back from reserve (retried under a new node id there); nothing was taken
+            case ReservationOutcome.IdTaken taken -> new PurchaseOutcome.Busy();
             case ReservationOutcome.Unreadable unreadable -> {
                 LOG.severe(() -> "buyer " + purchase.userId() + " of activity " + purchase.activityId() + " sku "
                         + purchase.skuId() + " has a record in Redis this instance cannot read: " + unreadable.reply());

@@ -134,3 +134,13 @@ CREATE TABLE seckill_ledger (
     PRIMARY KEY (id)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
 INSERT INTO seckill_ledger (id, ledger_id, created_at) VALUES (1, UUID(), UTC_TIMESTAMP(3));
+
+--changeset ordering:9-order-number
+--comment: the ledger's own counter of order numbers, for an order whose number derived from its reservation is another order's already (equal sequences in two buckets or SKUs); a row commits with its order, so a number is never handed out twice
+CREATE TABLE seckill_order_number (
+    id             BIGINT      NOT NULL AUTO_INCREMENT,
+    reservation_id VARCHAR(64) NOT NULL,
+    created_at     DATETIME(3) NOT NULL COMMENT 'UTC',
+    PRIMARY KEY (id),
+    KEY idx_order_number_reservation (reservation_id)
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;

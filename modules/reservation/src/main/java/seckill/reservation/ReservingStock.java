@@ -106,7 +106,7 @@ class ReservingStock implements StockReservations {
     }
 
     /** Keeps the node id; a lost one is replaced by a new lease (new ids), never used again. */
-    private void renewLease() {
+    private synchronized void renewLease() {
         try {
             if (!lease.renew()) {
                 long lost = lease.node();
@@ -183,9 +183,41 @@ class ReservingStock implements StockReservations {
     @Override
     public ReservationOutcome reserve(ReserveStock command) {
         try {
-            return reserveSomewhere(command, true);
+            ReservationOutcome outcome = reserveSomewhere(command, true);
+            if (outcome instanceof ReservationOutcome.IdTaken taken) {
+                // the bucket gave a unit under this id already: this node id is another instance's too (Redis
+                // lost the lease keys). Nothing was taken; under a new node id, the buyer once more
+                leaseLost(taken.id());
+                outcome = reserveSomewhere(command, true);
+                if (outcome instanceof ReservationOutcome.IdTaken again) {
+                    leaseLost(again.id());
+                    throw new ReservationUnavailable("reservation id " + again.id() + " was minted twice; nothing was "
+                            + "reserved", null, false);
+                }
+            }
+            return outcome;
         } catch (ReservationUnavailable e) {
             throw replicasMissing(e);
+        }
+    }
+
+    /**
+     * Replaces the node id that minted {@code taken}, unless that was done already (every buyer of a
+     * coalesced call may have met one): the instance never mints under it again.
+     */
+    private synchronized void leaseLost(ReservationId taken) {
+        long node = ReservationSequence.nodeOf(taken.sequence());
+        if (node != lease.node()) {
+            return;
+        }
+        try {
+            long fresh = lease.replace();
+            sequence = new ReservationSequence(clock, fresh);
+            metrics.counter("seckill.reservation.node-ids-replaced").inc();
+            LOG.warning(() -> "reservation id " + taken + " was minted in its bucket already: node id " + node
+                    + " is another instance's too (lease keys lost in Redis); reservation ids now use node id " + fresh);
+        } catch (JedisException | IllegalStateException e) {
+            throw new ReservationUnavailable("replacing node id " + node + " failed", e, false);
         }
     }
 

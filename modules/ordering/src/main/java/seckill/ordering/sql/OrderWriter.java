@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.function.LongFunction;
@@ -74,7 +75,7 @@ public final class OrderWriter {
         try {
             toWrite.keySet().removeAll(settled.apply(tx, toWrite.keySet()));
             if (!toWrite.isEmpty()) {
-                insertOrders(tx, toWrite, paymentWindow, now);
+                insertOrders(tx, toWrite, paymentWindow, now, null);
                 insertDeductLogs(tx, toWrite, now);
                 deductStock(tx, toWrite.values());
             }
@@ -90,20 +91,32 @@ public final class OrderWriter {
     }
 
     /**
-     * Writes one event in its own transaction and says what came of it.
+     * Writes one event in its own transaction and says what came of it. An order whose number (derived
+     * from its reservation) is another order's already is written with a number of the ledger's own
+     * ({@link OrderNumbers#fallback}): an order number never fails a reservation.
      *
      * @throws LedgerUnavailable when the database could not answer; nothing was decided then
      */
     public SettlementOutcome writeOne(ReservationEvent event, Duration paymentWindow, Instant now) {
+        return writeOne(event, paymentWindow, now, false)
+                // equal sequences in two buckets or SKUs (two instances under one node id) give equal numbers
+                .or(() -> writeOne(event, paymentWindow, now, true))
+                .orElseThrow(() -> new IllegalStateException("a fallback order number was refused as taken"));
+    }
+
+    /** One attempt; empty when the derived order number was taken (never with {@code fallbackNumber}). */
+    private Optional<SettlementOutcome> writeOne(ReservationEvent event, Duration paymentWindow, Instant now,
+                                                 boolean fallbackNumber) {
         DbTransaction tx = begin();
         try {
             Map<String, ReservationEvent> one = Map.of(event.id().toString(), event);
             if (!alreadySettled(tx, one.keySet()).isEmpty()) {
                 tx.commit();
-                return new SettlementOutcome.AlreadySettled();
+                return Optional.of(new SettlementOutcome.AlreadySettled());
             }
             try {
-                insertOrders(tx, one, activity -> paymentWindow, now);
+                String number = fallbackNumber ? ledgerNumber(tx, event, now) : null;
+                insertOrders(tx, one, activity -> paymentWindow, now, number);
             } catch (RuntimeException e) {
                 String violated = violatedKey(e);
                 if (violated == null) {
@@ -114,32 +127,50 @@ public final class OrderWriter {
                 // text (it quotes the duplicate value, which can be the buyer's own requestId) nor
                 // the key it names decides that
                 if (!inTransaction(fresh -> alreadySettled(fresh, one.keySet())).isEmpty()) {
-                    return new SettlementOutcome.AlreadySettled();
+                    return Optional.of(new SettlementOutcome.AlreadySettled());
                 }
                 if (violated.equals("uk_order_reservation")) {
                     // named, yet not there once asked: a concurrent writer rolled back; try again later
-                    return new SettlementOutcome.Rejected("LEDGER_CONFLICT: uk_order_reservation, then no order");
+                    return Optional.of(new SettlementOutcome.Rejected(
+                            "LEDGER_CONFLICT: uk_order_reservation, then no order"));
+                }
+                if (violated.equals("uk_order_no")) {
+                    // another reservation's order has this number: numbered by the ledger instead. A fallback
+                    // number taken can only be a row written by hand: refused for now, dead-lettered in the end
+                    return fallbackNumber ? Optional.of(new SettlementOutcome.Rejected(
+                            "LEDGER_CONFLICT: the ledger's own order number is taken")) : Optional.empty();
                 }
                 String reason = reasonFor(violated);
                 recordFailure(event, reason, now, true);
-                return new SettlementOutcome.Failed(reason);
+                return Optional.of(new SettlementOutcome.Failed(reason));
             }
             insertDeductLogs(tx, one, now);
             if (tx.dml(OrderingSql.DEDUCT_STOCK, event.quantity(), event.id().activityId(), event.id().skuId(),
                     event.quantity()) != 1) {
                 tx.rollback();
-                return new SettlementOutcome.Rejected("LEDGER_STOCK_SHORT: the ledger has fewer than "
-                        + event.quantity() + " units left");
+                return Optional.of(new SettlementOutcome.Rejected("LEDGER_STOCK_SHORT: the ledger has fewer than "
+                        + event.quantity() + " units left"));
             }
             tx.commit();
-            return new SettlementOutcome.Ordered();
+            return Optional.of(new SettlementOutcome.Ordered());
         } catch (RuntimeException e) {
             Transactions.rollbackQuietly(tx, e);
             if (LedgerUnavailable.isOutage(e)) {
                 throw new LedgerUnavailable(e);
             }
-            return new SettlementOutcome.Rejected("LEDGER_REFUSED: " + firstLine(e));
+            return Optional.of(new SettlementOutcome.Rejected("LEDGER_REFUSED: " + firstLine(e)));
         }
+    }
+
+    /**
+     * A number of the ledger's own for this order: a row of {@code seckill_order_number}, in the order's
+     * transaction (rolled back with it, so a number is used by at most one committed order).
+     */
+    private static String ledgerNumber(DbTransaction tx, ReservationEvent event, Instant now) {
+        tx.insert(OrderingSql.INSERT_ORDER_NUMBER, event.id().toString(), UtcTime.column(now));
+        long counter = tx.get(OrderingSql.LAST_ORDER_NUMBER).map(row -> Columns.longOf(row, "id"))
+                .orElseThrow(() -> new IllegalStateException("no order number from the ledger"));
+        return OrderNumbers.fallback(event.reservedAt(), counter);
     }
 
     /**
@@ -266,9 +297,9 @@ public final class OrderWriter {
         }
     }
 
-    /** {@code events}: each event by its id's text. */
+    /** {@code events}: each event by its id's text; {@code number}: the one event's order number, null: derived. */
     private static void insertOrders(DbTransaction tx, Map<String, ReservationEvent> events,
-                                     LongFunction<Duration> paymentWindow, Instant now) {
+                                     LongFunction<Duration> paymentWindow, Instant now, String number) {
         List<Object> params = new ArrayList<>(events.size() * OrderingSql.ORDER_PARAMS);
         // the batch's times are the same for every row (and the deadline for every row of one
         // activity): formatted once, not per row (the profile of a settlement run showed the formatting)
@@ -276,7 +307,7 @@ public final class OrderWriter {
         Map<Long, String> deadlines = new HashMap<>();
         for (Map.Entry<String, ReservationEvent> entry : events.entrySet()) {
             ReservationEvent e = entry.getValue();
-            params.add(OrderNumbers.of(e.id(), e.reservedAt()));
+            params.add(number != null ? number : OrderNumbers.of(e.id(), e.reservedAt()));
             params.add(entry.getKey());
             params.add(scopedRequestId(e));
             params.add(e.id().activityId());

@@ -65,6 +65,10 @@ final class OrderingSql {
     static final String ORDER_ROW = "(?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)";
     static final int ORDER_PARAMS = 11;
 
+    /** A number of the ledger's own for one order (see OrderNumbers.fallback); read back by LAST_INSERT_ID on the same connection. */
+    static final String INSERT_ORDER_NUMBER = "INSERT INTO seckill_order_number (reservation_id, created_at) VALUES (?, ?)";
+    static final String LAST_ORDER_NUMBER = "SELECT LAST_INSERT_ID() AS id";
+
     static final String LOG_COLUMNS = """
             INSERT INTO seckill_stock_log (activity_id, sku_id, change_type, quantity, biz_id, created_at)
             VALUES """;

@@ -54,6 +54,16 @@ public sealed interface ReservationOutcome {
     }
 
     /**
+     * The bucket gave a unit under {@code id} already, to another buyer (or to this one, since given
+     * back): the instance that chose it does not own its node id alone (Redis lost the lease keys and
+     * another instance leased the same node id). Nothing was taken or counted. {@link StockReservations}
+     * takes a new node id lease and tries the buyer once more with a fresh id (a second refusal fails
+     * the call as {@link ReservationUnavailable}, not in doubt), so it never leaves {@code reserve}.
+     */
+    record IdTaken(ReservationId id) implements ReservationOutcome {
+    }
+
+    /**
      * Redis answered for this buyer with a record this instance cannot read (a malformed id); nothing
      * is known of their reservation. Only this buyer's answer: the others judged in the same call
      * keep theirs.

@@ -12,8 +12,10 @@ import seckill.redis.RedisScript;
  * An exclusive, expiring lease on one of the {@link ReservationSequence#MAX_NODES} node ids that
  * reservation ids (and so order numbers) carry. Taken with {@code SET NX PX}, renewed only by its
  * holder, given back at shutdown. The holder must stop minting ids before the lease could lapse
- * ({@link #valid()}), so two live instances never share a node id, however many starts and
- * restarts, and whatever Redis forgot.
+ * ({@link #valid()}). Between renewals the holder trusts the lease: if Redis forgets the lease keys,
+ * another instance can lease the same id meanwhile. That is why no id's uniqueness rests on the lease
+ * alone: the reservation scripts refuse an id their bucket gave a unit under already, and the holder
+ * then {@link #replace()}s its node id.
  */
 public final class NodeLease {
 
@@ -47,9 +49,33 @@ public final class NodeLease {
      * @throws IllegalStateException when every id is leased
      */
     public long acquire() {
+        return acquire(-1);
+    }
+
+    /**
+     * Leases another node id than the one held, then gives that one back (if still held): ids minted
+     * under it were found minted by another instance too (Redis lost the lease keys, and the other
+     * instance leased the same id while this one trusted its lease), so it is never taken again here.
+     *
+     * @return the new node id
+     * @throws IllegalStateException when every other id is leased; the old lease is kept then
+     */
+    public long replace() {
+        long old = node;
+        long fresh = acquire(old);
+        if (old >= 0) {
+            release.run(redis, List.of(key(old)), List.of(holder));
+        }
+        return fresh;
+    }
+
+    private long acquire(long excluded) {
         long start = Math.floorMod(redis.incr(START_COUNTER), ReservationSequence.MAX_NODES);
         for (int i = 0; i < ReservationSequence.MAX_NODES; i++) {
             long candidate = (start + i) % ReservationSequence.MAX_NODES;
+            if (candidate == excluded) {
+                continue;
+            }
             long askedAt = clock.millis();
             if ("OK".equals(redis.set(key(candidate), holder, SetParams.setParams().nx().px(length.toMillis())))) {
                 node = candidate;

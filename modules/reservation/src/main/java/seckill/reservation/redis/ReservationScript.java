@@ -13,7 +13,8 @@ import seckill.reservation.api.ReservationOutcome;
 /**
  * Runs {@code reserve.lua}: the buyer's rate-limit window, dedupe, stock check, decrement and XADD
  * in one atomic step on the bucket's slot. The reservation id is chosen before the call so the script can record it; when
- * the buyer already had one, the script answers with the old id instead.
+ * the buyer already had one, the script answers with the old id instead, and when the bucket gave a unit
+ * under that id already, to anyone, it refuses it ({@link ReservationOutcome.IdTaken}).
  */
 public final class ReservationScript {
 
@@ -39,6 +40,7 @@ public final class ReservationScript {
         ReservationId first = claims.getFirst().candidate();
         BuyerWindow window = claims.getFirst().window();
         List<String> keys = new java.util.ArrayList<>(buckets.bucketKeys(first.bucket()));
+        keys.add(buckets.served(first.bucket()));
         if (window.judged()) {
             addWindows(keys, buckets, first.bucket(), window, reservedAt);
         }
@@ -75,6 +77,7 @@ public final class ReservationScript {
                                       int quantity, String requestId, Instant reservedAt, ReplicaAcks acks,
                                       BuyerWindow window) {
         List<String> keys = new java.util.ArrayList<>(buckets.bucketKeys(candidate.bucket()));
+        keys.add(buckets.served(candidate.bucket()));
         List<String> args = new java.util.ArrayList<>(List.of(Long.toString(userId), Integer.toString(quantity),
                 candidate.toString(), requestId, Long.toString(reservedAt.toEpochMilli()),
                 Long.toString(candidate.activityId()), Long.toString(candidate.skuId())));
@@ -110,6 +113,7 @@ public final class ReservationScript {
             case "SOLD_OUT" -> new ReservationOutcome.SoldOut();
             case "INSUFFICIENT" -> new ReservationOutcome.InsufficientStock(Long.parseLong(value));
             case "NOT_PREHEATED" -> new ReservationOutcome.NotPreheated();
+            case "ID_TAKEN" -> new ReservationOutcome.IdTaken(candidate);
             case "THROTTLED" -> new ReservationOutcome.Throttled(Long.parseLong(value),
                     Math.max(0, Long.parseLong(remaining)));
             default -> throw new IllegalStateException("unexpected reservation script verdict " + verdict);

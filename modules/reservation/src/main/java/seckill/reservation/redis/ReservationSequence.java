@@ -6,7 +6,8 @@ import java.time.Instant;
 /**
  * Unique, roughly time-ordered 63-bit sequence numbers: 41 bits of milliseconds since 2025-01-01,
  * 10 bits of node id, 12 bits of counter. The node id is leased from Redis at start-up (see
- * {@code ReservingStock}) so that instances never share one.
+ * {@code ReservingStock}) so that instances rarely share one; the reservation scripts refuse a number
+ * minted twice in a bucket, whatever the leases.
  */
 public final class ReservationSequence {
 
@@ -26,6 +27,11 @@ public final class ReservationSequence {
         }
         this.clock = clock;
         this.node = node;
+    }
+
+    /** The node id a sequence number was minted under. */
+    public static long nodeOf(long sequence) {
+        return (sequence >>> COUNTER_BITS) & (MAX_NODES - 1);
     }
 
     public synchronized long next() {

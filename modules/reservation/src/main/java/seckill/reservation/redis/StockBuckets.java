@@ -68,7 +68,12 @@ public final class StockBuckets {
         return "sk:" + tags[bucket] + ":refilled-units";
     }
 
-    /** Reservation ids this bucket gave units to as a donor (so a retried take takes nothing twice). */
+    /**
+     * The bucket's minted ids: every reservation id the bucket gave a unit under, to which buyer, whether
+     * reserved here ({@code reserve.lua}) or taken by a buyer of another bucket ({@code take.lua}), so an id
+     * is one unit of one buyer whatever became of the node id leases, and a retried take takes nothing
+     * twice. Bounded by the bucket's stock plus its refills; expires with the bucket.
+     */
     public String served(int bucket) {
         return "sk:" + tags[bucket] + ":served";
     }

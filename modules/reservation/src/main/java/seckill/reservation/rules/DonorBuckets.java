@@ -89,6 +89,12 @@ public final class DonorBuckets {
                         steps.settle(home, command.userId(), pending, id.toString());
                         return taken;
                     }
+                    case "ID_TAKEN" -> {
+                        // the donor gave a unit under this id to another buyer: the id is not ours alone (see
+                        // ReservationOutcome.IdTaken). Nothing taken here; the claim goes, for a try under a new id
+                        steps.settle(home, command.userId(), pending, "");
+                        return new ReservationOutcome.IdTaken(id);
+                    }
                     case "INSUFFICIENT" -> bestRemaining = Math.max(bestRemaining, Long.parseLong(reply.get(1)));
                     default -> {
                         // sold out or not preheated: the next bucket

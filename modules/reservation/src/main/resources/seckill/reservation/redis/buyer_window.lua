@@ -4,6 +4,16 @@
 local function positiveInteger(text)
   return type(text) == 'string' and #text <= 19 and string.match(text, '^[1-9]%d*$') ~= nil
 end
+-- Gives `key` the expiry of `like` (the bucket's stock) once, when it has none: the bucket's keys go together.
+-- A stock without an expiry (set by hand) leaves the key without one.
+local function expireLike(key, like)
+  if redis.call('PTTL', key) == -1 then
+    local ttl = redis.call('PTTL', like)
+    if ttl > 0 then
+      redis.call('PEXPIRE', key, ttl)
+    end
+  end
+end
 -- The buyers' rate-limit windows of one bucket. A buyer's window opens with their first attempt and
 -- lasts `millis`. It is a field of the hash of the period it opened in (periods are `millis` long, so a
 -- window open now opened in this period or the one before: two hashes hold every live one), valued

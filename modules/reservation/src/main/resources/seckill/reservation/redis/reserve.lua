@@ -1,8 +1,9 @@
 -- Judges, pre-deducts and records one reservation atomically. Run again with the same arguments
 -- (a client's retry after a lost reply), it answers the same and takes nothing more.
 -- KEYS[1] stock counter of the bucket, KEYS[2] buyers hash of the bucket, KEYS[3] event stream of the bucket,
--- KEYS[4], KEYS[5] (with a window) the bucket's window hashes of the period before reservedAt's and of
--- reservedAt's (all share one hash tag, so the script runs on one cluster slot).
+-- KEYS[4] the bucket's minted ids (reservation id -> buyer, for every unit the bucket gave, here or to
+-- take.lua), KEYS[5], KEYS[6] (with a window) the bucket's window hashes of the period before reservedAt's
+-- and of reservedAt's (all share one hash tag, so the script runs on one cluster slot).
 -- ARGV: userId, quantity, reservationId, requestId, reservedAtMillis, activityId, skuId,
 -- then (optional) window attempts, window millis: the buyer's limit, judged before dedupe and stock.
 -- Runs behind buyer_window.lua (positiveInteger, windows), which ReservationScript puts in front.
@@ -30,7 +31,15 @@ if prior == ARGV[3] then
   vouch()
   return {'RESERVED', ARGV[3], stock}
 end
-local window = windows(KEYS[4], KEYS[5], tonumber(ARGV[5]), tonumber(ARGV[8] or '0') or 0,
+-- A reservation id names one unit of one buyer. The instance minting it trusts its node id lease
+-- between renewals; when Redis lost the lease keys, another instance may mint the same ids meanwhile.
+-- Refused here, before the window counts the attempt, so nothing changes and the instance, told its
+-- ids are not its own, retries the buyer under a new node id: equal ids never reach the ledger.
+local minted = redis.call('HGET', KEYS[4], ARGV[3])
+if minted then
+  return {'ID_TAKEN', minted, stock}
+end
+local window = windows(KEYS[5], KEYS[6], tonumber(ARGV[5]), tonumber(ARGV[8] or '0') or 0,
   tonumber(ARGV[9] or '0'), {ARGV[1]})
 local throttled, counted = window.judge(1, ARGV[1], ARGV[3])
 local quantity = tonumber(ARGV[2])
@@ -56,6 +65,8 @@ if not reserves then
 end
 local left = redis.call('DECRBY', KEYS[1], quantity)
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
+redis.call('HSET', KEYS[4], ARGV[3], ARGV[1])
+expireLike(KEYS[4], KEYS[1])
 redis.call('XADD', KEYS[3], '*',
   'reservationId', ARGV[3], 'userId', ARGV[1], 'activityId', ARGV[6], 'skuId', ARGV[7],
   'quantity', ARGV[2], 'requestId', ARGV[4], 'reservedAt', ARGV[5])

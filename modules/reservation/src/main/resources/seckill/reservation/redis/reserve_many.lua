@@ -1,14 +1,15 @@
 -- reserve.lua for several buyers of one bucket in one call: each buyer is judged in order with
 -- exactly the rules of reserve.lua, so the answers are those of one call per buyer in that order.
--- KEYS[1] stock counter, KEYS[2] buyers hash, KEYS[3] event stream, then, when a window is judged, the
--- bucket's window hashes of the period before reservedAt's and of reservedAt's (one hash tag).
+-- KEYS[1] stock counter, KEYS[2] buyers hash, KEYS[3] event stream, KEYS[4] minted ids (as reserve.lua),
+-- then, when a window is judged, the bucket's window hashes of the period before reservedAt's and of
+-- reservedAt's (one hash tag).
 -- ARGV: count, reservedAtMillis, activityId, skuId, window attempts (0 = none), window millis,
 -- then per buyer: userId, quantity, reservationId, requestId
 -- Returns per buyer: verdict, value, remaining.
 -- Runs behind buyer_window.lua (positiveInteger, windows), which ReservationScript puts in front.
 -- Redis CPU is the sale's scarcest resource, and each redis.call costs more than the command it runs:
--- the buyers hash is read once (HMGET) and written once, the stock once, so a buyer who reserves
--- costs an XADD only, and the windows are read and written once per call. Nothing else sees the keys
+-- the buyers hash and the minted ids are read once (HMGET) and written once, the stock once, so a buyer
+-- who reserves costs an XADD only, and the windows are read and written once per call. Nothing else sees the keys
 -- until the script ends.
 if not positiveInteger(ARGV[1]) or not positiveInteger(ARGV[2]) then
   return redis.error_reply('ERR count and reservedAt must be positive integers')
@@ -22,16 +23,25 @@ local stock = redis.call('GET', KEYS[1])
 -- in slices, here and for the HSET below: unpack has a limit on how many values it returns at once,
 -- and max-batch is the operator's to set
 local priors = {}
+local minted = {} -- who each claim's id was minted for already, if anyone (see reserve.lua)
 local users = {}
 for i = 0, n - 1 do
   users[i + 1] = ARGV[7 + i * 4]
 end
-local window = windows(KEYS[4], KEYS[5], tonumber(ARGV[2]), stock and tonumber(ARGV[5]) or 0, tonumber(ARGV[6]), users)
+local ids = {}
+for i = 0, n - 1 do
+  ids[i + 1] = ARGV[9 + i * 4]
+end
+local window = windows(KEYS[5], KEYS[6], tonumber(ARGV[2]), stock and tonumber(ARGV[5]) or 0, tonumber(ARGV[6]), users)
 if stock then
   for from = 1, n, 500 do
     local got = redis.call('HMGET', KEYS[2], unpack(users, from, math.min(from + 499, n)))
     for j = 1, #got do
       priors[from + j - 1] = got[j]
+    end
+    got = redis.call('HMGET', KEYS[4], unpack(ids, from, math.min(from + 499, n)))
+    for j = 1, #got do
+      minted[from + j - 1] = got[j]
     end
   end
 end
@@ -42,6 +52,8 @@ local writes = {}
 -- buyers answered from what an earlier call wrote: their records are rewritten as they are (see
 -- reserve.lua: a replicated write, so the call's WAIT covers that earlier reservation too)
 local vouched = {}
+local mintedNow = {} -- ids this call gave units under
+local mints = {}
 for i = 0, n - 1 do
   local base = 7 + i * 4
   local user, quantity, id, request = ARGV[base], tonumber(ARGV[base + 1]), ARGV[base + 2], ARGV[base + 3]
@@ -58,6 +70,9 @@ for i = 0, n - 1 do
         vouched[#vouched + 1] = user; vouched[#vouched + 1] = prior
       end
       out[#out + 1] = 'RESERVED'; out[#out + 1] = id; out[#out + 1] = tostring(left)
+    elseif mintedNow[id] or minted[i + 1] then
+      -- the id is another unit's already (see reserve.lua): refused before the window counts it
+      out[#out + 1] = 'ID_TAKEN'; out[#out + 1] = mintedNow[id] or minted[i + 1]; out[#out + 1] = tostring(left)
     else
       local throttled, counted = window.judge(i + 1, user, id)
       if throttled then
@@ -82,6 +97,9 @@ for i = 0, n - 1 do
         held[user] = id
         writes[#writes + 1] = user
         writes[#writes + 1] = id
+        mintedNow[id] = user
+        mints[#mints + 1] = id
+        mints[#mints + 1] = user
         redis.call('XADD', KEYS[3], '*',
           'reservationId', id, 'userId', user, 'activityId', ARGV[3], 'skuId', ARGV[4],
           'quantity', ARGV[base + 1], 'requestId', request, 'reservedAt', ARGV[2])
@@ -95,6 +113,10 @@ if left ~= start then
   for from = 1, #writes, 1000 do
     redis.call('HSET', KEYS[2], unpack(writes, from, math.min(from + 999, #writes)))
   end
+  for from = 1, #mints, 1000 do
+    redis.call('HSET', KEYS[4], unpack(mints, from, math.min(from + 999, #mints)))
+  end
+  expireLike(KEYS[4], KEYS[1])
 end
 if #vouched > 0 and left == start then
   -- (when this call reserved, its own writes come after the earlier ones and cover them already)

@@ -2,7 +2,8 @@
 -- decrement and XADD in one step on the donor's slot (the dedupe already happened at home).
 -- Run again with the same arguments (a client's retry after a lost reply) it answers the same and
 -- takes nothing more: the donor remembers the reservation ids it gave units to (and those withdrawn).
--- KEYS[1] stock counter, KEYS[2] event stream of the donor bucket, KEYS[3] hash of ids served here.
+-- KEYS[1] stock counter, KEYS[2] event stream of the donor bucket, KEYS[3] hash of ids served here
+-- (the bucket's minted ids, which reserve.lua writes too: one id, one unit, whichever script gave it).
 -- ARGV: userId, quantity, reservationId, requestId, reservedAtMillis, activityId, skuId
 -- defence in depth: the edge validates, and the script still refuses what could corrupt the stock
 local function positiveInteger(text)
@@ -19,9 +20,14 @@ local served = redis.call('HGET', KEYS[3], ARGV[3])
 if served == ARGV[1] then
   return {'RESERVED', ARGV[3], stock}
 end
-if served then
+if served == 'withdrawn' then
   -- withdrawn by the buyer's retry (withdraw_take.lua) after this call's answer was lost: never taken
   return {'WITHDRAWN', '', '0'}
+end
+if served then
+  -- another buyer's unit has this id (minted here by reserve.lua or taken before under an id minted
+  -- twice: see reserve.lua): refused, the caller retries under a new node id
+  return {'ID_TAKEN', served, '0'}
 end
 local quantity = tonumber(ARGV[2])
 stock = tonumber(stock)

@@ -1,0 +1,81 @@
+package seckill.reservation.redis;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import seckill.redis.ReplicaAcks;
+import seckill.reservation.TestRedis;
+import seckill.reservation.api.BuyerWindow;
+import seckill.reservation.api.ReservationId;
+import seckill.reservation.api.ReservationOutcome;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.is;
+
+/**
+ * A bucket gives one unit per reservation id, whoever minted the id twice (two instances under one node
+ * id): reserve.lua, reserve_many.lua and take.lua refuse an id the bucket gave a unit under already, and
+ * change nothing (stock, events, the buyer's window), so the instance retries the buyer under a new id.
+ */
+class MintedIdsTest {
+
+    private static final AtomicLong ACTIVITY = new AtomicLong(System.currentTimeMillis() % 1_000_000_000L * 10 + 5);
+    @RegisterExtension
+    static final TestRedis SERVER = new TestRedis();
+    private final Instant now = Instant.now();
+    private final ReservationScript script = new ReservationScript();
+
+    @Test
+    void anIdReservedForOneBuyerIsRefusedForAnotherAndTakesNothing() {
+        long activity = ACTIVITY.incrementAndGet();
+        StockBuckets keys = StockBuckets.of(activity, 1, 1);
+        new PreheatScript().preheat(SERVER.client(), keys, 0, 10, "ordering", now.plusSeconds(600), 1);
+        ReservationId id = new ReservationId(activity, 1, 0, 7);
+        BuyerWindow onePerMinute = new BuyerWindow(1, 60_000);
+        assertThat(script.reserve(SERVER.client(), keys, id, 5, 1, "a", now, ReplicaAcks.NONE, onePerMinute),
+                is(new ReservationOutcome.Reserved(id, 9)));
+        assertThat(script.reserve(SERVER.client(), keys, id, 6, 1, "b", now, ReplicaAcks.NONE, onePerMinute),
+                is(new ReservationOutcome.IdTaken(id)));
+        assertThat(script.reserveMany(SERVER.client(), keys, List.of(new ReservationScript.Claim(id, 6, 1, "b",
+                onePerMinute)), now, ReplicaAcks.NONE), is(List.of(new ReservationOutcome.IdTaken(id))));
+        assertThat(SERVER.client().get(keys.stock(0)), is("9"));
+        assertThat(SERVER.client().xlen(keys.events(0)), is(1L));
+        // the refusals counted no attempt: buyer 6's one attempt a minute is still theirs, under a fresh id
+        ReservationId fresh = new ReservationId(activity, 1, 0, 8);
+        assertThat(script.reserve(SERVER.client(), keys, fresh, 6, 1, "b", now, ReplicaAcks.NONE, onePerMinute),
+                is(new ReservationOutcome.Reserved(fresh, 8)));
+        assertThat(SERVER.client().hget(keys.served(0), id.toString()), is("5"));
+        assertThat("the minted ids expire with the bucket", SERVER.client().pttl(keys.served(0)) > 0, is(true));
+    }
+
+    @Test
+    void twoBuyersOfOneCoalescedCallWithOneIdGetOneUnit() {
+        long activity = ACTIVITY.incrementAndGet();
+        StockBuckets keys = StockBuckets.of(activity, 1, 1);
+        new PreheatScript().preheat(SERVER.client(), keys, 0, 10, "ordering", now.plusSeconds(600), 2);
+        ReservationId id = new ReservationId(activity, 1, 0, 3);
+        List<ReservationScript.Claim> claims = List.of(new ReservationScript.Claim(id, 11, 1, "a", BuyerWindow.NONE),
+                new ReservationScript.Claim(id, 12, 1, "b", BuyerWindow.NONE));
+        List<ReservationOutcome> first = script.reserveMany(SERVER.client(), keys, claims, now, ReplicaAcks.NONE);
+        assertThat(first, is(List.of(new ReservationOutcome.Reserved(id, 9), new ReservationOutcome.IdTaken(id))));
+        assertThat("run again, the same answers", script.reserveMany(SERVER.client(), keys, claims, now,
+                ReplicaAcks.NONE), is(first));
+        assertThat(SERVER.client().xlen(keys.events(0)), is(1L));
+    }
+
+    @Test
+    void aDonorRefusesAnIdItsOwnBuyerReservedUnder() {
+        long activity = ACTIVITY.incrementAndGet();
+        StockBuckets keys = StockBuckets.of(activity, 1, 2);
+        new PreheatScript().preheat(SERVER.client(), keys, 1, 10, "ordering", now.plusSeconds(600), 3);
+        ReservationId id = new ReservationId(activity, 1, 1, 9);
+        assertThat(script.reserve(SERVER.client(), keys, id, 5, 1, "a", now, ReplicaAcks.NONE, BuyerWindow.NONE),
+                is(new ReservationOutcome.Reserved(id, 9)));
+        assertThat(new BucketScripts().take(SERVER.client(), keys, id, 6, 1, "b", now, ReplicaAcks.NONE),
+                is(List.of("ID_TAKEN", "5", "0")));
+        assertThat(SERVER.client().get(keys.stock(1)), is("9"));
+    }
+}
