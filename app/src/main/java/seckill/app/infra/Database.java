@@ -78,6 +78,10 @@ class Database {
         settings.put("connection.maximumPoolSize", Integer.toString(poolSize));
         settings.put("connection.minimumIdle", Integer.toString(Math.min(2, poolSize)));
         settings.put("connection.connectionTimeout", "3000");
+        // the ledger's locking reads rely on gap locks (a dead letter and an order of the same
+        // reservation wait for each other, OrderingSql.lockFailedReservations); READ COMMITTED, a common
+        // server default on MySQL 8 installs, takes none, so the pool pins REPEATABLE READ
+        settings.put("connection.transactionIsolation", "TRANSACTION_REPEATABLE_READ");
         LOG.info(() -> "database at " + jdbcUrl + ", pool " + poolSize);
         return DbClient.create(Config.just(ConfigSources.create(settings)));
     }

@@ -19,8 +19,12 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class SoldOutFlags {
 
-    private final Map<String, Long> flaggedUntil = new ConcurrentHashMap<>();
-    private final Map<String, Long> restockedAt = new ConcurrentHashMap<>();
+    /** A SKU's mark: flagged until, and when stock last came back (0: never seen). */
+    private record Mark(long flaggedUntil, long restockedAt) {
+    }
+
+    // one map, changed by compute: a restock landing between a set's check and its write cannot be lost
+    private final Map<String, Mark> marks = new ConcurrentHashMap<>();
     private final Clock clock;
     private final long lifetimeMillis;
 
@@ -30,27 +34,23 @@ final class SoldOutFlags {
     }
 
     boolean isSet(long activityId, long skuId) {
-        Long until = flaggedUntil.get(key(activityId, skuId));
-        return until != null && until > clock.millis();
+        Mark mark = marks.get(key(activityId, skuId));
+        return mark != null && mark.flaggedUntil() > clock.millis();
     }
 
     void set(long activityId, long skuId) {
-        String key = key(activityId, skuId);
         long now = clock.millis();
-        Long restocked = restockedAt.get(key);
-        if (restocked != null) {
-            if (now - restocked < lifetimeMillis) {
-                return;
+        marks.compute(key(activityId, skuId), (key, mark) -> {
+            if (mark != null && now - mark.restockedAt() < lifetimeMillis) {
+                return mark;
             }
-            restockedAt.remove(key, restocked);
-        }
-        flaggedUntil.put(key, now + lifetimeMillis);
+            return new Mark(now + lifetimeMillis, 0);
+        });
     }
 
     void clear(long activityId, long skuId) {
-        String key = key(activityId, skuId);
-        restockedAt.put(key, clock.millis());
-        flaggedUntil.remove(key);
+        long now = clock.millis();
+        marks.put(key(activityId, skuId), new Mark(0, now));
     }
 
     private static String key(long activityId, long skuId) {
