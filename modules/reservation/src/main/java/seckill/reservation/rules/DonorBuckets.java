@@ -95,6 +95,12 @@ public final class DonorBuckets {
                         steps.settle(home, command.userId(), pending, "");
                         return new ReservationOutcome.IdTaken(id);
                     }
+                    case "WITHDRAWN" -> {
+                        // the buyer's retry settled this claim while this attempt's take was on its way
+                        // (resume): nothing was taken, and what the buyer holds is the retry's to say. Not
+                        // sold out: stock may remain, and a sold-out answer would raise the flag over it
+                        return new ReservationOutcome.InProgress();
+                    }
                     case "INSUFFICIENT" -> bestRemaining = Math.max(bestRemaining, Long.parseLong(reply.get(1)));
                     default -> {
                         // sold out or not preheated: the next bucket

@@ -47,6 +47,15 @@ class DonorBucketsTest {
     }
 
     @Test
+    void aTakeWithdrawnByTheBuyersRetryIsNeitherSoldOutNorSettledHere() {
+        steps.answers.put(2, List.of("WITHDRAWN", "", "0"));
+        ReservationOutcome outcome = donors.reserve(FOUR_BUCKETS, HOME, new ReservationOutcome.SoldOut(), NOW);
+        assertThat(outcome, is(new ReservationOutcome.InProgress()));
+        // the retry replaced the claim already: this attempt leaves the home record alone
+        assertThat(steps.calls, contains("claim 1 pending:300:r-1", "take 2"));
+    }
+
+    @Test
     void tooFewUnitsAnywhereAnswersTheLargestRemainder() {
         steps.answers.put(3, List.of("INSUFFICIENT", "2", "2"));
         ReservationOutcome outcome = donors.reserve(FOUR_BUCKETS, HOME, new ReservationOutcome.InsufficientStock(1), NOW);
