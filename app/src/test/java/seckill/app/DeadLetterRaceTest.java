@@ -2,7 +2,6 @@ package seckill.app;
 
 import java.net.http.HttpResponse;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -72,8 +71,7 @@ class DeadLetterRaceTest {
         ReservationId parsed = ReservationId.parse(id).orElseThrow();
 
         Map<String, String> stores = SecondInstance.storesOf(config, devServers);
-        try (Connection other = DriverManager.getConnection(stores.get("SECKILL_DB_URL"), stores.get("SECKILL_DB_USER"),
-                stores.getOrDefault("SECKILL_DB_PASSWORD", ""))) {
+        try (Connection other = SecondInstance.ledgerConnection(stores)) {
             other.setAutoCommit(false);
             try (PreparedStatement lock = other.prepareStatement(
                     "SELECT reservation_id FROM seckill_order WHERE reservation_id = ? FOR UPDATE")) {

@@ -3,7 +3,6 @@ package seckill.app;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
@@ -62,8 +61,7 @@ class PaymentAuditTest {
         String paymentId = "p-audit-" + activity;
 
         Map<String, String> stores = SecondInstance.storesOf(config, devServers);
-        try (Connection holder = DriverManager.getConnection(stores.get("SECKILL_DB_URL"), stores.get("SECKILL_DB_USER"),
-                stores.getOrDefault("SECKILL_DB_PASSWORD", ""));
+        try (Connection holder = SecondInstance.ledgerConnection(stores);
              Statement statement = holder.createStatement()) {
             statement.execute("LOCK TABLES seckill_payment WRITE");
             CompletableFuture<HttpResponse<String>> first = CompletableFuture.supplyAsync(() -> pay(sale, orderNo, paymentId));

@@ -75,6 +75,12 @@ final class SecondInstance implements AutoCloseable {
         return process.pid();
     }
 
+    /** A plain JDBC connection of its own to the database {@code stores} name, for a test that plays another client. */
+    static java.sql.Connection ledgerConnection(Map<String, String> stores) throws java.sql.SQLException {
+        return java.sql.DriverManager.getConnection(stores.get("SECKILL_DB_URL"), stores.get("SECKILL_DB_USER"),
+                stores.getOrDefault("SECKILL_DB_PASSWORD", ""));
+    }
+
     URI base() {
         return URI.create("http://127.0.0.1:" + port);
     }

@@ -195,8 +195,8 @@ class PlacingOrders {
 
     private Optional<Activity> knownActivity(long activityId) {
         try {
-            Optional<Activity> cached = catalog.find(activityId);
-            return cached.isPresent() ? cached : catalog.findInLedger(activityId);
+            // a known activity comes from memory; an unknown one is asked of the ledger, never a remembered miss
+            return catalog.findInLedger(activityId);
         } catch (RuntimeException e) {
             throw LedgerUnavailable.isOutage(e) ? new LedgerUnavailable(e) : e;
         }

@@ -9,40 +9,26 @@ package seckill.admission.api;
 public sealed interface HaltReason {
 
     /** A reservation script's outcome is unknown: Redis did not answer it. */
-    HaltReason RESERVATION_STORE_IN_DOUBT = new ArbiterInDoubt("RESERVATION_STORE_IN_DOUBT", "redis: reservation store did not answer");
+    HaltReason RESERVATION_STORE_IN_DOUBT = new Named("RESERVATION_STORE_IN_DOUBT", "redis: reservation store did not answer", true);
     /** The call leasing the global rate did not answer: Redis, the arbiter of the reservation too, is in doubt. */
-    HaltReason RATE_LIMITS_IN_DOUBT = new ArbiterInDoubt("RATE_LIMITS_IN_DOUBT", "redis: rate limits unavailable");
+    HaltReason RATE_LIMITS_IN_DOUBT = new Named("RATE_LIMITS_IN_DOUBT", "redis: rate limits unavailable", true);
     /** An operator halted this instance ({@code POST /api/v1/admin/sales/halt}). */
-    HaltReason OPERATOR = new Operator("OPERATOR", "operator");
+    HaltReason OPERATOR = new Named("OPERATOR", "operator", false);
     /** The hot switch {@code seckill.admission.halt} is on. */
-    HaltReason OPERATOR_SWITCH = new Operator("OPERATOR_SWITCH", "operator switch");
+    HaltReason OPERATOR_SWITCH = new Named("OPERATOR_SWITCH", "operator switch", false);
 
     String words();
 
     /** Whether settlement may resume sales by itself once the cause is gone and reconciliation is clean. */
     boolean arbiterInDoubt();
 
-    /** Redis did not answer a call whose writes matter: what it holds must be counted before selling again. */
-    record ArbiterInDoubt(String code, String words) implements HaltReason {
-        @Override
-        public boolean arbiterInDoubt() {
-            return true;
-        }
-
+    /**
+     * A reason with fixed words: Redis did not answer a call whose writes matter (what it holds must be
+     * counted before selling again: {@code arbiterInDoubt}), or an operator stopped sales (only an
+     * operator starts them again).
+     */
+    record Named(String code, String words, boolean arbiterInDoubt) implements HaltReason {
         /** The constant's name, as logs and tests knew it when this was an enum. */
-        @Override
-        public String toString() {
-            return code;
-        }
-    }
-
-    /** An operator stopped sales; only an operator starts them again. */
-    record Operator(String code, String words) implements HaltReason {
-        @Override
-        public boolean arbiterInDoubt() {
-            return false;
-        }
-
         @Override
         public String toString() {
             return code;
