@@ -31,6 +31,8 @@ import static org.hamcrest.Matchers.not;
 @AddConfig(key = "seckill.ordering.reclaim-idle-seconds", value = "3")
 @AddConfig(key = "seckill.settlement.timeout-scan-seconds", value = "1")
 @AddConfig(key = "seckill.payment.hmac-key", value = "drill-test-key-of-at-least-32-characters")
+@AddConfig(key = "seckill.payment.price", value = "1.00")
+@AddConfig(key = "seckill.payment.currency", value = "CNY")
 class DrillTest {
 
     @Inject

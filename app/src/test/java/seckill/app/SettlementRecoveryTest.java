@@ -2,11 +2,9 @@ package seckill.app;
 
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -14,9 +12,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
-
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddBean;
@@ -55,6 +50,8 @@ import static org.hamcrest.Matchers.is;
 @AddBean(MovableClock.class)
 @AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.payment.hmac-key", value = SettlementRecoveryTest.PAYMENT_KEY)
+@AddConfig(key = "seckill.payment.price", value = "99.50")
+@AddConfig(key = "seckill.payment.currency", value = "CNY")
 @AddConfig(key = "seckill.settlement.enabled", value = "false")
 @AddConfig(key = "seckill.ordering.max-deliveries", value = "2")
 @AddConfig(key = "seckill.ordering.reclaim-idle-seconds", value = "1")
@@ -374,8 +371,8 @@ class SettlementRecoveryTest {
     }
 
     private static String callback(String orderNo, String paymentId) {
-        return "{\"orderNo\":\"%s\",\"paymentId\":\"%s\",\"amount\":99.5,\"paidAt\":\"%s\"}".formatted(orderNo, paymentId,
-                Instant.now());
+        return "{\"orderNo\":\"%s\",\"paymentId\":\"%s\",\"amount\":99.5,\"currency\":\"CNY\",\"paidAt\":\"%s\"}"
+                .formatted(orderNo, paymentId, Instant.now());
     }
 
     private HttpResponse<String> send(String body, String signature) {
@@ -388,13 +385,8 @@ class SettlementRecoveryTest {
         return sale.send(request);
     }
 
+    /** The X-Signature value for {@code body} sent now (the format of docs/payments.md). */
     static String sign(String body) {
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(PAYMENT_KEY.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-            return HexFormat.of().formatHex(mac.doFinal(body.getBytes(StandardCharsets.UTF_8)));
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
+        return PaymentCallbackAttackTest.header(PAYMENT_KEY, Instant.now().getEpochSecond(), body);
     }
 }

@@ -19,6 +19,7 @@ import io.helidon.dbclient.DbClient;
 import io.helidon.dbclient.DbTransaction;
 import jakarta.ws.rs.ProcessingException;
 import seckill.client.NewActivity;
+import seckill.client.PaymentSigner;
 import seckill.client.PurchaseRequest;
 import seckill.client.Reservation;
 import seckill.client.SeckillAdminApi;
@@ -125,18 +126,21 @@ public final class Drill {
             rows.forEach(r -> orderNos.add(String.valueOf(r.column(1).get())));
         }
         int toPay = (int) Math.round(orderNos.size() * options.payRatio().orElseThrow());
-        String key = options.paymentKey()
-                .or(() -> org.eclipse.microprofile.config.ConfigProvider.getConfig()
-                        .getOptionalValue("seckill.payment.hmac-key", String.class))
-                .orElse("dev-payment-key");
+        var config = org.eclipse.microprofile.config.ConfigProvider.getConfig();
+        PaymentSigner signer = new PaymentSigner(options.paymentKey()
+                .or(() -> config.getOptionalValue("seckill.payment.hmac-key", String.class))
+                .orElse("dev-payment-key"));
+        // the one price every payment must equal until orders carry theirs (dev mode's by default)
+        String amount = config.getOptionalValue("seckill.payment.price", String.class).orElse("1.00");
+        String currency = config.getOptionalValue("seckill.payment.currency", String.class).orElse("CNY");
         int paid = 0;
         int refused = 0;
         java.util.Map<Integer, Integer> refusals = new java.util.TreeMap<>();
         for (int i = 0; i < toPay; i++) {
-            String body = "{\"orderNo\":\"%s\",\"paymentId\":\"drill-%s\",\"amount\":1,\"paidAt\":\"%s\"}"
-                    .formatted(orderNos.get(i), orderNos.get(i), Instant.now());
+            String body = ("{\"orderNo\":\"%s\",\"paymentId\":\"drill-%s\",\"amount\":%s,\"currency\":\"%s\","
+                    + "\"paidAt\":\"%s\"}").formatted(orderNos.get(i), orderNos.get(i), amount, currency, Instant.now());
             try {
-                buyers.paymentCallback(hmac(key, body), body);
+                buyers.paymentCallback(signer.sign(body, Instant.now()), body);
                 paid++;
             } catch (SeckillProblem problem) {
                 refused++;
@@ -180,12 +184,6 @@ public final class Drill {
             violations.add("RECONCILIATION: " + problem.getMessage());
         }
         return violations;
-    }
-
-    private static String hmac(String key, String body) throws Exception {
-        javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
-        mac.init(new javax.crypto.spec.SecretKeySpec(key.getBytes(java.nio.charset.StandardCharsets.UTF_8), "HmacSHA256"));
-        return java.util.HexFormat.of().formatHex(mac.doFinal(body.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
     }
 
     private long createActivity() {

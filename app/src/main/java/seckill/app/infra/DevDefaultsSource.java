@@ -23,6 +23,9 @@ public final class DevDefaultsSource implements ConfigSource {
     static final Map<String, String> DEV_SECRETS = Map.of(
             "seckill.admin.token", ADMIN_TOKEN,
             "seckill.payment.hmac-key", "dev-payment-key",
+            // the one price a payment must equal (not a secret, but a production price is the operator's)
+            "seckill.payment.price", "1.00",
+            "seckill.payment.currency", "CNY",
             "seckill.admission.token-keys", "dev=dev-purchase-token-key",
             // a dev instance listens on loopback only, unless server.host is set explicitly
             "server.host", "127.0.0.1",

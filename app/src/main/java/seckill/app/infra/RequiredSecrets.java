@@ -42,6 +42,11 @@ public class RequiredSecrets {
             LOG.severe("PAYMENTS NOT CONFIGURED: seckill.payment.hmac-key is not set; every payment callback is "
                     + "answered 503 PAYMENTS_NOT_CONFIGURED until it is");
         }
+        if (value("seckill.payment.price").isEmpty() || value("seckill.payment.currency").isEmpty()) {
+            LOG.severe("PAYMENTS NOT CONFIGURED: seckill.payment.price and seckill.payment.currency must both be set"
+                    + " (every payment must equal them); until then every payment callback is answered 503"
+                    + " PAYMENTS_NOT_CONFIGURED");
+        }
     }
 
     /** What is wrong with the given secrets outside dev mode; empty when they will do. */

@@ -55,7 +55,10 @@ public interface SeckillApi {
     @Path("activities/{activityId}/reservations")
     BuyerReservations reservations(@PathParam("activityId") long activityId, @HeaderParam(USER) long userId);
 
-    /** A payment provider's callback: {@code signature} is the hex HMAC-SHA256 of exactly {@code body}. */
+    /**
+     * A payment provider's callback: {@code signature} is the {@code X-Signature} value over exactly
+     * {@code body} and the time it is sent ({@link PaymentSigner}).
+     */
     @POST
     @Path("payments/callback")
     @Consumes(MediaType.APPLICATION_JSON)

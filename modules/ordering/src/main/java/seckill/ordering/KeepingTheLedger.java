@@ -10,6 +10,7 @@ import jakarta.inject.Inject;
 import seckill.ordering.api.ExpiredOrder;
 import seckill.ordering.api.LedgerFigures;
 import seckill.ordering.api.OrderLedger;
+import seckill.ordering.api.Payment;
 import seckill.ordering.api.PaymentResult;
 import seckill.ordering.api.SettledUnits;
 import seckill.ordering.api.SkuHoldings;
@@ -35,8 +36,8 @@ class KeepingTheLedger implements OrderLedger {
     }
 
     @Override
-    public PaymentResult pay(String orderNo, String paymentId, Instant paidAt, Instant now) {
-        return rows.pay(orderNo, paymentId, paidAt, now);
+    public PaymentResult pay(Payment payment, Instant now) {
+        return rows.pay(payment, now);
     }
 
     @Override

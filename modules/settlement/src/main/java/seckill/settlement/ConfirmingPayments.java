@@ -5,11 +5,9 @@ import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.util.Optional;
 import java.util.logging.Logger;
 import java.util.regex.Pattern;
 
-import io.helidon.dbclient.DbClient;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -23,15 +21,19 @@ import jakarta.json.spi.JsonProvider;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.Tag;
 import seckill.ordering.api.OrderLedger;
+import seckill.ordering.api.Payment;
 import seckill.ordering.api.PaymentResult;
 import seckill.settlement.api.PaymentAnswer;
 import seckill.settlement.api.PaymentCallbacks;
-import seckill.settlement.sql.SettlementRows;
+import seckill.settlement.rules.CallbackSignature;
+import seckill.settlement.rules.Price;
 
 /**
- * Payment callbacks: the signature is checked over the raw bytes before anything is parsed, then
- * the ledger's PENDING to PAID compare-and-set decides. Accepted callbacks are kept in
- * seckill_payment for the payment side's audits.
+ * Payment callbacks: the signature (over the signed timestamp and the raw bytes, within the window of
+ * this service's clock) is checked before anything is parsed, the amount and currency must be exactly
+ * the price, then the ledger decides in one transaction: the order's PENDING to PAID compare-and-set,
+ * which also requires the order's deadline not to have passed, and the payment's row in
+ * seckill_payment, whose key keeps one payment id to one order.
  */
 @ApplicationScoped
 class ConfirmingPayments implements PaymentCallbacks {
@@ -40,47 +42,64 @@ class ConfirmingPayments implements PaymentCallbacks {
     private static final Pattern ORDER_NO = Pattern.compile("[0-9A-Z]{24}");
     private static final Pattern PAYMENT_ID = Pattern.compile("[A-Za-z0-9._:-]{1,64}");
     private static final JsonProvider JSON = JsonProvider.provider();
+    // DATETIME's range; a later instant would be refused by SQL, after the signature was spent
+    private static final Instant LATEST_PAID_AT = Instant.parse("9999-12-31T23:59:59Z");
 
     private final OrderLedger ledger;
-    private final DbClient db;
     private final Clock clock;
     private final MetricRegistry metrics;
-    private final Optional<String> configuredKey;
+    private final SettlementSettings settings;
 
     @Inject
     ConfirmingPayments(OrderLedger ledger,
-                       DbClient db,
                        Clock clock,
                        MetricRegistry metrics,
                        SettlementSettings settings) {
         this.ledger = ledger;
-        this.db = db;
         this.clock = clock;
         this.metrics = metrics;
-        this.configuredKey = settings.paymentKey();
+        this.settings = settings;
     }
 
-    private PaymentSignature signature;
-    private SettlementRows rows;
+    private CallbackSignature signature;
+    private Price price;
 
     @PostConstruct
     void init() {
-        rows = new SettlementRows(db);
-        // in dev mode the app's dev-defaults config source supplies a well-known key
-        if (configuredKey.filter(k -> !k.isBlank()).isPresent()) {
-            signature = new PaymentSignature(configuredKey.get());
+        // in dev mode the app's dev-defaults config source supplies a well-known key and price
+        if (settings.paymentKey().isPresent()) {
+            signature = new CallbackSignature(settings.paymentKey().get(), settings.signatureWindow());
         } else {
             LOG.warning("seckill.payment.hmac-key is not set: payment callbacks are refused until it is");
+        }
+        price = settings.paymentPrice().orElse(null);
+        if (price == null) {
+            LOG.warning("seckill.payment.price and seckill.payment.currency are not both set: payment callbacks"
+                    + " are refused until they are");
         }
     }
 
     @Override
     public PaymentAnswer handle(byte[] rawBody, String signatureHeader) {
         if (signature == null) {
-            return count(new PaymentAnswer.NotConfigured());
+            return count(new PaymentAnswer.NotConfigured("seckill.payment.hmac-key"));
         }
-        if (rawBody == null || !signature.verifies(rawBody, signatureHeader)) {
-            return count(new PaymentAnswer.BadSignature());
+        Instant now = clock.instant();
+        switch (signature.verify(rawBody, signatureHeader, now)) {
+            case CallbackSignature.Forged forged -> {
+                return count(new PaymentAnswer.BadSignature());
+            }
+            case CallbackSignature.Stale stale -> {
+                return count(new PaymentAnswer.StaleSignature(settings.signatureWindow()));
+            }
+            case CallbackSignature.Valid valid -> {
+                // signed within the window: read on
+            }
+        }
+        // after the signature: a stranger is told 401 whatever this instance lacks
+        if (price == null) {
+            return count(new PaymentAnswer.NotConfigured(settings.price().isEmpty() ? "seckill.payment.price"
+                    : "seckill.payment.currency"));
         }
         JsonObject body;
         try (JsonReader reader = JSON.createReader(new ByteArrayInputStream(rawBody))) {
@@ -91,6 +110,11 @@ class ConfirmingPayments implements PaymentCallbacks {
             body = object;
         } catch (JsonException e) {
             return count(new PaymentAnswer.Invalid("the body is not valid JSON"));
+        } catch (NumberFormatException | UnsupportedOperationException e) {
+            // Parsson makes each number a BigDecimal as it reads it; an exponent beyond an int
+            // (1e99999999999) or more than its 1,100 characters is thrown from there, not as a JsonException
+            return count(new PaymentAnswer.Invalid("amount must be a number with at most "
+                    + Price.MAX_INTEGER_DIGITS + " digits before the point and " + Price.SCALE + " after it"));
         }
         String orderNo = text(body, "orderNo");
         String paymentId = text(body, "paymentId");
@@ -101,38 +125,36 @@ class ConfirmingPayments implements PaymentCallbacks {
         if (paymentId == null || !PAYMENT_ID.matcher(paymentId).matches()) {
             return count(new PaymentAnswer.Invalid("paymentId must be 1..64 of A-Z a-z 0-9 . _ : -"));
         }
-        if (!(body.get("amount") instanceof JsonNumber amountValue) || amountValue.bigDecimalValue().signum() < 0) {
-            return count(new PaymentAnswer.Invalid("amount must be a non-negative number"));
-        }
-        BigDecimal amount = amountValue.bigDecimalValue();
         Instant paidAt;
         try {
             paidAt = Instant.parse(String.valueOf(paidAtText));
         } catch (DateTimeParseException e) {
             return count(new PaymentAnswer.Invalid("paidAt must be an ISO-8601 instant"));
         }
-        Instant now = clock.instant();
-        PaymentResult result = ledger.pay(orderNo, paymentId, paidAt, now);
-        PaymentAnswer answer = switch (result) {
+        if (paidAt.isBefore(Instant.EPOCH) || paidAt.isAfter(LATEST_PAID_AT)) {
+            return count(new PaymentAnswer.Invalid("paidAt must be between 1970 and 9999"));
+        }
+        Payment payment;
+        switch (price.judge(amount(body), text(body, "currency"))) {
+            case Price.Malformed malformed -> {
+                return count(new PaymentAnswer.Invalid(malformed.detail()));
+            }
+            case Price.Mismatch mismatch -> {
+                return count(new PaymentAnswer.AmountMismatch(orderNo, mismatch.detail()));
+            }
+            case Price.Matches matches -> payment = new Payment(orderNo, paymentId, matches.amount(),
+                    matches.currency(), paidAt);
+        }
+        PaymentAnswer answer = switch (ledger.pay(payment, now)) {
             case PaymentResult.Paid paid -> new PaymentAnswer.Accepted(orderNo, paymentId, false);
             case PaymentResult.AlreadyPaid already -> paymentId.equals(already.paymentId())
                     ? new PaymentAnswer.Accepted(orderNo, paymentId, true)
                     : new PaymentAnswer.PaidByAnother(orderNo, already.paymentId());
             case PaymentResult.Expired expired -> new PaymentAnswer.Expired(orderNo);
             case PaymentResult.UnknownOrder unknown -> new PaymentAnswer.UnknownOrder(orderNo);
+            case PaymentResult.PaymentIdUsed used -> new PaymentAnswer.PaymentIdReused(orderNo, paymentId,
+                    used.usedFor());
         };
-        String outcome = switch (answer) {
-            // a repeat too: the status change and this row are two statements (the ledger's CAS is
-            // ordering's), so a crash between them leaves the row to the payment side's retry, which
-            // writes it; the insert keeps the first row of a payment id
-            case PaymentAnswer.Accepted a -> "PAID";
-            case PaymentAnswer.Expired e -> "ORDER_EXPIRED";
-            case PaymentAnswer.PaidByAnother p -> "DUPLICATE";
-            default -> null;
-        };
-        if (outcome != null) {
-            rows.recordPayment(paymentId, orderNo, amount, paidAt, outcome, now);
-        }
         return count(answer);
     }
 
@@ -143,5 +165,18 @@ class ConfirmingPayments implements PaymentCallbacks {
 
     private static String text(JsonObject body, String field) {
         return body.get(field) instanceof JsonString s ? s.getString() : null;
+    }
+
+    /** The amount exactly as written, or null when it is no number (a string, or digits no decimal holds). */
+    private static BigDecimal amount(JsonObject body) {
+        if (!(body.get("amount") instanceof JsonNumber number)) {
+            return null;
+        }
+        try {
+            return number.bigDecimalValue();
+        } catch (NumberFormatException | ArithmeticException | UnsupportedOperationException e) {
+            // an exponent beyond int (1e99999999999), or longer than the JSON provider converts
+            return null;
+        }
     }
 }

@@ -29,3 +29,7 @@ CREATE TABLE seckill_reconciliation (
 --changeset settlement:3-figures-per-bucket
 --comment: a SKU split over up to 64 buckets adds two figures per bucket
 ALTER TABLE seckill_reconciliation MODIFY figures TEXT NOT NULL;
+
+--changeset settlement:4-payment-currency
+--comment: the currency the payment side reported (checked equal to the price's); rows written before it have none. The table is written by the ledger's payment transaction (ordering's SQL) with the order's status, and its primary key is what keeps one payment id to one order
+ALTER TABLE seckill_payment ADD COLUMN currency CHAR(3) NULL AFTER amount;

@@ -11,7 +11,13 @@ import java.util.List;
  */
 public interface OrderLedger {
 
-    PaymentResult pay(String orderNo, String paymentId, Instant paidAt, Instant now);
+    /**
+     * Records {@code payment} and moves its order from PENDING to PAID if it is not past its deadline
+     * at {@code now} (the same comparison the timeout sweep makes, so the two never both win), in one
+     * transaction: the payment row (seckill_payment, keyed by the payment id) commits with the status
+     * change or not at all.
+     */
+    PaymentResult pay(Payment payment, Instant now);
 
     /** Expires up to {@code limit} overdue pending orders, each in its own short transaction. */
     List<ExpiredOrder> expireOverdue(Instant now, int limit);

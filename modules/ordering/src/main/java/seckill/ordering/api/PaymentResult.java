@@ -1,8 +1,10 @@
 package seckill.ordering.api;
 
 /**
- * What the ledger decided for one payment. Only the compare-and-set from PENDING to PAID decides;
- * a payment that arrives after the timeout won is {@link Expired}, and the payment side refunds.
+ * What the ledger decided for one payment. Only the compare-and-set from PENDING to PAID decides,
+ * and only before the order's deadline by the ledger's clock; a payment that arrives after it is
+ * {@link Expired} whether or not the timeout sweep has run, and the payment side refunds. A payment
+ * id belongs to the first order it was recorded for ({@link PaymentIdUsed} for any other).
  */
 public sealed interface PaymentResult {
 
@@ -14,11 +16,15 @@ public sealed interface PaymentResult {
     record AlreadyPaid(String orderNo, String paymentId) implements PaymentResult {
     }
 
-    /** The timeout won: the order is TIMEOUT and its stock was returned. */
+    /** The timeout won: the order is TIMEOUT, or past its deadline and left for the sweep to time out. */
     record Expired(String orderNo) implements PaymentResult {
     }
 
     /** No order with that number. */
     record UnknownOrder(String orderNo) implements PaymentResult {
+    }
+
+    /** The payment id is recorded for another order ({@code usedFor}); nothing was changed. */
+    record PaymentIdUsed(String orderNo, String paymentId, String usedFor) implements PaymentResult {
     }
 }

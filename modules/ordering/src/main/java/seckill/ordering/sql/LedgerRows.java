@@ -12,6 +12,7 @@ import io.helidon.dbclient.DbTransaction;
 import seckill.ordering.api.ExpiredOrder;
 import seckill.ordering.api.BucketFigures;
 import seckill.ordering.api.LedgerFigures;
+import seckill.ordering.api.Payment;
 import seckill.ordering.api.PaymentResult;
 import seckill.ordering.api.SettledUnits;
 import seckill.ordering.api.SkuHoldings;
@@ -32,23 +33,55 @@ public final class LedgerRows {
         this.db = db;
     }
 
-    public PaymentResult pay(String orderNo, String paymentId, Instant paidAt, Instant now) {
-        long updated = db.execute().dml(OrderingSql.PAY_ORDER, paymentId, UtcTime.column(paidAt), UtcTime.column(now),
-                orderNo);
-        if (updated == 1) {
-            return new PaymentResult.Paid(orderNo);
+    /**
+     * One transaction: the status compare-and-set (pending and not past its deadline at {@code now}),
+     * else a locking read of why not, then the payment's row. The row's primary key is the payment id:
+     * a row already there for another order rolls the whole transaction back, status change included.
+     * A repeat of a recorded payment changes nothing and is answered from the order as it stands.
+     */
+    public PaymentResult pay(Payment payment, Instant now) {
+        String orderNo = payment.orderNo();
+        DbTransaction tx = db.transaction();
+        try {
+            PaymentResult result;
+            String outcome;
+            if (tx.dml(OrderingSql.PAY_ORDER, payment.paymentId(), UtcTime.column(payment.paidAt()),
+                    UtcTime.column(now), orderNo, UtcTime.column(now)) == 1) {
+                result = new PaymentResult.Paid(orderNo);
+                outcome = "PAID";
+            } else {
+                Optional<DbRow> row = tx.get(OrderingSql.SELECT_ORDER_FOR_PAYMENT, UtcTime.column(now), orderNo);
+                if (row.isEmpty()) {
+                    tx.rollback();
+                    return new PaymentResult.UnknownOrder(orderNo);
+                }
+                int status = Columns.intOf(row.get(), "status");
+                String paidBy = Columns.textOf(row.get(), "payment_id");
+                if (status == 1) {
+                    result = new PaymentResult.AlreadyPaid(orderNo, paidBy);
+                    outcome = paidBy.equals(payment.paymentId()) ? "PAID" : "DUPLICATE";
+                } else if (status == 2 || Columns.intOf(row.get(), "overdue") == 1) {
+                    // pending past its deadline: the sweep has not come yet, but the timeout has won
+                    result = new PaymentResult.Expired(orderNo);
+                    outcome = "ORDER_EXPIRED";
+                } else {
+                    throw new IllegalStateException("order " + orderNo + " is pending but was not updated");
+                }
+            }
+            tx.dml(OrderingSql.RECORD_PAYMENT, payment.paymentId(), orderNo, payment.amount(), payment.currency(),
+                    UtcTime.column(payment.paidAt()), outcome, UtcTime.column(now));
+            String recordedFor = tx.get(OrderingSql.SELECT_PAYMENT_ORDER, payment.paymentId())
+                    .map(r -> Columns.textOf(r, "order_no")).orElseThrow();
+            if (!recordedFor.equals(orderNo)) {
+                tx.rollback();
+                return new PaymentResult.PaymentIdUsed(orderNo, payment.paymentId(), recordedFor);
+            }
+            tx.commit();
+            return result;
+        } catch (RuntimeException e) {
+            Transactions.rollbackQuietly(tx, e);
+            throw e;
         }
-        Optional<DbRow> row = db.execute().get(OrderingSql.SELECT_ORDER_STATUS, orderNo);
-        if (row.isEmpty()) {
-            return new PaymentResult.UnknownOrder(orderNo);
-        }
-        int status = Columns.intOf(row.get(), "status");
-        return switch (status) {
-            case 1 -> new PaymentResult.AlreadyPaid(orderNo, Columns.textOf(row.get(), "payment_id"));
-            case 2 -> new PaymentResult.Expired(orderNo);
-            // still pending: the CAS lost to nothing; let the caller retry
-            default -> throw new IllegalStateException("order " + orderNo + " is pending but was not updated");
-        };
     }
 
     public List<ExpiredOrder> expireOverdue(Instant now, int limit) {

@@ -110,11 +110,26 @@ final class OrderingSql {
 
     // ---- payment and timeout: the status compare-and-set decides
 
+    // the deadline is the mirror of EXPIRE_ORDER's: at one instant exactly one of the two can match
     static final String PAY_ORDER = """
             UPDATE seckill_order SET status = 1, payment_id = ?, paid_at = ?, updated_at = ?
-            WHERE order_no = ? AND status = 0""";
+            WHERE order_no = ? AND status = 0 AND expire_at >= ?""";
 
-    static final String SELECT_ORDER_STATUS = "SELECT status, COALESCE(payment_id, '') AS payment_id FROM seckill_order WHERE order_no = ?";
+    static final String SELECT_ORDER_FOR_PAYMENT = """
+            SELECT status, COALESCE(payment_id, '') AS payment_id, CASE WHEN expire_at < ? THEN 1 ELSE 0 END AS overdue
+            FROM seckill_order WHERE order_no = ? FOR UPDATE""";
+
+    // seckill_payment (created by the settlement module's changelog) is written here because the
+    // payment transaction writes it with the order's status; its primary key is the payment id, so the
+    // database, not a look-up before it, decides that one payment id is recorded for one order.
+    // IGNORE, not ON DUPLICATE KEY UPDATE: on a duplicate both take a shared lock, but the update then
+    // wants an exclusive one, and two callbacks waiting on the same new id deadlock upgrading; every
+    // value is checked before it gets here (amount scale 2 within DECIMAL(14, 2), currency 3 letters)
+    static final String RECORD_PAYMENT = """
+            INSERT IGNORE INTO seckill_payment (payment_id, order_no, amount, currency, paid_at, outcome, received_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)""";
+
+    static final String SELECT_PAYMENT_ORDER = "SELECT order_no FROM seckill_payment WHERE payment_id = ? LOCK IN SHARE MODE";
 
     static final String SELECT_OVERDUE = """
             SELECT order_no, reservation_id, activity_id, sku_id, user_id, quantity FROM seckill_order

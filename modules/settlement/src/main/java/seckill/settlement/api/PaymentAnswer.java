@@ -14,6 +14,21 @@ public sealed interface PaymentAnswer {
     record BadSignature() implements PaymentAnswer {
     }
 
+    /**
+     * A true signature whose timestamp is more than {@code window} from this service's clock: a
+     * replayed callback, or a payment side whose clock is off. Nothing was read; sign again now.
+     */
+    record StaleSignature(java.time.Duration window) implements PaymentAnswer {
+    }
+
+    /** The amount or currency is not the order's price: nothing was recorded, refund it. */
+    record AmountMismatch(String orderNo, String detail) implements PaymentAnswer {
+    }
+
+    /** The payment id is already recorded for another order ({@code usedFor}): nothing was changed. */
+    record PaymentIdReused(String orderNo, String paymentId, String usedFor) implements PaymentAnswer {
+    }
+
     /** The body is not a valid callback. */
     record Invalid(String detail) implements PaymentAnswer {
     }
@@ -29,7 +44,7 @@ public sealed interface PaymentAnswer {
     record UnknownOrder(String orderNo) implements PaymentAnswer {
     }
 
-    /** No signing key is configured; callbacks cannot be trusted. */
-    record NotConfigured() implements PaymentAnswer {
+    /** No signing key, or no price, is configured ({@code missing} names the key); callbacks cannot be judged. */
+    record NotConfigured(String missing) implements PaymentAnswer {
     }
 }

@@ -1,6 +1,5 @@
 package seckill.settlement.sql;
 
-import java.math.BigDecimal;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -14,18 +13,16 @@ import io.helidon.dbclient.DbClient;
 import io.helidon.dbclient.DbRow;
 import seckill.settlement.api.SkuReconciliation;
 
-/** Reads and writes settlement's own tables: the payment record and reconciliation results. */
+/**
+ * Reads and writes settlement's own tables: reconciliation results. (seckill_payment is written by
+ * the ledger's payment transaction, with the order's status: its SQL is the ordering module's.)
+ */
 public final class SettlementRows {
 
     private final DbClient db;
 
     public SettlementRows(DbClient db) {
         this.db = db;
-    }
-
-    public void recordPayment(String paymentId, String orderNo, BigDecimal amount, Instant paidAt, String outcome,
-                              Instant now) {
-        db.execute().dml(SettlementSql.RECORD_PAYMENT, paymentId, orderNo, amount, utc(paidAt), outcome, utc(now));
     }
 
     public void recordReconciliation(SkuReconciliation result) {

@@ -6,11 +6,6 @@ final class SettlementSql {
     private SettlementSql() {
     }
 
-    static final String RECORD_PAYMENT = """
-            INSERT INTO seckill_payment (payment_id, order_no, amount, paid_at, outcome, received_at)
-            VALUES (?, ?, ?, ?, ?, ?)
-            ON DUPLICATE KEY UPDATE payment_id = payment_id""";
-
     static final String INSERT_RECONCILIATION = """
             INSERT INTO seckill_reconciliation (activity_id, sku_id, checked_at, state, figures, detail)
             VALUES (?, ?, ?, ?, ?, ?)""";
