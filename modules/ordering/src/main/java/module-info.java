@@ -1,7 +1,8 @@
 /**
  * Ordering: turns reservation events into orders in MySQL, the final ledger. Owns the tables
  * seckill_activity, seckill_stock, seckill_order, seckill_stock_log, seckill_reservation_failure and
- * stock_sync_outbox (refills are written in the ledger transaction they mirror).
+ * stock_sync_outbox (refills are written in the ledger transaction they mirror); writes seckill_payment
+ * (created by settlement's changelog) in the payment transaction, with the order's status.
  * Only {@code seckill.ordering.api} is visible to other modules.
  */
 module seckill.ordering {
