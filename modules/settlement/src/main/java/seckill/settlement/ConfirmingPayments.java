@@ -113,8 +113,8 @@ class ConfirmingPayments implements PaymentCallbacks {
         } catch (NumberFormatException | UnsupportedOperationException e) {
             // Parsson makes each number a BigDecimal as it reads it; an exponent beyond an int
             // (1e99999999999) or more than its 1,100 characters is thrown from there, not as a JsonException
-            return count(new PaymentAnswer.Invalid("amount must be a number with at most "
-                    + Price.MAX_INTEGER_DIGITS + " digits before the point and " + Price.SCALE + " after it"));
+            return count(new PaymentAnswer.Invalid("a number in the body is out of range (amount: at most "
+                    + Price.MAX_INTEGER_DIGITS + " digits before the point and " + Price.SCALE + " after it)"));
         }
         String orderNo = text(body, "orderNo");
         String paymentId = text(body, "paymentId");
