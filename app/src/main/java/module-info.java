@@ -36,11 +36,14 @@ module seckill.app {
     requires java.logging;
     requires java.sql;
     requires java.net.http;
+    requires com.nimbusds.jose.jwt;
+    requires com.github.benmanes.caffeine;
 
     exports seckill.app;
     opens seckill.app.http;
     opens seckill.app.health;
     opens seckill.app.infra;
+    opens seckill.app.identity;
     opens seckill.app.sale;
     opens seckill.app.drill;
     opens seckill.app.bench;

@@ -251,7 +251,7 @@ class AdmissionTest {
     }
 
     private HttpResponse<String> post(String path, long buyer, String body) {
-        return sale.send(HttpRequest.newBuilder(sale.base.resolve(path)).header("X-User-Id", Long.toString(buyer))
+        return sale.send(SaleFixture.asBuyer(HttpRequest.newBuilder(sale.base.resolve(path)), buyer)
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)));
     }
 

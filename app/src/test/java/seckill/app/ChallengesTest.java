@@ -101,14 +101,14 @@ class ChallengesTest {
     }
 
     private static HttpResponse<String> challenge(SaleFixture sale, long activity, long buyer) {
-        return sale.send(HttpRequest.newBuilder(sale.base.resolve("/api/v1/activities/" + activity + "/challenges"))
-                .header("X-User-Id", Long.toString(buyer)).POST(HttpRequest.BodyPublishers.noBody()));
+        return sale.send(SaleFixture.asBuyer(HttpRequest.newBuilder(sale.base.resolve("/api/v1/activities/" + activity
+                + "/challenges")), buyer).POST(HttpRequest.BodyPublishers.noBody()));
     }
 
     private static HttpResponse<String> token(SaleFixture sale, long activity, long buyer, String challengeId,
                                               String answer) {
-        return sale.send(HttpRequest.newBuilder(sale.base.resolve("/api/v1/activities/" + activity + "/tokens"))
-                .header("X-User-Id", Long.toString(buyer)).header("Content-Type", "application/json")
+        return sale.send(SaleFixture.asBuyer(HttpRequest.newBuilder(sale.base.resolve("/api/v1/activities/" + activity
+                        + "/tokens")), buyer).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(
                         "{\"challengeId\":\"%s\",\"answer\":\"%s\"}".formatted(challengeId, answer))));
     }

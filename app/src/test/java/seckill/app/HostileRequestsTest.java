@@ -40,7 +40,12 @@ class HostileRequestsTest {
     private static final List<String> VALUES = List.of("1e400", "-1", "0", "99999999999999999999999", "\"1\"", "true",
             "null", "[]", "{}", "\"\\u0000\"", "\"" + "x".repeat(300) + "\"", "1.5", "-0", "\"1001\"", "NaN");
     private static final List<String> USERS = List.of("", "0", "-7", "abc", "1 2", "99999999999999999999", "0x10",
-            "1;DROP TABLE seckill_order", "5a", " ");
+            "1;DROP TABLE seckill_order", "5a", " ",
+            // well-formed tokens that name nobody: signed with another key, and expired
+            TestIdentity.sign(TestIdentity.KEY_ID, "not-the-identity-key-but-32-characters-long", "1", TestIdentity.ISSUER,
+                    java.time.Instant.now().plusSeconds(3600)),
+            TestIdentity.sign(TestIdentity.KEY_ID, TestIdentity.KEY, "1", TestIdentity.ISSUER,
+                    java.time.Instant.now().minusSeconds(3600)));
     private static final List<String> METHODS = List.of("PUT", "DELETE", "PATCH", "GET");
 
     @Inject
@@ -105,15 +110,15 @@ class HostileRequestsTest {
                     garbage(random));
             case 3 -> post(base, "/api/v1/activities/" + value.replaceAll("[^0-9A-Za-z]", "9") + "/purchases", user,
                     "{\"skuId\":" + SKU + "}");
-            case 4 -> HttpRequest.newBuilder(base.resolve("/api/v1/activities/" + activity + "/purchases"))
-                    .header("X-User-Id", Long.toString(1_000 + i)).header("Content-Type", "text/plain")
+            case 4 -> SaleFixture.asBuyer(HttpRequest.newBuilder(base.resolve("/api/v1/activities/" + activity + "/purchases")),
+                            1_000 + i).header("Content-Type", "text/plain")
                     .method(METHODS.get(random.nextInt(METHODS.size())), HttpRequest.BodyPublishers.ofString("skuId=1"))
                     .build();
             case 5 -> post(base, "/api/v1/activities/" + activity + "/tokens", user,
                     "{\"challengeId\":" + value + ",\"answer\":" + value + "}");
             case 6 -> HttpRequest.newBuilder(base.resolve("/api/v1/reservations/"
                             + java.net.URLEncoder.encode(activity + "-" + value + "-0-zz", java.nio.charset.StandardCharsets.UTF_8)))
-                    .header("X-User-Id", user.isBlank() ? "1" : user.trim()).GET().build();
+                    .setHeader("Authorization", "Bearer " + TestIdentity.token(1)).GET().build();
             case 7 -> HttpRequest.newBuilder(base.resolve("/api/v1/payments/callback"))
                     .header("Content-Type", "application/json").header("X-Signature", "sha256=" + Integer.toHexString(i))
                     .POST(HttpRequest.BodyPublishers.ofString("{\"orderNo\":" + value + ",\"paymentId\":" + value
@@ -125,8 +130,8 @@ class HostileRequestsTest {
                     .POST(HttpRequest.BodyPublishers.ofString("{\"name\":" + value + ",\"startsAt\":" + value
                             + ",\"endsAt\":\"2099-01-01T00:00:00Z\",\"skus\":[{\"skuId\":" + value + ",\"stock\":" + value
                             + "}]}")).build();
-            default -> HttpRequest.newBuilder(base.resolve("/api/v1/activities/" + activity + "/purchases"))
-                    .header("X-User-Id", Long.toString(1_000 + i)).header("Content-Type", "application/json")
+            default -> SaleFixture.asBuyer(HttpRequest.newBuilder(base.resolve("/api/v1/activities/" + activity + "/purchases")),
+                            1_000 + i).header("Content-Type", "application/json")
                     .header("X-Forwarded-For", garbage(random).replace('\n', ' ').replace('\r', ' '))
                     .header("X-Purchase-Token", garbage(random).replace('\n', ' ').replace('\r', ' '))
                     .POST(HttpRequest.BodyPublishers.ofString("{\"skuId\":" + SKU + ",\"quantity\":" + value + "}"))
@@ -138,7 +143,8 @@ class HostileRequestsTest {
         HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path)).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body));
         if (!user.isBlank()) {
-            request.header("X-User-Id", user.trim());
+            // a malformed id becomes a malformed bearer token; a well-formed one the buyer's real token
+            SaleFixture.asBuyer(request, user.trim());
         }
         return request.build();
     }

@@ -71,7 +71,16 @@ final class SaleFixture {
      * scheme the service requires is written once.
      */
     static HttpRequest.Builder asBuyer(HttpRequest.Builder request, long buyer) {
-        return request.header("X-User-Id", Long.toString(buyer));
+        return request.setHeader("Authorization", "Bearer " + TestIdentity.token(buyer));
+    }
+
+    /**
+     * {@link #asBuyer} for a buyer written as text, as the tests of malformed ids pass it: a positive
+     * number is that buyer, anything else is sent as a (malformed) bearer token, which names nobody.
+     */
+    static HttpRequest.Builder asBuyer(HttpRequest.Builder request, String buyer) {
+        long id = buyer.matches("[0-9]{1,18}") ? Long.parseLong(buyer) : 0;
+        return id > 0 ? asBuyer(request, id) : request.setHeader("Authorization", "Bearer " + buyer);
     }
 
     /** The same rule as the reservation module's home bucket (SplitMix64 finaliser, modulo buckets). */
@@ -111,9 +120,14 @@ final class SaleFixture {
         return SeckillClients.admin(base, ADMIN_TOKEN);
     }
 
-    /** The buyer's typed client of this service. */
+    /** The buyers' typed client of this service: each call carries the token of the buyer it names. */
     SeckillApi buyer() {
-        return SeckillClients.buyer(base);
+        return buyer(Duration.ofSeconds(10));
+    }
+
+    /** The same, giving up on an answer after {@code readTimeout}. */
+    SeckillApi buyer(Duration readTimeout) {
+        return SeckillClients.buyers(base, readTimeout, TestIdentity::token);
     }
 
     HttpResponse<String> purchase(long activityId, String userId, String body) {
@@ -121,7 +135,7 @@ final class SaleFixture {
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body));
         if (userId != null) {
-            request.header("X-User-Id", userId);
+            asBuyer(request, userId);
         }
         return send(request);
     }
@@ -178,7 +192,7 @@ final class SaleFixture {
     HttpResponse<String> get(String path, String userId) {
         HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path)).GET();
         if (userId != null) {
-            request.header("X-User-Id", userId);
+            asBuyer(request, userId);
         }
         return send(request);
     }
@@ -233,14 +247,14 @@ final class SaleFixture {
 
     /** A purchase token for the buyer, got the way a buyer gets one: a challenge, solved, traded for a token. */
     String solvedToken(UnifiedJedis redis, long activityId, long buyer) {
-        HttpResponse<String> challenge = send(HttpRequest.newBuilder(base.resolve("/api/v1/activities/" + activityId
-                + "/challenges")).header("X-User-Id", Long.toString(buyer)).POST(HttpRequest.BodyPublishers.noBody()));
+        HttpResponse<String> challenge = send(asBuyer(HttpRequest.newBuilder(base.resolve("/api/v1/activities/" + activityId
+                + "/challenges")), buyer).POST(HttpRequest.BodyPublishers.noBody()));
         if (challenge.statusCode() != 201) {
             throw new AssertionError("no challenge: " + challenge.body());
         }
         String challengeId = field(challenge.body(), "challengeId");
-        HttpResponse<String> token = send(HttpRequest.newBuilder(base.resolve("/api/v1/activities/" + activityId + "/tokens"))
-                .header("X-User-Id", Long.toString(buyer)).header("Content-Type", "application/json")
+        HttpResponse<String> token = send(asBuyer(HttpRequest.newBuilder(base.resolve("/api/v1/activities/" + activityId
+                        + "/tokens")), buyer).header("Content-Type", "application/json")
                 // in lower case, as people type it: answers are not case-sensitive
                 .POST(HttpRequest.BodyPublishers.ofString("{\"challengeId\":\"" + challengeId + "\",\"answer\":\""
                         + captchaAnswer(redis, challengeId).toLowerCase() + "\"}")));
@@ -252,8 +266,8 @@ final class SaleFixture {
 
     /** A purchase of one unit of the SKU, with a purchase token ({@code null}: without one). */
     HttpResponse<String> purchaseWithToken(long activityId, long buyer, long skuId, String token, String requestId) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve("/api/v1/activities/" + activityId + "/purchases"))
-                .header("X-User-Id", Long.toString(buyer)).header("Content-Type", "application/json")
+        HttpRequest.Builder request = asBuyer(HttpRequest.newBuilder(base.resolve("/api/v1/activities/" + activityId
+                        + "/purchases")), buyer).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(
                         "{\"skuId\":" + skuId + ",\"quantity\":1,\"requestId\":\"" + requestId + "\"}"));
         if (token != null) {

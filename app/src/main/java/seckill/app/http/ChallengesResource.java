@@ -35,22 +35,25 @@ public class ChallengesResource {
     private final ActivityCatalog catalog;
     private final PurchaseTokens tokens;
     private final ClientAddress clientAddress;
+    private final BuyerAuthentication buyers;
 
     @Inject
     ChallengesResource(ActivityCatalog catalog,
                        PurchaseTokens tokens,
-                       ClientAddress clientAddress) {
+                       ClientAddress clientAddress,
+                       BuyerAuthentication buyers) {
         this.catalog = catalog;
         this.tokens = tokens;
         this.clientAddress = clientAddress;
+        this.buyers = buyers;
     }
 
     @POST
     @Path("challenges")
     @Produces(MediaType.APPLICATION_JSON)
-    public Response challenge(@PathParam("activityId") String activityIdText, @HeaderParam(Buyer.HEADER) String user,
+    public Response challenge(@PathParam("activityId") String activityIdText,
                               @HeaderParam("X-Forwarded-For") String forwardedFor, @Context ServerRequest request) {
-        long userId = Buyer.from(user);
+        long userId = buyers.buyerOf(request);
         Activity activity = activity(activityIdText);
         ChallengeIssue issue = tokens.challenge(activity.id(), userId, clientAddress.of(request, forwardedFor),
                 new SaleWindow(activity.startsAt(), activity.endsAt()));
@@ -83,9 +86,9 @@ public class ChallengesResource {
     @Path("tokens")
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
-    public Response token(@PathParam("activityId") String activityIdText, @HeaderParam(Buyer.HEADER) String user,
+    public Response token(@PathParam("activityId") String activityIdText, @Context ServerRequest request,
                           String body) {
-        long userId = Buyer.from(user);
+        long userId = buyers.buyerOf(request);
         JsonBody json = JsonBody.parse(body);
         String challengeId = json.text("challengeId", true, 64).orElse(null);
         String answer = json.text("answer", true, 32).orElse(null);

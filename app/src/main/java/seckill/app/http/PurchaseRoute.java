@@ -48,21 +48,22 @@ public class PurchaseRoute implements HttpService {
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-".chars()
                 .forEach(c -> REQUEST_ID_CHARS[c] = true);
     }
-    private static final HeaderName BUYER = HeaderNames.create(Buyer.HEADER);
     private static final HeaderName TOKEN = HeaderNames.create(PurchaseAnswers.TOKEN_HEADER);
     private static final HeaderName FORWARDED_FOR = HeaderNames.create("X-Forwarded-For");
     private static final String JSON = "application/json";
 
     private final ClientAddress clientAddress;
+    private final BuyerAuthentication buyers;
     private final PlacingPurchase placing;
     private final MetricRegistry metrics;
     private final long bodyLimit;
     private final Map<String, Counter> outcomes = new ConcurrentHashMap<>();
 
     @Inject
-    PurchaseRoute(ClientAddress clientAddress, PlacingPurchase placing, MetricRegistry metrics,
+    PurchaseRoute(ClientAddress clientAddress, BuyerAuthentication buyers, PlacingPurchase placing, MetricRegistry metrics,
                   @ConfigProperty(name = "seckill.http.max-public-body-bytes", defaultValue = "16384") long bodyLimit) {
         this.clientAddress = clientAddress;
+        this.buyers = buyers;
         this.placing = placing;
         this.metrics = metrics;
         this.bodyLimit = bodyLimit;
@@ -71,6 +72,7 @@ public class PurchaseRoute implements HttpService {
     /** For CDI's proxy. */
     PurchaseRoute() {
         this.clientAddress = null;
+        this.buyers = null;
         this.placing = null;
         this.metrics = null;
         this.bodyLimit = 0;
@@ -113,7 +115,7 @@ public class PurchaseRoute implements HttpService {
 
     private Purchase parse(ServerRequest request, String activityIdText) {
         var headers = request.headers();
-        long userId = Buyer.from(headers.first(BUYER).orElse(null));
+        long userId = buyers.buyerOf(request);
         long activityId = Buyer.pathId(activityIdText, "activity");
         // the plain "application/json" every client sends is taken as it is; the profile had parsing
         // it into a media type at 1.5 % of the paced purchase path (docs/perf/README.md)

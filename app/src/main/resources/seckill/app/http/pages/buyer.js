@@ -15,9 +15,33 @@
   let done = false;            // reserved or sold out: the button stays off
   let retryTimer = null;
   let nextChallengeAt = 0;     // after a refused challenge, when to ask again
+  let bearer = null;           // the signed-in buyer's token (dev sign-in); the service believes only it
+  let signedInAs = '';         // the buyer id the token names
+  let signInTimer = null;
 
   const serverNow = () => Date.now() + offsetMillis;
-  const buyer = () => $('buyer-id').value.trim();
+  // the buyer, once signed in: every call names them by the bearer token, never by a header of their own
+  const buyer = () => (bearer ? signedInAs : '');
+
+  // Dev mode's stand-in for a shop's sign-in: the service mints a token for the typed id with its dev
+  // key (POST /api/v1/dev/sign-in, 404 outside dev mode). A real shop hands the page its own token.
+  async function signIn() {
+    const id = $('buyer-id').value.trim();
+    bearer = null;
+    signedInAs = '';
+    if (!/^[1-9][0-9]{0,17}$/.test(id)) return;
+    const response = await fetch('/api/v1/dev/sign-in', {method: 'POST',
+      headers: {'Accept': 'application/json', 'Content-Type': 'application/json'},
+      body: JSON.stringify({userId: Number(id)})});
+    if (id !== $('buyer-id').value.trim()) return;   // typed on meanwhile: that sign-in is for another id
+    if (response.status === 200) {
+      bearer = (await response.json()).token;
+      signedInAs = id;
+      tick();
+    } else {
+      status('Signing in is only offered in dev mode; this shop signs you in elsewhere.', 'bad');
+    }
+  }
 
   function status(text, kind) {
     $('status').textContent = text;
@@ -26,7 +50,7 @@
 
   async function call(method, path, body, extraHeaders) {
     const headers = Object.assign({'Accept': 'application/json'}, extraHeaders || {});
-    if (buyer()) headers['X-User-Id'] = buyer();
+    if (bearer) headers['Authorization'] = 'Bearer ' + bearer;
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     const response = await fetch(path, {method, headers, body: body === undefined ? undefined : JSON.stringify(body)});
     let json = {};
@@ -220,8 +244,12 @@
 
   function start() {
     $('buyer-id').value = localStorage.getItem('seckill.buyer') || '';
+    if ($('buyer-id').value.trim()) signIn();
     $('buyer-id').addEventListener('input', () => {
-      localStorage.setItem('seckill.buyer', buyer());
+      localStorage.setItem('seckill.buyer', $('buyer-id').value.trim());
+      bearer = null;
+      clearTimeout(signInTimer);
+      signInTimer = setTimeout(signIn, 300);
       // a challenge and a token belong to one buyer: a new id needs its own, once typing has paused
       challenge = null;
       token = null;
