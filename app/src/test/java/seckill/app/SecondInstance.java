@@ -25,6 +25,7 @@ final class SecondInstance implements AutoCloseable {
     private final Map<String, String> stores;
     private final List<String> properties;
     private Process process;
+    private File log;
 
     private SecondInstance(int port, Map<String, String> stores, List<String> properties) {
         this.port = port;
@@ -85,6 +86,11 @@ final class SecondInstance implements AutoCloseable {
         return URI.create("http://127.0.0.1:" + port);
     }
 
+    /** What it has logged so far (standard output and error). */
+    String log() throws IOException {
+        return Files.readString(log.toPath());
+    }
+
     /** SIGKILL: nothing of its in-flight work is finished or handed back. */
     void kill() throws InterruptedException {
         process.destroyForcibly().waitFor();
@@ -128,7 +134,7 @@ final class SecondInstance implements AutoCloseable {
         command.add("seckill.app.SeckillMain");
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().putAll(stores);
-        File log = Files.createTempFile("second-instance", ".log").toFile();
+        log = Files.createTempFile("second-instance", ".log").toFile();
         builder.redirectErrorStream(true).redirectOutput(log);
         process = builder.start();
         return log;
