@@ -146,6 +146,8 @@ class SmallAttacksTest {
         // over every colon for every colon. Four times the header must cost about four times as much.
         long small = fastestOfThree(sale, activity, ":".repeat(3 * 1024) + "g");
         long large = fastestOfThree(sale, activity, ":".repeat(12 * 1024) + "g");
+        System.out.printf("SmallAttacksTest: a purchase with a 3 KB X-Forwarded-For %d ms, with 12 KB %d ms%n",
+                small / 1_000_000, large / 1_000_000);
         assertThat("3 KB: " + small / 1_000_000 + " ms, 12 KB: " + large / 1_000_000 + " ms",
                 large <= 6 * small + 50_000_000L, is(true));
     }
@@ -154,7 +156,7 @@ class SmallAttacksTest {
     void aRefusedPurchaseTokenIsNotExplainedToTheClient() {
         SaleFixture sale = new SaleFixture(target.getUri(), db);
         long activity = sale.createOpenActivity(SKU + 1, 10, 1);
-        HttpResponse<String> refused = sale.send(SaleFixture.asBuyer(purchaseRequest(sale, activity), 970_001)
+        HttpResponse<String> refused = sale.send(SaleFixture.asBuyer(purchaseRequest(sale, activity, SKU + 1), 970_001)
                 .header("X-Purchase-Token", "not-a-token"));
         assertThat(refused.body(), refused.statusCode(), is(403));
         assertThat(refused.body(), containsString("\"code\":\"TOKEN_INVALID\""));
@@ -194,18 +196,18 @@ class SmallAttacksTest {
         return sale.send(request);
     }
 
-    private static HttpRequest.Builder purchaseRequest(SaleFixture sale, long activity) {
+    private static HttpRequest.Builder purchaseRequest(SaleFixture sale, long activity, long sku) {
         return HttpRequest.newBuilder(sale.base.resolve("/api/v1/activities/" + activity + "/purchases"))
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"skuId\":%d,\"quantity\":1,\"requestId\":\"x1\"}"
-                        .formatted(SKU)));
+                        .formatted(sku)));
     }
 
     private static long fastestOfThree(SaleFixture sale, long activity, String forwardedFor) {
         long best = Long.MAX_VALUE;
         for (int i = 0; i < 3; i++) {
             long start = System.nanoTime();
-            HttpResponse<String> answer = sale.send(SaleFixture.asBuyer(purchaseRequest(sale, activity), 970_100 + i)
+            HttpResponse<String> answer = sale.send(SaleFixture.asBuyer(purchaseRequest(sale, activity, SKU), 970_100 + i)
                     .header("X-Forwarded-For", forwardedFor));
             best = Math.min(best, System.nanoTime() - start);
             assertThat(answer.body(), answer.statusCode(), is(403));
