@@ -10,6 +10,7 @@ import java.util.logging.Logger;
 
 import jakarta.annotation.Priority;
 import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
@@ -39,7 +40,7 @@ import seckill.app.infra.AdminToken;
 @Provider
 @AdminOnly
 // one instance: the failure counts are the filter's state
-@jakarta.inject.Singleton
+@Singleton
 @Priority(Priorities.AUTHENTICATION)
 public class AdminAuthentication implements ContainerRequestFilter {
 
