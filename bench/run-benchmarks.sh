@@ -11,6 +11,8 @@ CONNECTIONS="${BENCH_CONNECTIONS:-64}"
 SETTLE="${BENCH_SETTLE:-100000}"
 ROUNDS="${BENCH_ROUNDS:-3}"
 PORT=18080
+# health and metrics are served on the management socket only (server.sockets.0, loopback)
+MGMT_PORT=19080
 TOKEN="bench-admin-token-$(date +%s)-of-32-characters"
 OUT=docs/benchmarks.md
 WORK="$(mktemp -d)"
@@ -45,9 +47,9 @@ export SECKILL_BASELINE_ENABLED=true
 java bench/BuyerTokens.java "${BENCH_BUYERS:-200000}" 1 "$WORK/tokens.txt"
 FIRST_TOKEN=$(head -1 "$WORK/tokens.txt")
 start_service() { # log-name [VAR=value ...]: the service on $PORT, back when it is ready
-  env "${@:2}" java -Dserver.port=$PORT -jar app/target/seckill.jar > "$WORK/$1.log" 2>&1 &
+  env "${@:2}" java -Dserver.port=$PORT -Dserver.sockets.0.port=$MGMT_PORT -jar app/target/seckill.jar > "$WORK/$1.log" 2>&1 &
   echo $! > "$WORK/pid"
-  for _ in $(seq 1 100); do curl -sf "localhost:$PORT/health/ready" >/dev/null && break; sleep 0.3; done
+  for _ in $(seq 1 100); do curl -sf "localhost:$MGMT_PORT/health/ready" >/dev/null && break; sleep 0.3; done
 }
 stop_service() { kill "$(cat "$WORK/pid")"; wait "$(cat "$WORK/pid")" 2>/dev/null || true; }
 # the main service reads its hot switches from a copy of config/, so a row can flip one (peak shaving)
@@ -106,7 +108,7 @@ run_wrk() { # name path expected-status [connections] -> "rps p50 p99"; fails wh
   fi
   echo "$rps $p50 $p99"
 }
-reservations() { curl -s "localhost:$PORT/metrics" | awk '/^seckill_reservations_total/ {print $2}'; }
+reservations() { curl -s "localhost:$MGMT_PORT/metrics" | awk '/^seckill_reservations_total/ {print $2}'; }
 measure_purchase() { # name path -> "rps p50 p99 reservations redis-µs-per-reservation script-calls-per-reservation"
   local before cpu_before calls_before rps p50 p99 cpu_after after calls_after
   before=$(reservations); cpu_before=$(redis_cpu); calls_before=$(redis_calls)
@@ -120,10 +122,10 @@ measure_purchase() { # name path -> "rps p50 p99 reservations redis-µs-per-rese
 redis_calls() { redis-cli info commandstats | awk -F'[:=,]' '$1 == "cmdstat_evalsha" {print $3}'; }
 # the ordering backlog (stream lag + pending) on the service; rows are measured with none left over
 # (a scrape that fails or lacks the gauges is "unknown", never 0: that would end a wait too early)
-backlog() { curl -sf --max-time 10 "localhost:$PORT/metrics" | awk '/^seckill_stream_(lag|pending)/ {s += $NF; n++}
+backlog() { curl -sf --max-time 10 "localhost:$MGMT_PORT/metrics" | awk '/^seckill_stream_(lag|pending)/ {s += $NF; n++}
   END {if (n == 0) print "unknown"; else printf "%d", s}'; }
 outcomes() { # -> "outcome=count ..." of seckill_purchases_total on the service
-  curl -sf --max-time 10 "localhost:$PORT/metrics" | awk -F'[{}]' '/^seckill_purchases_total\{/ {
+  curl -sf --max-time 10 "localhost:$MGMT_PORT/metrics" | awk -F'[{}]' '/^seckill_purchases_total\{/ {
     match($2, /outcome="[^"]*"/); o = substr($2, RSTART + 9, RLENGTH - 10); split($3, v, " "); printf "%s=%d ", o, v[1] }'; }
 outcome_delta() { # before after -> "outcome: n, ..." for the outcomes that moved
   awk -v a="$1" -v b="$2" 'BEGIN { n = split(a, x, " "); for (i = 1; i <= n; i++) { split(x[i], kv, "="); before[kv[1]] = kv[2] }
@@ -131,7 +133,7 @@ outcome_delta() { # before after -> "outcome: n, ..." for the outcomes that move
       if (d > 0) out = out (out == "" ? "" : ", ") kv[1] " " d } print out }'; }
 # reservations this service made that its workers have not yet turned into orders (one instance: every
 # reservation it makes is ordered by its own workers), from its two counters
-unordered() { curl -sf --max-time 10 "localhost:$PORT/metrics" | awk '/^seckill_reservations_total/ {r = $NF; n++}
+unordered() { curl -sf --max-time 10 "localhost:$MGMT_PORT/metrics" | awk '/^seckill_reservations_total/ {r = $NF; n++}
   /^seckill_orders_created_total/ {o = $NF; n++} END {if (n < 2) print "unknown"; else printf "%d", r - o}'; }
 drained() { # waits until the workers have turned every reservation into an order; prints the seconds it took
   local start; start=$(date +%s.%N)

@@ -22,9 +22,12 @@ import seckill.app.infra.DevServers;
 final class SecondInstance implements AutoCloseable {
 
     private final int port;
+    /** The management socket's port, where its readiness is asked; 0 when it serves them on {@link #port}. */
+    private int managementPort;
     private final Map<String, String> stores;
     private final List<String> properties;
     private Process process;
+    private File log;
 
     private SecondInstance(int port, Map<String, String> stores, List<String> properties) {
         this.port = port;
@@ -52,6 +55,41 @@ final class SecondInstance implements AutoCloseable {
             throw notReady;
         }
         return instance;
+    }
+
+    /**
+     * Starts it with the deployable's own layout, which the test configuration changes for the
+     * in-process services: health, metrics and OpenAPI only on the loopback management socket
+     * (on a free port of its own), none of them on the service port.
+     */
+    static SecondInstance startWithManagementSocket(Map<String, String> stores, DbClient db, String... properties)
+            throws IOException {
+        int managementPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            managementPort = socket.getLocalPort();
+        }
+        List<String> all = new ArrayList<>(List.of(properties));
+        all.add("server.sockets.0.port=" + managementPort);
+        all.add("server.features.observe.sockets.0=management");
+        all.add("mp.openapi.sockets.0=management");
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        SecondInstance instance = new SecondInstance(port, stores, all);
+        instance.managementPort = managementPort;
+        try {
+            instance.restart(db);
+        } catch (RuntimeException | Error notReady) {
+            instance.process.destroyForcibly();
+            throw notReady;
+        }
+        return instance;
+    }
+
+    /** Where it answers health, metrics and OpenAPI. */
+    URI managementBase() {
+        return managementPort == 0 ? base() : URI.create("http://127.0.0.1:" + managementPort);
     }
 
     /**
@@ -85,6 +123,11 @@ final class SecondInstance implements AutoCloseable {
         return URI.create("http://127.0.0.1:" + port);
     }
 
+    /** What it has logged so far (standard output and error). */
+    String log() throws IOException {
+        return Files.readString(log.toPath());
+    }
+
     /** SIGKILL: nothing of its in-flight work is finished or handed back. */
     void kill() throws InterruptedException {
         process.destroyForcibly().waitFor();
@@ -111,8 +154,9 @@ final class SecondInstance implements AutoCloseable {
     /** Starts it (again) on its port and waits until it is ready. */
     void restart(DbClient db) throws IOException {
         launch();
-        SaleFixture probe = new SaleFixture(base(), db);
-        SaleFixture.await("second instance ready", Duration.ofSeconds(60), () -> {
+        SaleFixture probe = new SaleFixture(managementBase(), db);
+        // three minutes: on a shared 2-core machine under load a JVM took 50 s to start (one minute timed out)
+        SaleFixture.await("second instance ready", Duration.ofSeconds(180), () -> {
             try {
                 return probe.get("/health/ready", null).statusCode() == 200;
             } catch (RuntimeException e) {
@@ -128,7 +172,7 @@ final class SecondInstance implements AutoCloseable {
         command.add("seckill.app.SeckillMain");
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().putAll(stores);
-        File log = Files.createTempFile("second-instance", ".log").toFile();
+        log = Files.createTempFile("second-instance", ".log").toFile();
         builder.redirectErrorStream(true).redirectOutput(log);
         process = builder.start();
         return log;
