@@ -17,7 +17,6 @@ final class ServiceLog extends Handler implements AutoCloseable {
 
     private final List<String> alarming = new CopyOnWriteArrayList<>();
     private final Logger root = Logger.getLogger("");
-    private final Level rootLevel = root.getLevel();
 
     private ServiceLog() {
         setLevel(Level.ALL);
@@ -50,6 +49,5 @@ final class ServiceLog extends Handler implements AutoCloseable {
     @Override
     public void close() {
         root.removeHandler(this);
-        root.setLevel(rootLevel);
     }
 }
