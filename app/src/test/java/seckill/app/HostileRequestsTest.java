@@ -33,10 +33,12 @@ import static org.hamcrest.Matchers.is;
  */
 @HelidonTest
 @AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
-@AddConfig(key = "seckill.payment.hmac-key", value = "hostile-requests-test-key-of-32-characters")
+@AddConfig(key = "seckill.payment.hmac-key", value = HostileRequestsTest.PAYMENT_KEY)
 class HostileRequestsTest {
 
+    static final String PAYMENT_KEY = "hostile-requests-test-key-of-32-characters";
     private static final long SKU = 9401;
+    private static final long DEEP_SKU = 9402;
     private static final List<String> VALUES = List.of("1e400", "-1", "0", "99999999999999999999999", "\"1\"", "true",
             "null", "[]", "{}", "\"\\u0000\"", "\"" + "x".repeat(300) + "\"", "1.5", "-0", "\"1001\"", "NaN");
     private static final List<String> USERS = List.of("", "0", "-7", "abc", "1 2", "99999999999999999999", "0x10",
@@ -64,7 +66,7 @@ class HostileRequestsTest {
         Random random = new Random(20261129);
         Map<Integer, AtomicInteger> statuses = new TreeMap<>();
         Map<String, String> serverErrors = new ConcurrentHashMap<>();
-        try (ExecutorService pool = Executors.newFixedThreadPool(16)) {
+        try (ServiceLog log = ServiceLog.capture(); ExecutorService pool = Executors.newFixedThreadPool(16)) {
             List<Future<?>> all = new java.util.ArrayList<>();
             for (int i = 0; i < 1_500; i++) {
                 HttpRequest request = hostile(sale.base, activity, random, i);
@@ -88,6 +90,7 @@ class HostileRequestsTest {
             for (Future<?> f : all) {
                 f.get();
             }
+            assertThat("no client input may put a stack trace or a SEVERE entry in the log", log.alarming(), empty());
         }
         assertThat("statuses " + statuses, serverErrors.entrySet(), empty());
         assertThat("every request answered: " + statuses,
@@ -95,6 +98,64 @@ class HostileRequestsTest {
         assertThat(sale.orders(activity), is(0L));
         assertThat(redis.get(InvariantCheck.bucketKey(activity, SKU, 0, 1, "stock")), is("50"));
         assertThat(sale.available(activity, SKU), is(50L));
+    }
+
+    /**
+     * A body nested 1,200 levels deep (issue #36: Parsson's own limit of 1,000 threw a plain
+     * RuntimeException, answered 500 with a 75 KB stack trace in the log) to every endpoint that
+     * reads JSON: refused 400 before it is parsed, nothing logged at SEVERE nor with a stack trace.
+     */
+    @Test
+    void deeplyNestedBodiesAreRefusedWithoutAStackTrace() {
+        SaleFixture sale = new SaleFixture(target.getUri(), db);
+        long activity = sale.createOpenActivity(DEEP_SKU, 5, 1);
+        String deep = "{\"a\":" + "[".repeat(1_200) + "1" + "]".repeat(1_200) + "}";
+        String deepObjects = "{\"skuId\":" + DEEP_SKU + ",\"quantity\":1,\"requestId\":\"deep\",\"x\":"
+                + "{\"a\":".repeat(1_200) + "1" + "}".repeat(1_200) + "}";
+        Map<String, HttpRequest.Builder> requests = new java.util.LinkedHashMap<>();
+        requests.put("purchase", SaleFixture.asBuyer(json(sale.base, "/api/v1/activities/" + activity + "/purchases", deep), 4_242));
+        requests.put("purchase, objects", SaleFixture.asBuyer(
+                json(sale.base, "/api/v1/activities/" + activity + "/purchases", deepObjects), 4_242));
+        requests.put("token", SaleFixture.asBuyer(json(sale.base, "/api/v1/activities/" + activity + "/tokens", deep), 4_242));
+        requests.put("payment callback, signed", json(sale.base, "/api/v1/payments/callback", deep)
+                .header("X-Signature", sign(deep)));
+        requests.put("admin activity", json(sale.base, "/api/v1/admin/activities", deep)
+                .header("Authorization", "Bearer " + SaleFixture.ADMIN_TOKEN));
+        Map<String, String> answers = new TreeMap<>();
+        try (ServiceLog log = ServiceLog.capture()) {
+            requests.forEach((name, request) -> {
+                HttpResponse<String> response = sale.send(request);
+                answers.put(name, response.statusCode() + " " + code(response.body()));
+            });
+            assertThat("refused before parsing: " + answers, answers.values().stream()
+                    .filter(answer -> !answer.equals("400 INVALID_REQUEST")).toList(), empty());
+            assertThat("no client input may put a stack trace or a SEVERE entry in the log", log.alarming(), empty());
+        }
+        assertThat(sale.orders(activity), is(0L));
+    }
+
+    private static String code(String body) {
+        try {
+            return SaleFixture.field(body, "code");
+        } catch (RuntimeException notJson) {
+            return body.substring(0, Math.min(body.length(), 80));
+        }
+    }
+
+    private static HttpRequest.Builder json(URI base, String path, String body) {
+        return HttpRequest.newBuilder(base.resolve(path)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+    }
+
+    private static String sign(String body) {
+        try {
+            javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+            mac.init(new javax.crypto.spec.SecretKeySpec(PAYMENT_KEY.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                    "HmacSHA256"));
+            return java.util.HexFormat.of().formatHex(mac.doFinal(body.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static HttpRequest hostile(URI base, long activity, Random random, int i) {

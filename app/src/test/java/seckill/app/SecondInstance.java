@@ -26,13 +26,19 @@ final class SecondInstance implements AutoCloseable {
     private int managementPort;
     private final Map<String, String> stores;
     private final List<String> properties;
+    private final List<String> launcher;
     private Process process;
     private File log;
 
     private SecondInstance(int port, Map<String, String> stores, List<String> properties) {
+        this(port, stores, properties, List.of());
+    }
+
+    private SecondInstance(int port, Map<String, String> stores, List<String> properties, List<String> launcher) {
         this.port = port;
         this.stores = stores;
         this.properties = properties;
+        this.launcher = launcher;
     }
 
     /**
@@ -41,11 +47,25 @@ final class SecondInstance implements AutoCloseable {
      * settings.
      */
     static SecondInstance start(Map<String, String> stores, DbClient db, String... properties) throws IOException {
+        return start(List.of(), stores, db, properties);
+    }
+
+    /**
+     * Starts it as a host with a small {@code ulimit -n} would run it: under {@code prlimit}, at most
+     * {@code openFiles} open files (sockets included), soft and hard.
+     */
+    static SecondInstance startWithOpenFiles(int openFiles, Map<String, String> stores, DbClient db, String... properties)
+            throws IOException {
+        return start(List.of("prlimit", "--nofile=" + openFiles + ":" + openFiles), stores, db, properties);
+    }
+
+    private static SecondInstance start(List<String> launcher, Map<String, String> stores, DbClient db, String... properties)
+            throws IOException {
         int port;
         try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
         }
-        SecondInstance instance = new SecondInstance(port, stores, List.of(properties));
+        SecondInstance instance = new SecondInstance(port, stores, List.of(properties), launcher);
         try {
             instance.restart(db);
         } catch (RuntimeException | Error notReady) {
@@ -166,7 +186,9 @@ final class SecondInstance implements AutoCloseable {
     }
 
     private File launch() throws IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        // prlimit execs java in its own place: the process (and its pid) is the JVM's
+        List<String> command = new ArrayList<>(launcher);
+        command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"), "-Dserver.port=" + port));
         properties.forEach(p -> command.add("-D" + p));
         command.add("seckill.app.SeckillMain");

@@ -26,6 +26,7 @@ import seckill.ordering.api.OrderLedger;
 import seckill.ordering.api.PaymentResult;
 import seckill.settlement.api.PaymentAnswer;
 import seckill.settlement.api.PaymentCallbacks;
+import seckill.settlement.rules.JsonNesting;
 import seckill.settlement.sql.SettlementRows;
 
 /**
@@ -40,6 +41,8 @@ class ConfirmingPayments implements PaymentCallbacks {
     private static final Pattern ORDER_NO = Pattern.compile("[0-9A-Z]{24}");
     private static final Pattern PAYMENT_ID = Pattern.compile("[A-Za-z0-9._:-]{1,64}");
     private static final JsonProvider JSON = JsonProvider.provider();
+    /** A callback is one flat object; deeper bodies are refused before the parser sees them (issue #36). */
+    private static final int MAX_DEPTH = 8;
 
     private final OrderLedger ledger;
     private final DbClient db;
@@ -81,6 +84,9 @@ class ConfirmingPayments implements PaymentCallbacks {
         }
         if (rawBody == null || !signature.verifies(rawBody, signatureHeader)) {
             return count(new PaymentAnswer.BadSignature());
+        }
+        if (JsonNesting.deeperThan(rawBody, MAX_DEPTH)) {
+            return count(new PaymentAnswer.Invalid("the body nests arrays or objects deeper than " + MAX_DEPTH + " levels"));
         }
         JsonObject body;
         try (JsonReader reader = JSON.createReader(new ByteArrayInputStream(rawBody))) {
