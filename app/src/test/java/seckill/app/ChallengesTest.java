@@ -59,6 +59,38 @@ class ChallengesTest {
         assertThat(challenge(sale, activity, buyer + 1).statusCode(), is(201));
     }
 
+    /**
+     * Issue #36 item 6: behind a proxy without trust-forwarded-for every buyer arrives from the proxy's address.
+     * The buyer's own limit comes first; the address' is a backstop sized for a proxy, not for one person.
+     */
+    @Test
+    void twoHundredBuyersBehindOneAddressEachGetAChallengeWhileOneBuyerIsLimited() {
+        SaleFixture sale = new SaleFixture(target.getUri(), db);
+        long activity = sale.createOpenActivity(9305, 5, 1);
+        int issued = 0;
+        String firstRefusal = null;
+        for (int i = 0; i < 200; i++) {
+            HttpResponse<String> answer = challenge(sale, activity, activity * 1000 + 100 + i);
+            if (answer.statusCode() == 201) {
+                issued++;
+            } else if (firstRefusal == null) {
+                firstRefusal = "buyer #" + (i + 1) + ": " + answer.statusCode() + " " + answer.body();
+            }
+        }
+        assertThat("200 buyers from one address, first refusal: " + firstRefusal, issued, is(200));
+
+        long eager = activity * 1000 + 99;
+        int eagerIssued = 0;
+        HttpResponse<String> last = null;
+        for (int i = 0; i < 50; i++) {
+            last = challenge(sale, activity, eager);
+            eagerIssued += last.statusCode() == 201 ? 1 : 0;
+        }
+        assertThat("one buyer asking 50 times gets the per-buyer limit", eagerIssued, is(5));
+        assertThat(last.body(), last.statusCode(), is(429));
+        assertThat(last.body(), containsString("\"limit\":\"BUYER\""));
+    }
+
     @Test
     void refusedBeforeAnythingIsDrawnWhenHaltedBlockedOrOver() {
         SaleFixture sale = new SaleFixture(target.getUri(), db);
@@ -101,8 +133,8 @@ class ChallengesTest {
     }
 
     private static HttpResponse<String> challenge(SaleFixture sale, long activity, long buyer) {
-        return sale.send(HttpRequest.newBuilder(sale.base.resolve("/api/v1/activities/" + activity + "/challenges"))
-                .header("X-User-Id", Long.toString(buyer)).POST(HttpRequest.BodyPublishers.noBody()));
+        return sale.send(SaleFixture.asBuyer(HttpRequest.newBuilder(sale.base.resolve("/api/v1/activities/" + activity
+                + "/challenges")), buyer).POST(HttpRequest.BodyPublishers.noBody()));
     }
 
     private static HttpResponse<String> token(SaleFixture sale, long activity, long buyer, String challengeId,

@@ -20,7 +20,8 @@ record AdmissionSettings(Optional<String> tokenKeys, long tokenTtlSeconds, long 
                 config.getOptionalValue("seckill.admission.token-ttl-seconds", Long.class).orElse(60L),
                 config.getOptionalValue("seckill.admission.captcha-ttl-seconds", Long.class).orElse(120L),
                 config.getOptionalValue("seckill.admission.challenges-per-buyer-per-minute", Long.class).orElse(10L),
-                config.getOptionalValue("seckill.admission.challenges-per-address-per-minute", Long.class).orElse(120L),
+                // a backstop sized for a proxy that many buyers share (issue #36), not for one person: the buyer's limit is first
+                config.getOptionalValue("seckill.admission.challenges-per-address-per-minute", Long.class).orElse(6000L),
                 config.getOptionalValue("seckill.admission.sold-out-flag-seconds", Long.class).orElse(5L),
                 config.getOptionalValue("seckill.admission.rate-limit.partitions", Integer.class).orElse(1));
     }
