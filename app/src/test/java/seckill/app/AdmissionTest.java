@@ -127,6 +127,45 @@ class AdmissionTest {
                 () -> sale.count("SELECT COUNT(*) FROM seckill_order WHERE activity_id IN (?, ?)", activity, other) == 2);
     }
 
+    /**
+     * Issue #36 item 2: one purchase token bought two SKUs. A token is used up by the purchase it was first
+     * shown with: that purchase's retry (same SKU and requestId, e.g. after a lost answer) is still accepted,
+     * another SKU is refused. Outcomes read from the ledger and from Redis.
+     */
+    @Test
+    void oneTokenBuysOneSkuAndARetryOfThatPurchaseIsStillAccepted() {
+        long activity = sale.admin().launch(java.util.UUID.randomUUID().toString(), new seckill.client.NewActivity(
+                "two skus", Instant.now().minusSeconds(5).toString(), Instant.now().plusSeconds(600).toString(), 600L,
+                List.of(new seckill.client.NewActivity.Sku(SKU, 10, 1, 1),
+                        new seckill.client.NewActivity.Sku(SKU + 1, 10, 1, 1)))).activityId();
+        long buyer = activity * 1000 + 5;
+        String token = solvedToken(activity, buyer);
+        HttpResponse<String> first = sale.purchaseWithToken(activity, buyer, SKU, token, "lost-answer");
+        assertThat(first.body(), first.statusCode(), is(202));
+        String reservation = SaleFixture.field(first.body(), "reservationId");
+
+        // the same purchase again (its answer was lost): accepted, the same reservation
+        String[] retried = new String[1];
+        SaleFixture.await("the retry is answered", Duration.ofSeconds(5), () -> {
+            HttpResponse<String> again = sale.purchaseWithToken(activity, buyer, SKU, token, "lost-answer");
+            retried[0] = again.statusCode() + " " + again.body();
+            return again.statusCode() != 429;
+        });
+        assertThat(retried[0], retried[0].startsWith("200 "), is(true));
+        assertThat(retried[0], containsString(reservation));
+
+        HttpResponse<String> otherSku = sale.purchaseWithToken(activity, buyer, SKU + 1, token, "second-sku");
+        String secondReservation = otherSku.statusCode() == 202 ? SaleFixture.field(otherSku.body(), "reservationId") : null;
+        SaleFixture.await("the first order", Duration.ofSeconds(30), () -> sale.ordersOf(reservation, buyer) == 1
+                && (secondReservation == null || sale.ordersOf(secondReservation, buyer) == 1));
+        assertThat("orders of the buyer in the ledger (second SKU answered " + otherSku.statusCode() + ")", sale.count(
+                "SELECT COUNT(*) FROM seckill_order WHERE activity_id = ? AND user_id = ?", activity, buyer), is(1L));
+        assertThat(otherSku.body(), otherSku.statusCode(), is(403));
+        assertThat(otherSku.body(), containsString("\"code\":\"TOKEN_INVALID\""));
+        assertThat(otherSku.body(), containsString("USED"));
+        assertThat("units of the second SKU left", sale.available(activity, SKU + 1), is(10L));
+    }
+
     @Test
     void noTokenIsIssuedBeforeTheSaleStarts() throws Exception {
         long upcoming = sale.createActivity(Instant.now().plusSeconds(3600), Instant.now().plusSeconds(7200), SKU, 5, 1);

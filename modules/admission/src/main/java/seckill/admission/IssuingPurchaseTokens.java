@@ -34,6 +34,7 @@ class IssuingPurchaseTokens implements PurchaseTokens {
     private final Clock clock;
     private final Optional<String> keys;
     private final long ttlSeconds;
+    private final Randomness randomness;
 
     @Inject
     IssuingPurchaseTokens(CaptchaVerifier captcha,
@@ -41,7 +42,9 @@ class IssuingPurchaseTokens implements PurchaseTokens {
                           AdmissionSwitches switches,
                           ChallengeThrottle throttle,
                           Clock clock,
+                          Randomness randomness,
                           AdmissionSettings settings) {
+        this.randomness = randomness;
         this.captcha = captcha;
         this.admission = admission;
         this.switches = switches;
@@ -110,6 +113,6 @@ class IssuingPurchaseTokens implements PurchaseTokens {
             return new TokenIssue.ChallengeFailed();
         }
         Instant expiresAt = now.plus(Duration.ofSeconds(ttlSeconds));
-        return new TokenIssue.Issued(signer.sign(activityId, userId, expiresAt), expiresAt);
+        return new TokenIssue.Issued(signer.sign(activityId, userId, expiresAt, randomness.hexId(12)), expiresAt);
     }
 }
