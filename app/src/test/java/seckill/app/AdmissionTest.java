@@ -92,6 +92,7 @@ class AdmissionTest {
         HttpResponse<String> challenge = post("/api/v1/activities/" + activity + "/challenges", buyer, "");
         assertThat(challenge.statusCode(), is(201));
         String challengeId = SaleFixture.field(challenge.body(), "challengeId");
+        String nonce = SaleFixture.proofOfWork(challenge.body());
         String image = SaleFixture.field(challenge.body(), "image");
         var png = ImageIO.read(new ByteArrayInputStream(Base64.getDecoder().decode(image.substring(image.indexOf(',') + 1))));
         assertThat(png, notNullValue());
@@ -99,8 +100,8 @@ class AdmissionTest {
         String answer = answerOf(challengeId);
 
         // a wrong answer burns the challenge: the right one is refused afterwards too
-        assertThat(token(activity, buyer, challengeId, "WRONG").statusCode(), is(403));
-        assertThat(token(activity, buyer, challengeId, answer).body(), containsString("CHALLENGE_FAILED"));
+        assertThat(token(activity, buyer, challengeId, "WRONG", nonce).statusCode(), is(403));
+        assertThat(token(activity, buyer, challengeId, answer, nonce).body(), containsString("CHALLENGE_FAILED"));
 
         String token = solvedToken(activity, buyer);
         HttpResponse<String> refused = purchase(activity, buyer, null, "no-token");
@@ -166,13 +167,52 @@ class AdmissionTest {
         assertThat("units of the second SKU left", sale.available(activity, SKU + 1), is(10L));
     }
 
+    /**
+     * The proof of work's difficulty is a hot switch and rises with load: one bit more each time this
+     * instance's challenge rate (last ten seconds) doubles past the threshold.
+     */
+    @Test
+    void theProofOfWorkIsAHotSwitchAndRisesWithLoad() throws Exception {
+        long activity = sale.createOpenActivity(SKU, 5, 1);
+        switches("seckill.admission.proof-of-work-bits: 9\nseckill.admission.proof-of-work-load-threshold: 100000\n");
+        awaitSwitch("seckill.admission.proof-of-work-bits", "9");
+        awaitSwitch("seckill.admission.proof-of-work-load-threshold", "100000");
+        assertThat(bitsAsked(activity, activity * 1000 + 1), is(9));
+        // a threshold of 0.1 challenges per second: the last ten seconds' rate is far past it
+        switches("seckill.admission.proof-of-work-bits: 9\nseckill.admission.proof-of-work-load-threshold: 1\n"
+                + "seckill.admission.proof-of-work-max-bits: 11\n");
+        awaitSwitch("seckill.admission.proof-of-work-load-threshold", "1");
+        awaitSwitch("seckill.admission.proof-of-work-max-bits", "11");
+        int risen = 0;
+        for (int i = 2; i < 40; i++) {
+            risen = Math.max(risen, bitsAsked(activity, activity * 1000 + i));
+        }
+        assertThat("raised by load, held at the cap", risen, is(11));
+        // a token for the risen difficulty is issued for a nonce that proves it
+        long buyer = activity * 1000 + 50;
+        HttpResponse<String> challenge = post("/api/v1/activities/" + activity + "/challenges", buyer, "");
+        String challengeId = SaleFixture.field(challenge.body(), "challengeId");
+        HttpResponse<String> token = token(activity, buyer, challengeId, answerOf(challengeId),
+                SaleFixture.proofOfWork(challenge.body()));
+        assertThat(token.body(), token.statusCode(), is(201));
+    }
+
+    private int bitsAsked(long activity, long buyer) {
+        HttpResponse<String> challenge = post("/api/v1/activities/" + activity + "/challenges", buyer, "");
+        assertThat(challenge.body(), challenge.statusCode(), is(201));
+        try (var reader = jakarta.json.Json.createReader(new java.io.StringReader(challenge.body()))) {
+            return reader.readObject().getJsonObject("proofOfWork").getInt("leadingZeroBits");
+        }
+    }
+
     @Test
     void noTokenIsIssuedBeforeTheSaleStarts() throws Exception {
         long upcoming = sale.createActivity(Instant.now().plusSeconds(3600), Instant.now().plusSeconds(7200), SKU, 5, 1);
         long buyer = upcoming * 1000 + 1;
-        String challengeId = SaleFixture.field(post("/api/v1/activities/" + upcoming + "/challenges", buyer, "").body(),
-                "challengeId");
-        HttpResponse<String> early = token(upcoming, buyer, challengeId, answerOf(challengeId));
+        String challenge = post("/api/v1/activities/" + upcoming + "/challenges", buyer, "").body();
+        String challengeId = SaleFixture.field(challenge, "challengeId");
+        HttpResponse<String> early = token(upcoming, buyer, challengeId, answerOf(challengeId),
+                SaleFixture.proofOfWork(challenge));
         assertThat(early.statusCode(), is(409));
         assertThat(early.body(), containsString("NOT_STARTED"));
     }
@@ -284,9 +324,9 @@ class AdmissionTest {
         return SaleFixture.captchaAnswer(redis, challengeId);
     }
 
-    private HttpResponse<String> token(long activity, long buyer, String challengeId, String answer) {
+    private HttpResponse<String> token(long activity, long buyer, String challengeId, String answer, String nonce) {
         return post("/api/v1/activities/" + activity + "/tokens", buyer,
-                "{\"challengeId\":\"" + challengeId + "\",\"answer\":\"" + answer + "\"}");
+                "{\"challengeId\":\"" + challengeId + "\",\"answer\":\"" + answer + "\",\"nonce\":\"" + nonce + "\"}");
     }
 
     private HttpResponse<String> post(String path, long buyer, String body) {

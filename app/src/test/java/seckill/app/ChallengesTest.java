@@ -112,11 +112,42 @@ class ChallengesTest {
         SaleFixture sale = new SaleFixture(target.getUri(), db);
         long activity = sale.createOpenActivity(9303, 5, 1);
         long buyer = activity * 1000 + 3;
-        String challengeId = SaleFixture.field(challenge(sale, activity, buyer).body(), "challengeId");
+        String challenge = challenge(sale, activity, buyer).body();
+        String challengeId = SaleFixture.field(challenge, "challengeId");
         String answer = SaleFixture.captchaAnswer(redis, challengeId);
-        assertThat(token(sale, activity, buyer, challengeId, "WRONG").statusCode(), is(403));
-        assertThat("the right answer comes too late", token(sale, activity, buyer, challengeId, answer).statusCode(),
-                is(403));
+        String nonce = SaleFixture.proofOfWork(challenge);
+        assertThat(token(sale, activity, buyer, challengeId, "WRONG", nonce).statusCode(), is(403));
+        assertThat("the right answer comes too late", token(sale, activity, buyer, challengeId, answer, nonce)
+                .statusCode(), is(403));
+    }
+
+    /** The proof of work in front of the captcha: missing is 400 (the challenge stays usable), wrong is 403 (used up). */
+    @Test
+    void aTokenNeedsTheProofOfWorkTheChallengeAskedFor() {
+        SaleFixture sale = new SaleFixture(target.getUri(), db);
+        long activity = sale.createOpenActivity(9306, 5, 1);
+        long buyer = activity * 1000 + 6;
+        String challenge = challenge(sale, activity, buyer).body();
+        String challengeId = SaleFixture.field(challenge, "challengeId");
+        assertThat(challenge, containsString("\"proofOfWork\":{\"algorithm\":\"SHA-256\""));
+        String answer = SaleFixture.captchaAnswer(redis, challengeId);
+
+        HttpResponse<String> missing = token(sale, activity, buyer, challengeId, answer, null);
+        assertThat(missing.body(), missing.statusCode(), is(400));
+        assertThat(missing.body(), containsString("PROOF_OF_WORK_REQUIRED"));
+        HttpResponse<String> solved = token(sale, activity, buyer, challengeId, answer, SaleFixture.proofOfWork(challenge));
+        assertThat("the challenge was still usable: " + solved.body(), solved.statusCode(), is(201));
+
+        String next = challenge(sale, activity, buyer).body();
+        String nextId = SaleFixture.field(next, "challengeId");
+        String wrongNonce = SaleFixture.notAProofOfWork(next);
+        HttpResponse<String> wrong = token(sale, activity, buyer, nextId, SaleFixture.captchaAnswer(redis, nextId),
+                wrongNonce);
+        assertThat(wrong.body(), wrong.statusCode(), is(403));
+        assertThat(wrong.body(), containsString("PROOF_OF_WORK_FAILED"));
+        HttpResponse<String> late = token(sale, activity, buyer, nextId, SaleFixture.captchaAnswer(redis, nextId),
+                SaleFixture.proofOfWork(next));
+        assertThat("a wrong proof uses the challenge up", late.body(), containsString("CHALLENGE_FAILED"));
     }
 
     @Test
@@ -138,10 +169,10 @@ class ChallengesTest {
     }
 
     private static HttpResponse<String> token(SaleFixture sale, long activity, long buyer, String challengeId,
-                                              String answer) {
-        return sale.send(HttpRequest.newBuilder(sale.base.resolve("/api/v1/activities/" + activity + "/tokens"))
-                .header("X-User-Id", Long.toString(buyer)).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(
-                        "{\"challengeId\":\"%s\",\"answer\":\"%s\"}".formatted(challengeId, answer))));
+                                              String answer, String nonce) {
+        return sale.send(SaleFixture.asBuyer(HttpRequest.newBuilder(sale.base.resolve("/api/v1/activities/" + activity
+                        + "/tokens")), buyer).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"challengeId\":\"%s\",\"answer\":\"%s\"%s}".formatted(
+                        challengeId, answer, nonce == null ? "" : ",\"nonce\":\"" + nonce + "\""))));
     }
 }

@@ -7,6 +7,7 @@ import java.util.random.RandomGenerator;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.inject.Named;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.params.SetParams;
 import seckill.admission.api.CaptchaChallenge;
@@ -17,6 +18,7 @@ import seckill.admission.api.CaptchaVerifier;
  * the challenge id and is taken out (GETDEL) by the first verification, right or wrong.
  */
 @ApplicationScoped
+@Named("image")
 class ImageCaptcha implements CaptchaVerifier {
 
     private static final int LENGTH = 5;
