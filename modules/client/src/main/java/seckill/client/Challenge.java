@@ -5,9 +5,5 @@ package seckill.client;
  * work its answer must carry ({@link ProofOfWork#solve} finds it).
  */
 public record Challenge(String challengeId, String image, String expiresAt, ProofOfWork proofOfWork) {
-
-    /** A challenge of a service that asks for no work. */
-    public Challenge(String challengeId, String image, String expiresAt) {
-        this(challengeId, image, expiresAt, null);
-    }
+    // one constructor only: JSON-B (Yasson) refuses a record with several ("Multiple constructors found")
 }
