@@ -154,6 +154,14 @@ class CaptchaSolverTest {
             boolean[][] ink = binarise(picture);
             int height = ink.length;
             int width = ink[0].length;
+            long[][] bits = new long[height][(width + 63) / 64 + 1];
+            for (int y = 0; y < height; y++) {
+                for (int x = 0; x < width; x++) {
+                    if (ink[y][x]) {
+                        bits[y][x >>> 6] |= 1L << (x & 63);
+                    }
+                }
+            }
             List<Match> candidates = new ArrayList<>();
             for (Template t : templates) {
                 if (t.width > width || t.height > height) {
@@ -162,7 +170,7 @@ class CaptchaSolverTest {
                 for (int x = 0; x + t.width <= width; x++) {
                     Match best = null;
                     for (int y = 0; y + t.height <= height; y++) {
-                        double score = t.score(ink, x, y);
+                        double score = t.score(bits, x, y);
                         if (best == null || score > best.score) {
                             best = new Match(t.letter, x, t.width, score);
                         }
@@ -259,44 +267,46 @@ class CaptchaSolverTest {
         final char letter;
         final int width;
         final int height;
-        private final boolean[][] ink;
+        private final long[] rows;
+        private final long mask;
         private final int inkCount;
 
         Template(char letter, boolean[][] ink) {
             this.letter = letter;
-            this.ink = ink;
             this.height = ink.length;
-            this.width = ink[0].length;
+            this.width = Math.min(63, ink[0].length);
+            this.rows = new long[height];
             int n = 0;
-            for (boolean[] row : ink) {
-                for (boolean b : row) {
-                    n += b ? 1 : 0;
+            for (int y = 0; y < height; y++) {
+                for (int x = 0; x < width; x++) {
+                    if (ink[y][x]) {
+                        rows[y] |= 1L << x;
+                        n++;
+                    }
                 }
             }
+            this.mask = (1L << width) - 1;
             this.inkCount = Math.max(1, n);
         }
 
         /** Ink where the template has ink, less ink missing and ink where it has none, per ink pixel of the template. */
-        double score(boolean[][] picture, int x0, int y0) {
+        double score(long[][] picture, int x0, int y0) {
             int hit = 0;
-            int miss = 0;
             int extra = 0;
             for (int y = 0; y < height; y++) {
-                boolean[] row = picture[y0 + y];
-                boolean[] mine = ink[y];
-                for (int x = 0; x < width; x++) {
-                    if (mine[x]) {
-                        if (row[x0 + x]) {
-                            hit++;
-                        } else {
-                            miss++;
-                        }
-                    } else if (row[x0 + x]) {
-                        extra++;
-                    }
-                }
+                long window = window(picture[y0 + y], x0) & mask;
+                hit += Long.bitCount(window & rows[y]);
+                extra += Long.bitCount(window & ~rows[y]);
             }
+            int miss = inkCount - hit;
             return (hit - miss - 0.5 * extra) / inkCount;
+        }
+
+        private static long window(long[] row, int x) {
+            int word = x >>> 6;
+            int bit = x & 63;
+            long low = row[word] >>> bit;
+            return bit == 0 || word + 1 >= row.length ? low : low | row[word + 1] << (64 - bit);
         }
     }
 }
