@@ -257,11 +257,43 @@ final class SaleFixture {
                         + "/tokens")), buyer).header("Content-Type", "application/json")
                 // in lower case, as people type it: answers are not case-sensitive
                 .POST(HttpRequest.BodyPublishers.ofString("{\"challengeId\":\"" + challengeId + "\",\"answer\":\""
-                        + captchaAnswer(redis, challengeId).toLowerCase() + "\"}")));
+                        + captchaAnswer(redis, challengeId).toLowerCase() + "\",\"nonce\":\"" + proofOfWork(challenge.body())
+                        + "\"}")));
         if (token.statusCode() != 201) {
             throw new AssertionError("no token: " + token.body());
         }
         return field(token.body(), "token");
+    }
+
+    /**
+     * The proof of work a challenge answer (the JSON of a 201 from .../challenges) asks for, found as a client
+     * finds it: a nonce, counted up from 0, such that SHA-256(challengeId + ":" + nonce) starts with the
+     * challenge's {@code proofOfWork.leadingZeroBits} zero bits.
+     */
+    static String proofOfWork(String challengeJson) {
+        return nonce(challengeJson, "", true);
+    }
+
+    /** A nonce that does not prove the challenge's work (a client that skipped it, or cheated). */
+    static String notAProofOfWork(String challengeJson) {
+        return nonce(challengeJson, "x", false);
+    }
+
+    private static String nonce(String challengeJson, String prefix, boolean proving) {
+        jakarta.json.JsonObject challenge = object(challengeJson);
+        String challengeId = challenge.getString("challengeId");
+        int bits = challenge.getJsonObject("proofOfWork").getInt("leadingZeroBits");
+        try {
+            java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
+            for (long n = 0; ; n++) {
+                byte[] hash = sha.digest((challengeId + ":" + prefix + n).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                if ((new java.math.BigInteger(1, hash).bitLength() <= 256 - bits) == proving) {
+                    return prefix + n;
+                }
+            }
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** A purchase of one unit of the SKU, with a purchase token ({@code null}: without one). */

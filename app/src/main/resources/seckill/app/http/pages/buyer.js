@@ -130,11 +130,42 @@
     $('buy').disabled = !open || busy || done || !buyer() || (line && line.soldOut);
   }
 
+  // The proof of work the challenge asks for (issue #36): a nonce such that SHA-256(challengeId + ":" +
+  // nonce) starts with leadingZeroBits zero bits, about 2^bits hashes. It runs while the person reads the
+  // picture, so by the time they press Buy it is usually done. Stops when the challenge is replaced.
+  async function proofOfWork(mine) {
+    const bits = (mine.proofOfWork && mine.proofOfWork.leadingZeroBits) || 0;
+    if (bits === 0) return '';
+    if (!(window.crypto && crypto.subtle)) throw new Error('this page needs HTTPS (or localhost) for its check');
+    const encoder = new TextEncoder();
+    const zeroBits = (bytes) => {
+      let n = 0;
+      for (const b of bytes) {
+        if (b === 0) { n += 8; continue; }
+        return n + Math.clz32(b) - 24;
+      }
+      return n;
+    };
+    const batch = 256;  // digests in flight at once: the browser overlaps them
+    for (let start = 0; challenge === mine; start += batch) {
+      const nonces = [];
+      for (let i = 0; i < batch; i++) nonces.push(String(start + i));
+      const hashes = await Promise.all(nonces.map((n) =>
+          crypto.subtle.digest('SHA-256', encoder.encode(mine.challengeId + ':' + n))));
+      for (let i = 0; i < batch; i++) {
+        if (zeroBits(new Uint8Array(hashes[i])) >= bits) return nonces[i];
+      }
+    }
+    return null;  // replaced by another challenge
+  }
+
   async function newChallenge() {
     challenge = {pending: true};
     const answer = await call('POST', '/api/v1/activities/' + activityId + '/challenges');
     if (answer.status === 201) {
       challenge = answer.json;
+      challenge.work = proofOfWork(challenge);
+      challenge.work.catch(() => {});  // reported when Buy awaits it
       $('captcha-image').src = challenge.image;
       $('captcha-image').dataset.challenge = challenge.challengeId;  // for support staff and the browser tests
       $('captcha-answer').value = '';
@@ -152,8 +183,20 @@
     tick();
     if (!token) {
       if (!challenge || !challenge.challengeId) { busy = false; return newChallenge(); }
+      const mine = challenge;
+      let nonce;
+      try {
+        status('Checking…');
+        nonce = await mine.work;
+      } catch (e) {
+        busy = false;
+        status(e.message, 'bad');
+        tick();
+        return;
+      }
+      if (nonce === null || challenge !== mine) { busy = false; tick(); return; }
       const answer = await call('POST', '/api/v1/activities/' + activityId + '/tokens',
-          {challengeId: challenge.challengeId, answer: $('captcha-answer').value.trim()});
+          {challengeId: mine.challengeId, answer: $('captcha-answer').value.trim(), nonce: nonce});
       if (answer.status !== 201) {
         busy = false;
         challenge = null;
