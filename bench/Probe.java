@@ -31,7 +31,9 @@ public class Probe {
 
     static final Duration PAUSE = Duration.ofMillis(20);
 
-    public static void main(String[] args) throws IOException {
+    public static void main(String[] args) throws IOException, java.security.GeneralSecurityException {
+        String[] key = System.getenv("SECKILL_IDENTITY_HMAC_KEYS").split(",")[0].split("=", 2);
+        long exp = java.time.Instant.now().plusSeconds(3 * 3600).getEpochSecond();
         URI target = URI.create(args[0]);
         long endMillis = Long.parseLong(args[1]);
         long warmUntil = System.nanoTime() + Duration.ofSeconds(1).toNanos();
@@ -41,9 +43,11 @@ public class Probe {
         try (PrintWriter out = new PrintWriter(Files.newBufferedWriter(Path.of(args[2])))) {
             for (long n = 0; System.nanoTime() < until; n++) {
                 long user = 900_000_000L + ThreadLocalRandom.current().nextLong(1_000_000_000L);
+                // a new buyer each time, so a token of its own, signed as the service's identity key says
+                String token = BuyerTokens.token(key[0], key[1], user, exp);
                 byte[] body = ("{\"skuId\":1,\"quantity\":1,\"requestId\":\"p" + n + "\"}").getBytes(StandardCharsets.UTF_8);
                 byte[] head = ("POST " + target.getRawPath() + " HTTP/1.1\r\nHost: " + target.getHost() + ":" + target.getPort()
-                        + "\r\nContent-Type: application/json\r\nX-User-Id: " + user + "\r\nContent-Length: " + body.length
+                        + "\r\nContent-Type: application/json\r\nAuthorization: Bearer " + token + "\r\nContent-Length: " + body.length
                         + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
                 long start = System.nanoTime();
                 int status;

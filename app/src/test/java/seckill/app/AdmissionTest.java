@@ -92,6 +92,7 @@ class AdmissionTest {
         HttpResponse<String> challenge = post("/api/v1/activities/" + activity + "/challenges", buyer, "");
         assertThat(challenge.statusCode(), is(201));
         String challengeId = SaleFixture.field(challenge.body(), "challengeId");
+        String nonce = SaleFixture.proofOfWork(challenge.body());
         String image = SaleFixture.field(challenge.body(), "image");
         var png = ImageIO.read(new ByteArrayInputStream(Base64.getDecoder().decode(image.substring(image.indexOf(',') + 1))));
         assertThat(png, notNullValue());
@@ -99,8 +100,8 @@ class AdmissionTest {
         String answer = answerOf(challengeId);
 
         // a wrong answer burns the challenge: the right one is refused afterwards too
-        assertThat(token(activity, buyer, challengeId, "WRONG").statusCode(), is(403));
-        assertThat(token(activity, buyer, challengeId, answer).body(), containsString("CHALLENGE_FAILED"));
+        assertThat(token(activity, buyer, challengeId, "WRONG", nonce).statusCode(), is(403));
+        assertThat(token(activity, buyer, challengeId, answer, nonce).body(), containsString("CHALLENGE_FAILED"));
 
         String token = solvedToken(activity, buyer);
         HttpResponse<String> refused = purchase(activity, buyer, null, "no-token");
@@ -111,14 +112,15 @@ class AdmissionTest {
         // the token stays good for its buyer until it expires: a throttled buyer needs no new captcha
         awaitStatus(activity, buyer, token, 200, "ALREADY_RESERVED");
 
-        assertThat(purchase(activity, buyer + 1, token, "someone-else").body(), containsString("OTHER_BUYER"));
-        assertThat(purchase(other, buyer, token, "other-sale").body(), containsString("OTHER_ACTIVITY"));
+        // the client learns only that the token is not valid; the reason is the operators' (#36)
+        assertTokenRefused(purchase(activity, buyer + 1, token, "someone-else"), "OTHER_BUYER");
+        assertTokenRefused(purchase(other, buyer, token, "other-sale"), "OTHER_ACTIVITY");
         String tampered = token.substring(0, token.length() - 2) + (token.endsWith("A") ? "BB" : "AA");
         assertThat(purchase(activity, buyer + 2, tampered, "tampered").body(), containsString("TOKEN_INVALID"));
-        assertThat(purchase(activity, buyer, forged(activity, buyer, Instant.now().minusSeconds(1), "k2", TOKEN_KEY),
-                "expired").body(), containsString("EXPIRED"));
-        assertThat(purchase(activity, buyer + 3, forged(activity, buyer + 3, Instant.now().plusSeconds(60), "k2",
-                "not-our-key"), "forged").body(), containsString("BAD_SIGNATURE"));
+        assertTokenRefused(purchase(activity, buyer, forged(activity, buyer, Instant.now().minusSeconds(1), "k2", TOKEN_KEY),
+                "expired"), "EXPIRED");
+        assertTokenRefused(purchase(activity, buyer + 3, forged(activity, buyer + 3, Instant.now().plusSeconds(60), "k2",
+                "not-our-key"), "forged"), "BAD_SIGNATURE");
         // a token signed with the older, still configured key verifies: keys rotate without a cliff
         assertThat(purchase(activity, buyer + 4, forged(activity, buyer + 4, Instant.now().plusSeconds(60), "k1",
                 "older-admission-test-key-of-32-characters"), "rotated").statusCode(), is(202));
@@ -127,13 +129,90 @@ class AdmissionTest {
                 () -> sale.count("SELECT COUNT(*) FROM seckill_order WHERE activity_id IN (?, ?)", activity, other) == 2);
     }
 
+    /**
+     * Issue #36 item 2: one purchase token bought two SKUs. A token is used up by the purchase it was first
+     * shown with: that purchase's retry (same SKU and requestId, e.g. after a lost answer) is still accepted,
+     * another SKU is refused. Outcomes read from the ledger and from Redis.
+     */
+    @Test
+    void oneTokenBuysOneSkuAndARetryOfThatPurchaseIsStillAccepted() {
+        long activity = sale.admin().launch(java.util.UUID.randomUUID().toString(), new seckill.client.NewActivity(
+                "two skus", Instant.now().minusSeconds(5).toString(), Instant.now().plusSeconds(600).toString(), 600L,
+                List.of(new seckill.client.NewActivity.Sku(SKU, 10, 1, 1),
+                        new seckill.client.NewActivity.Sku(SKU + 1, 10, 1, 1)))).activityId();
+        long buyer = activity * 1000 + 5;
+        String token = solvedToken(activity, buyer);
+        HttpResponse<String> first = sale.purchaseWithToken(activity, buyer, SKU, token, "lost-answer");
+        assertThat(first.body(), first.statusCode(), is(202));
+        String reservation = SaleFixture.field(first.body(), "reservationId");
+
+        // the same purchase again (its answer was lost): accepted, the same reservation
+        String[] retried = new String[1];
+        SaleFixture.await("the retry is answered", Duration.ofSeconds(5), () -> {
+            HttpResponse<String> again = sale.purchaseWithToken(activity, buyer, SKU, token, "lost-answer");
+            retried[0] = again.statusCode() + " " + again.body();
+            return again.statusCode() != 429;
+        });
+        assertThat(retried[0], retried[0].startsWith("200 "), is(true));
+        assertThat(retried[0], containsString(reservation));
+
+        HttpResponse<String> otherSku = sale.purchaseWithToken(activity, buyer, SKU + 1, token, "second-sku");
+        String secondReservation = otherSku.statusCode() == 202 ? SaleFixture.field(otherSku.body(), "reservationId") : null;
+        SaleFixture.await("the first order", Duration.ofSeconds(30), () -> sale.ordersOf(reservation, buyer) == 1
+                && (secondReservation == null || sale.ordersOf(secondReservation, buyer) == 1));
+        assertThat("orders of the buyer in the ledger (second SKU answered " + otherSku.statusCode() + ")", sale.count(
+                "SELECT COUNT(*) FROM seckill_order WHERE activity_id = ? AND user_id = ?", activity, buyer), is(1L));
+        // refused as used, which the client is not told (#36 item 7) and operators see counted
+        assertTokenRefused(otherSku, "USED");
+        assertThat("units of the second SKU left", sale.available(activity, SKU + 1), is(10L));
+    }
+
+    /**
+     * The proof of work's difficulty is a hot switch and rises with load: one bit more each time this
+     * instance's challenge rate (last ten seconds) doubles past the threshold.
+     */
+    @Test
+    void theProofOfWorkIsAHotSwitchAndRisesWithLoad() throws Exception {
+        long activity = sale.createOpenActivity(SKU, 5, 1);
+        switches("seckill.admission.proof-of-work-bits: 9\nseckill.admission.proof-of-work-load-threshold: 100000\n");
+        awaitSwitch("seckill.admission.proof-of-work-bits", "9");
+        awaitSwitch("seckill.admission.proof-of-work-load-threshold", "100000");
+        assertThat(bitsAsked(activity, activity * 1000 + 1), is(9));
+        // a threshold of 0.1 challenges per second: the last ten seconds' rate is far past it
+        switches("seckill.admission.proof-of-work-bits: 9\nseckill.admission.proof-of-work-load-threshold: 1\n"
+                + "seckill.admission.proof-of-work-max-bits: 11\n");
+        awaitSwitch("seckill.admission.proof-of-work-load-threshold", "1");
+        awaitSwitch("seckill.admission.proof-of-work-max-bits", "11");
+        int risen = 0;
+        for (int i = 2; i < 40; i++) {
+            risen = Math.max(risen, bitsAsked(activity, activity * 1000 + i));
+        }
+        assertThat("raised by load, held at the cap", risen, is(11));
+        // a token for the risen difficulty is issued for a nonce that proves it
+        long buyer = activity * 1000 + 50;
+        HttpResponse<String> challenge = post("/api/v1/activities/" + activity + "/challenges", buyer, "");
+        String challengeId = SaleFixture.field(challenge.body(), "challengeId");
+        HttpResponse<String> token = token(activity, buyer, challengeId, answerOf(challengeId),
+                SaleFixture.proofOfWork(challenge.body()));
+        assertThat(token.body(), token.statusCode(), is(201));
+    }
+
+    private int bitsAsked(long activity, long buyer) {
+        HttpResponse<String> challenge = post("/api/v1/activities/" + activity + "/challenges", buyer, "");
+        assertThat(challenge.body(), challenge.statusCode(), is(201));
+        try (var reader = jakarta.json.Json.createReader(new java.io.StringReader(challenge.body()))) {
+            return reader.readObject().getJsonObject("proofOfWork").getInt("leadingZeroBits");
+        }
+    }
+
     @Test
     void noTokenIsIssuedBeforeTheSaleStarts() throws Exception {
         long upcoming = sale.createActivity(Instant.now().plusSeconds(3600), Instant.now().plusSeconds(7200), SKU, 5, 1);
         long buyer = upcoming * 1000 + 1;
-        String challengeId = SaleFixture.field(post("/api/v1/activities/" + upcoming + "/challenges", buyer, "").body(),
-                "challengeId");
-        HttpResponse<String> early = token(upcoming, buyer, challengeId, answerOf(challengeId));
+        String challenge = post("/api/v1/activities/" + upcoming + "/challenges", buyer, "").body();
+        String challengeId = SaleFixture.field(challenge, "challengeId");
+        HttpResponse<String> early = token(upcoming, buyer, challengeId, answerOf(challengeId),
+                SaleFixture.proofOfWork(challenge));
         assertThat(early.statusCode(), is(409));
         assertThat(early.body(), containsString("NOT_STARTED"));
     }
@@ -245,14 +324,24 @@ class AdmissionTest {
         return SaleFixture.captchaAnswer(redis, challengeId);
     }
 
-    private HttpResponse<String> token(long activity, long buyer, String challengeId, String answer) {
+    private HttpResponse<String> token(long activity, long buyer, String challengeId, String answer, String nonce) {
         return post("/api/v1/activities/" + activity + "/tokens", buyer,
-                "{\"challengeId\":\"" + challengeId + "\",\"answer\":\"" + answer + "\"}");
+                "{\"challengeId\":\"" + challengeId + "\",\"answer\":\"" + answer + "\",\"nonce\":\"" + nonce + "\"}");
     }
 
     private HttpResponse<String> post(String path, long buyer, String body) {
-        return sale.send(HttpRequest.newBuilder(sale.base.resolve(path)).header("X-User-Id", Long.toString(buyer))
+        return sale.send(SaleFixture.asBuyer(HttpRequest.newBuilder(sale.base.resolve(path)), buyer)
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    /** A 403 TOKEN_INVALID that does not name its reason, counted under that reason for operators. */
+    private void assertTokenRefused(HttpResponse<String> refused, String reason) {
+        assertThat(refused.body(), refused.statusCode(), is(403));
+        assertThat(refused.body(), containsString("TOKEN_INVALID"));
+        assertThat(refused.body(), not(containsString(reason)));
+        boolean counted = sale.get("/metrics", null).body().lines().anyMatch(line -> line.startsWith(
+                "seckill_purchase_token_refusals_total{") && line.contains("reason=\"" + reason + "\""));
+        assertThat("seckill_purchase_token_refusals_total counts " + reason, counted, is(true));
     }
 
     private HttpResponse<String> purchase(long activity, long buyer, String token, String requestId) {

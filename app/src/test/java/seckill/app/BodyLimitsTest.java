@@ -42,7 +42,7 @@ class BodyLimitsTest {
         // no Content-Length: cut off as it passes the limit
         HttpResponse<String> streamed = sale.send(HttpRequest.newBuilder(
                         sale.base.resolve("/api/v1/activities/" + activity + "/purchases"))
-                .header("Content-Type", "application/json").header("X-User-Id", "7")
+                .header("Content-Type", "application/json").header("Authorization", "Bearer " + TestIdentity.token(7))
                 .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(body(16 * 1024 + 64)))));
         assertTooLarge(streamed);
         // within the limits nothing changes: a small purchase still sells
@@ -60,7 +60,7 @@ class BodyLimitsTest {
                 .header("Content-Type", "application/json").header("Authorization", "Bearer " + SaleFixture.ADMIN_TOKEN)
                 .POST(body);
         if (user != null) {
-            request.header("X-User-Id", user);
+            SaleFixture.asBuyer(request, user);
         }
         return sale.send(request);
     }

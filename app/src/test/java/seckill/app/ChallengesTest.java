@@ -59,6 +59,38 @@ class ChallengesTest {
         assertThat(challenge(sale, activity, buyer + 1).statusCode(), is(201));
     }
 
+    /**
+     * Issue #36 item 6: behind a proxy without trust-forwarded-for every buyer arrives from the proxy's address.
+     * The buyer's own limit comes first; the address' is a backstop sized for a proxy, not for one person.
+     */
+    @Test
+    void twoHundredBuyersBehindOneAddressEachGetAChallengeWhileOneBuyerIsLimited() {
+        SaleFixture sale = new SaleFixture(target.getUri(), db);
+        long activity = sale.createOpenActivity(9305, 5, 1);
+        int issued = 0;
+        String firstRefusal = null;
+        for (int i = 0; i < 200; i++) {
+            HttpResponse<String> answer = challenge(sale, activity, activity * 1000 + 100 + i);
+            if (answer.statusCode() == 201) {
+                issued++;
+            } else if (firstRefusal == null) {
+                firstRefusal = "buyer #" + (i + 1) + ": " + answer.statusCode() + " " + answer.body();
+            }
+        }
+        assertThat("200 buyers from one address, first refusal: " + firstRefusal, issued, is(200));
+
+        long eager = activity * 1000 + 99;
+        int eagerIssued = 0;
+        HttpResponse<String> last = null;
+        for (int i = 0; i < 50; i++) {
+            last = challenge(sale, activity, eager);
+            eagerIssued += last.statusCode() == 201 ? 1 : 0;
+        }
+        assertThat("one buyer asking 50 times gets the per-buyer limit", eagerIssued, is(5));
+        assertThat(last.body(), last.statusCode(), is(429));
+        assertThat(last.body(), containsString("\"limit\":\"BUYER\""));
+    }
+
     @Test
     void refusedBeforeAnythingIsDrawnWhenHaltedBlockedOrOver() {
         SaleFixture sale = new SaleFixture(target.getUri(), db);
@@ -80,11 +112,42 @@ class ChallengesTest {
         SaleFixture sale = new SaleFixture(target.getUri(), db);
         long activity = sale.createOpenActivity(9303, 5, 1);
         long buyer = activity * 1000 + 3;
-        String challengeId = SaleFixture.field(challenge(sale, activity, buyer).body(), "challengeId");
+        String challenge = challenge(sale, activity, buyer).body();
+        String challengeId = SaleFixture.field(challenge, "challengeId");
         String answer = SaleFixture.captchaAnswer(redis, challengeId);
-        assertThat(token(sale, activity, buyer, challengeId, "WRONG").statusCode(), is(403));
-        assertThat("the right answer comes too late", token(sale, activity, buyer, challengeId, answer).statusCode(),
-                is(403));
+        String nonce = SaleFixture.proofOfWork(challenge);
+        assertThat(token(sale, activity, buyer, challengeId, "WRONG", nonce).statusCode(), is(403));
+        assertThat("the right answer comes too late", token(sale, activity, buyer, challengeId, answer, nonce)
+                .statusCode(), is(403));
+    }
+
+    /** The proof of work in front of the captcha: missing is 400 (the challenge stays usable), wrong is 403 (used up). */
+    @Test
+    void aTokenNeedsTheProofOfWorkTheChallengeAskedFor() {
+        SaleFixture sale = new SaleFixture(target.getUri(), db);
+        long activity = sale.createOpenActivity(9306, 5, 1);
+        long buyer = activity * 1000 + 6;
+        String challenge = challenge(sale, activity, buyer).body();
+        String challengeId = SaleFixture.field(challenge, "challengeId");
+        assertThat(challenge, containsString("\"proofOfWork\":{\"algorithm\":\"SHA-256\""));
+        String answer = SaleFixture.captchaAnswer(redis, challengeId);
+
+        HttpResponse<String> missing = token(sale, activity, buyer, challengeId, answer, null);
+        assertThat(missing.body(), missing.statusCode(), is(400));
+        assertThat(missing.body(), containsString("PROOF_OF_WORK_REQUIRED"));
+        HttpResponse<String> solved = token(sale, activity, buyer, challengeId, answer, SaleFixture.proofOfWork(challenge));
+        assertThat("the challenge was still usable: " + solved.body(), solved.statusCode(), is(201));
+
+        String next = challenge(sale, activity, buyer).body();
+        String nextId = SaleFixture.field(next, "challengeId");
+        String wrongNonce = SaleFixture.notAProofOfWork(next);
+        HttpResponse<String> wrong = token(sale, activity, buyer, nextId, SaleFixture.captchaAnswer(redis, nextId),
+                wrongNonce);
+        assertThat(wrong.body(), wrong.statusCode(), is(403));
+        assertThat(wrong.body(), containsString("PROOF_OF_WORK_FAILED"));
+        HttpResponse<String> late = token(sale, activity, buyer, nextId, SaleFixture.captchaAnswer(redis, nextId),
+                SaleFixture.proofOfWork(next));
+        assertThat("a wrong proof uses the challenge up", late.body(), containsString("CHALLENGE_FAILED"));
     }
 
     @Test
@@ -101,15 +164,15 @@ class ChallengesTest {
     }
 
     private static HttpResponse<String> challenge(SaleFixture sale, long activity, long buyer) {
-        return sale.send(HttpRequest.newBuilder(sale.base.resolve("/api/v1/activities/" + activity + "/challenges"))
-                .header("X-User-Id", Long.toString(buyer)).POST(HttpRequest.BodyPublishers.noBody()));
+        return sale.send(SaleFixture.asBuyer(HttpRequest.newBuilder(sale.base.resolve("/api/v1/activities/" + activity
+                + "/challenges")), buyer).POST(HttpRequest.BodyPublishers.noBody()));
     }
 
     private static HttpResponse<String> token(SaleFixture sale, long activity, long buyer, String challengeId,
-                                              String answer) {
-        return sale.send(HttpRequest.newBuilder(sale.base.resolve("/api/v1/activities/" + activity + "/tokens"))
-                .header("X-User-Id", Long.toString(buyer)).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(
-                        "{\"challengeId\":\"%s\",\"answer\":\"%s\"}".formatted(challengeId, answer))));
+                                              String answer, String nonce) {
+        return sale.send(SaleFixture.asBuyer(HttpRequest.newBuilder(sale.base.resolve("/api/v1/activities/" + activity
+                        + "/tokens")), buyer).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"challengeId\":\"%s\",\"answer\":\"%s\"%s}".formatted(
+                        challengeId, answer, nonce == null ? "" : ",\"nonce\":\"" + nonce + "\""))));
     }
 }

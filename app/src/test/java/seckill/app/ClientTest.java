@@ -61,7 +61,7 @@ class ClientTest {
     @BeforeEach
     void setUp() {
         sale = new SaleFixture(target.getUri(), db);
-        buyer = SeckillClients.buyer(target.getUri());
+        buyer = new SaleFixture(target.getUri(), db).buyer();
     }
 
     @Test
@@ -127,7 +127,7 @@ class ClientTest {
         long user = activity * 1000 + 5;
         // the client waits 300 ms for an answer; Redis is paused (from outside the service) for 1 s, so the
         // reservation happens after the client gave up on it
-        SeckillApi impatient = SeckillClients.buyer(target.getUri(), Duration.ofMillis(300));
+        SeckillApi impatient = new SaleFixture(target.getUri(), db).buyer(Duration.ofMillis(300));
         Reservation reservation;
         try (ExecutorService pool = Executors.newSingleThreadExecutor()) {
             SaleFixture.pauseRedis(redis, 1_000);

@@ -71,4 +71,17 @@ class DevModeTest {
                 "seckill.payment.hmac-key=short-payment-key");
         assertThat(log, containsString("seckill.payment.hmac-key is shorter than 32 characters"));
     }
+
+    @Test
+    void missingOrShortIdentityKeysRefuseTheStart() throws Exception {
+        // the test resources supply a key; an empty value removes it (MicroProfile Config 3)
+        String log = SecondInstance.startRefused(SecondInstance.storesOf(config, devServers),
+                "seckill.identity.hmac-keys=");
+        assertThat(log, containsString("seckill.identity.hmac-keys or seckill.identity.jwks-file must be set"));
+
+        log = SecondInstance.startRefused(SecondInstance.storesOf(config, devServers),
+                "seckill.identity.mode=gateway", "seckill.identity.hmac-keys=idp=short-identity-key");
+        assertThat(log, containsString("seckill.identity.gateway.hmac-key is not set"));
+        assertThat(log, containsString("seckill.identity.hmac-keys: the key 'idp' is shorter than 32 characters"));
+    }
 }

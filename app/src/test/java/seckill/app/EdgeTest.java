@@ -148,6 +148,36 @@ class EdgeTest {
                 containsString("<title>Flash sale</title>"));
     }
 
+    /**
+     * Issue #36, item 1, through the shipped edge: a client's own {@code X-User-Id} (and gateway
+     * signature header) is stripped by nginx, so it buys nothing in anyone's name; a client with its
+     * own valid token buys as itself whatever id it writes beside it. Read from the ledger.
+     */
+    @Test
+    void aClientSentUserIdDoesNotBuyAsThatBuyerThroughTheEdge() throws Exception {
+        requireNginx();
+        int port = target.getUri().getPort();
+        int edge = startNginx(port, port);
+        SaleFixture sale = new SaleFixture(target.getUri(), db);
+        long activity = sale.createActivity(Instant.now().minusSeconds(5), Instant.now().plusSeconds(600), 9602, 50, 1);
+        long victim = activity * 100 + 7;
+        long attacker = activity * 100 + 8;
+        String body = "{\"skuId\":9602,\"quantity\":1,\"requestId\":\"edge-forged\"}";
+
+        Answer bare = request("127.0.2.1", edge, "POST", "/api/v1/activities/" + activity + "/purchases", null, body,
+                "X-User-Id: " + victim + "\r\n");
+        assertThat(bare.body, bare.status, is(401));
+        assertThat(bare.body, containsString("UNAUTHENTICATED"));
+        Answer withOwnToken = request("127.0.2.1", edge, "POST", "/api/v1/activities/" + activity + "/purchases",
+                attacker, body, "X-User-Id: " + victim + "\r\nX-User-Signature: t=1,v1=00\r\n");
+        assertThat(withOwnToken.body, withOwnToken.status, is(202));
+        SaleFixture.await("the attacker's own order", Duration.ofSeconds(20), () -> sale.orders(activity) == 1);
+        assertThat("no order in the victim's name", sale.count(
+                "SELECT COUNT(*) FROM seckill_order WHERE activity_id = ? AND user_id = ?", activity, victim), is(0L));
+        assertThat(sale.count("SELECT COUNT(*) FROM seckill_order WHERE activity_id = ? AND user_id = ?", activity, attacker),
+                is(1L));
+    }
+
     private static void requireNginx() {
         if (!Files.isExecutable(NGINX) && System.getenv("SECKILL_REQUIRE_BROWSER") != null) {
             throw new AssertionError("nginx is missing (apt-get install nginx-light)");
@@ -206,6 +236,12 @@ class EdgeTest {
 
     /** One HTTP/1.1 request from the given local address (a client of its own as far as nginx can tell). */
     private static Answer request(String from, int port, String method, String path, Long buyer, String body) {
+        return request(from, port, method, path, buyer, body, "");
+    }
+
+    /** The same, with {@code extraHeaders} (each line ending in CRLF) as the client wrote them. */
+    private static Answer request(String from, int port, String method, String path, Long buyer, String body,
+                                  String extraHeaders) {
         try (Socket socket = new Socket()) {
             socket.bind(new InetSocketAddress(from, 0));
             socket.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
@@ -214,11 +250,12 @@ class EdgeTest {
             StringBuilder head = new StringBuilder(method + " " + path + " HTTP/1.1\r\nHost: shop.example\r\n"
                     + "Connection: close\r\nContent-Length: " + payload.length + "\r\n");
             if (buyer != null) {
-                head.append("X-User-Id: ").append(buyer).append("\r\n");
+                head.append("Authorization: Bearer ").append(TestIdentity.token(buyer)).append("\r\n");
             }
             if (body != null) {
                 head.append("Content-Type: application/json\r\n");
             }
+            head.append(extraHeaders);
             OutputStream out = socket.getOutputStream();
             out.write(head.append("\r\n").toString().getBytes(StandardCharsets.US_ASCII));
             out.write(payload);

@@ -45,8 +45,8 @@ class ForwardedForTest {
     }
 
     private static HttpResponse<String> buy(SaleFixture sale, long activity, long user, String forwardedFor) {
-        return sale.send(HttpRequest.newBuilder(sale.base.resolve("/api/v1/activities/" + activity + "/purchases"))
-                .header("Content-Type", "application/json").header("X-User-Id", Long.toString(activity * 100 + user))
+        return sale.send(SaleFixture.asBuyer(HttpRequest.newBuilder(sale.base.resolve("/api/v1/activities/" + activity
+                        + "/purchases")), activity * 100 + user).header("Content-Type", "application/json")
                 .header("X-Forwarded-For", forwardedFor)
                 .POST(HttpRequest.BodyPublishers.ofString(
                         "{\"skuId\":%d,\"quantity\":1,\"requestId\":\"f%d\"}".formatted(SKU, user))));

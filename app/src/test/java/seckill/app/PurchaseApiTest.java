@@ -190,15 +190,15 @@ class PurchaseApiTest {
         HttpResponse<String> get = sale.get(path, "7");
         assertProblem(get, 405, "METHOD_NOT_ALLOWED");
         assertThat(get.headers().firstValue("Allow").orElse(""), is("POST"));
-        HttpResponse<String> text = sale.send(java.net.http.HttpRequest.newBuilder(sale.base.resolve(path))
-                .header("X-User-Id", "7").header("Content-Type", "text/plain")
+        HttpResponse<String> text = sale.send(SaleFixture.asBuyer(java.net.http.HttpRequest.newBuilder(sale.base.resolve(path)), 7)
+                .header("Content-Type", "text/plain")
                 .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"skuId\":1,\"requestId\":\"r\"}")));
         assertProblem(text, 415, "UNSUPPORTED_MEDIA_TYPE");
         HttpResponse<String> broken = sale.purchase(activity, "7", "{\"skuId\":");
         assertProblem(broken, 400, "INVALID_REQUEST");
         assertThat(broken.body(), containsString("\"instance\":\"" + path + "\""));
-        HttpResponse<String> charset = sale.send(java.net.http.HttpRequest.newBuilder(sale.base.resolve(path))
-                .header("X-User-Id", "7").header("Content-Type", "application/json; charset=UTF-8")
+        HttpResponse<String> charset = sale.send(SaleFixture.asBuyer(java.net.http.HttpRequest.newBuilder(sale.base.resolve(path)), 7)
+                .header("Content-Type", "application/json; charset=UTF-8")
                 .POST(java.net.http.HttpRequest.BodyPublishers.ofString(
                         "{\"skuId\":" + (SKU + 30) + ",\"quantity\":1,\"requestId\":\"cs\"}")));
         assertThat(charset.body(), charset.statusCode(), is(202));

@@ -71,7 +71,16 @@ final class SaleFixture {
      * scheme the service requires is written once.
      */
     static HttpRequest.Builder asBuyer(HttpRequest.Builder request, long buyer) {
-        return request.header("X-User-Id", Long.toString(buyer));
+        return request.setHeader("Authorization", "Bearer " + TestIdentity.token(buyer));
+    }
+
+    /**
+     * {@link #asBuyer} for a buyer written as text, as the tests of malformed ids pass it: a positive
+     * number is that buyer, anything else is sent as a (malformed) bearer token, which names nobody.
+     */
+    static HttpRequest.Builder asBuyer(HttpRequest.Builder request, String buyer) {
+        long id = buyer.matches("[0-9]{1,18}") ? Long.parseLong(buyer) : 0;
+        return id > 0 ? asBuyer(request, id) : request.setHeader("Authorization", "Bearer " + buyer);
     }
 
     /** The same rule as the reservation module's home bucket (SplitMix64 finaliser, modulo buckets). */
@@ -111,9 +120,14 @@ final class SaleFixture {
         return SeckillClients.admin(base, ADMIN_TOKEN);
     }
 
-    /** The buyer's typed client of this service. */
+    /** The buyers' typed client of this service: each call carries the token of the buyer it names. */
     SeckillApi buyer() {
-        return SeckillClients.buyer(base);
+        return buyer(Duration.ofSeconds(10));
+    }
+
+    /** The same, giving up on an answer after {@code readTimeout}. */
+    SeckillApi buyer(Duration readTimeout) {
+        return SeckillClients.buyers(base, readTimeout, TestIdentity::token);
     }
 
     HttpResponse<String> purchase(long activityId, String userId, String body) {
@@ -121,7 +135,7 @@ final class SaleFixture {
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body));
         if (userId != null) {
-            request.header("X-User-Id", userId);
+            asBuyer(request, userId);
         }
         return send(request);
     }
@@ -178,7 +192,7 @@ final class SaleFixture {
     HttpResponse<String> get(String path, String userId) {
         HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path)).GET();
         if (userId != null) {
-            request.header("X-User-Id", userId);
+            asBuyer(request, userId);
         }
         return send(request);
     }
@@ -233,27 +247,59 @@ final class SaleFixture {
 
     /** A purchase token for the buyer, got the way a buyer gets one: a challenge, solved, traded for a token. */
     String solvedToken(UnifiedJedis redis, long activityId, long buyer) {
-        HttpResponse<String> challenge = send(HttpRequest.newBuilder(base.resolve("/api/v1/activities/" + activityId
-                + "/challenges")).header("X-User-Id", Long.toString(buyer)).POST(HttpRequest.BodyPublishers.noBody()));
+        HttpResponse<String> challenge = send(asBuyer(HttpRequest.newBuilder(base.resolve("/api/v1/activities/" + activityId
+                + "/challenges")), buyer).POST(HttpRequest.BodyPublishers.noBody()));
         if (challenge.statusCode() != 201) {
             throw new AssertionError("no challenge: " + challenge.body());
         }
         String challengeId = field(challenge.body(), "challengeId");
-        HttpResponse<String> token = send(HttpRequest.newBuilder(base.resolve("/api/v1/activities/" + activityId + "/tokens"))
-                .header("X-User-Id", Long.toString(buyer)).header("Content-Type", "application/json")
+        HttpResponse<String> token = send(asBuyer(HttpRequest.newBuilder(base.resolve("/api/v1/activities/" + activityId
+                        + "/tokens")), buyer).header("Content-Type", "application/json")
                 // in lower case, as people type it: answers are not case-sensitive
                 .POST(HttpRequest.BodyPublishers.ofString("{\"challengeId\":\"" + challengeId + "\",\"answer\":\""
-                        + captchaAnswer(redis, challengeId).toLowerCase() + "\"}")));
+                        + captchaAnswer(redis, challengeId).toLowerCase() + "\",\"nonce\":\"" + proofOfWork(challenge.body())
+                        + "\"}")));
         if (token.statusCode() != 201) {
             throw new AssertionError("no token: " + token.body());
         }
         return field(token.body(), "token");
     }
 
+    /**
+     * The proof of work a challenge answer (the JSON of a 201 from .../challenges) asks for, found as a client
+     * finds it: a nonce, counted up from 0, such that SHA-256(challengeId + ":" + nonce) starts with the
+     * challenge's {@code proofOfWork.leadingZeroBits} zero bits.
+     */
+    static String proofOfWork(String challengeJson) {
+        return nonce(challengeJson, "", true);
+    }
+
+    /** A nonce that does not prove the challenge's work (a client that skipped it, or cheated). */
+    static String notAProofOfWork(String challengeJson) {
+        return nonce(challengeJson, "x", false);
+    }
+
+    private static String nonce(String challengeJson, String prefix, boolean proving) {
+        jakarta.json.JsonObject challenge = object(challengeJson);
+        String challengeId = challenge.getString("challengeId");
+        int bits = challenge.getJsonObject("proofOfWork").getInt("leadingZeroBits");
+        try {
+            java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
+            for (long n = 0; ; n++) {
+                byte[] hash = sha.digest((challengeId + ":" + prefix + n).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                if ((new java.math.BigInteger(1, hash).bitLength() <= 256 - bits) == proving) {
+                    return prefix + n;
+                }
+            }
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** A purchase of one unit of the SKU, with a purchase token ({@code null}: without one). */
     HttpResponse<String> purchaseWithToken(long activityId, long buyer, long skuId, String token, String requestId) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve("/api/v1/activities/" + activityId + "/purchases"))
-                .header("X-User-Id", Long.toString(buyer)).header("Content-Type", "application/json")
+        HttpRequest.Builder request = asBuyer(HttpRequest.newBuilder(base.resolve("/api/v1/activities/" + activityId
+                        + "/purchases")), buyer).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(
                         "{\"skuId\":" + skuId + ",\"quantity\":1,\"requestId\":\"" + requestId + "\"}"));
         if (token != null) {

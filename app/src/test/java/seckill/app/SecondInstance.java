@@ -22,14 +22,23 @@ import seckill.app.infra.DevServers;
 final class SecondInstance implements AutoCloseable {
 
     private final int port;
+    /** The management socket's port, where its readiness is asked; 0 when it serves them on {@link #port}. */
+    private int managementPort;
     private final Map<String, String> stores;
     private final List<String> properties;
+    private final List<String> launcher;
     private Process process;
+    private File log;
 
     private SecondInstance(int port, Map<String, String> stores, List<String> properties) {
+        this(port, stores, properties, List.of());
+    }
+
+    private SecondInstance(int port, Map<String, String> stores, List<String> properties, List<String> launcher) {
         this.port = port;
         this.stores = stores;
         this.properties = properties;
+        this.launcher = launcher;
     }
 
     /**
@@ -38,11 +47,25 @@ final class SecondInstance implements AutoCloseable {
      * settings.
      */
     static SecondInstance start(Map<String, String> stores, DbClient db, String... properties) throws IOException {
+        return start(List.of(), stores, db, properties);
+    }
+
+    /**
+     * Starts it as a host with a small {@code ulimit -n} would run it: under {@code prlimit}, at most
+     * {@code openFiles} open files (sockets included), soft and hard.
+     */
+    static SecondInstance startWithOpenFiles(int openFiles, Map<String, String> stores, DbClient db, String... properties)
+            throws IOException {
+        return start(List.of("prlimit", "--nofile=" + openFiles + ":" + openFiles), stores, db, properties);
+    }
+
+    private static SecondInstance start(List<String> launcher, Map<String, String> stores, DbClient db, String... properties)
+            throws IOException {
         int port;
         try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
         }
-        SecondInstance instance = new SecondInstance(port, stores, List.of(properties));
+        SecondInstance instance = new SecondInstance(port, stores, List.of(properties), launcher);
         try {
             instance.restart(db);
         } catch (RuntimeException | Error notReady) {
@@ -52,6 +75,41 @@ final class SecondInstance implements AutoCloseable {
             throw notReady;
         }
         return instance;
+    }
+
+    /**
+     * Starts it with the deployable's own layout, which the test configuration changes for the
+     * in-process services: health, metrics and OpenAPI only on the loopback management socket
+     * (on a free port of its own), none of them on the service port.
+     */
+    static SecondInstance startWithManagementSocket(Map<String, String> stores, DbClient db, String... properties)
+            throws IOException {
+        int managementPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            managementPort = socket.getLocalPort();
+        }
+        List<String> all = new ArrayList<>(List.of(properties));
+        all.add("server.sockets.0.port=" + managementPort);
+        all.add("server.features.observe.sockets.0=management");
+        all.add("mp.openapi.sockets.0=management");
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        SecondInstance instance = new SecondInstance(port, stores, all);
+        instance.managementPort = managementPort;
+        try {
+            instance.restart(db);
+        } catch (RuntimeException | Error notReady) {
+            instance.process.destroyForcibly();
+            throw notReady;
+        }
+        return instance;
+    }
+
+    /** Where it answers health, metrics and OpenAPI. */
+    URI managementBase() {
+        return managementPort == 0 ? base() : URI.create("http://127.0.0.1:" + managementPort);
     }
 
     /**
@@ -85,6 +143,11 @@ final class SecondInstance implements AutoCloseable {
         return URI.create("http://127.0.0.1:" + port);
     }
 
+    /** What it has logged so far (standard output and error). */
+    String log() throws IOException {
+        return Files.readString(log.toPath());
+    }
+
     /** SIGKILL: nothing of its in-flight work is finished or handed back. */
     void kill() throws InterruptedException {
         process.destroyForcibly().waitFor();
@@ -111,8 +174,9 @@ final class SecondInstance implements AutoCloseable {
     /** Starts it (again) on its port and waits until it is ready. */
     void restart(DbClient db) throws IOException {
         launch();
-        SaleFixture probe = new SaleFixture(base(), db);
-        SaleFixture.await("second instance ready", Duration.ofSeconds(60), () -> {
+        SaleFixture probe = new SaleFixture(managementBase(), db);
+        // three minutes: on a shared 2-core machine under load a JVM took 50 s to start (one minute timed out)
+        SaleFixture.await("second instance ready", Duration.ofSeconds(180), () -> {
             try {
                 return probe.get("/health/ready", null).statusCode() == 200;
             } catch (RuntimeException e) {
@@ -122,13 +186,15 @@ final class SecondInstance implements AutoCloseable {
     }
 
     private File launch() throws IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        // prlimit execs java in its own place: the process (and its pid) is the JVM's
+        List<String> command = new ArrayList<>(launcher);
+        command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"), "-Dserver.port=" + port));
         properties.forEach(p -> command.add("-D" + p));
         command.add("seckill.app.SeckillMain");
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().putAll(stores);
-        File log = Files.createTempFile("second-instance", ".log").toFile();
+        log = Files.createTempFile("second-instance", ".log").toFile();
         builder.redirectErrorStream(true).redirectOutput(log);
         process = builder.start();
         return log;

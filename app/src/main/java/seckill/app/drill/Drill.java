@@ -23,6 +23,7 @@ import seckill.client.PaymentSigner;
 import seckill.client.PurchaseRequest;
 import seckill.client.Reservation;
 import seckill.client.SeckillAdminApi;
+import seckill.app.identity.TokenMint;
 import seckill.client.SeckillApi;
 import seckill.client.SeckillClients;
 import seckill.client.SeckillProblem;
@@ -71,9 +72,26 @@ public final class Drill {
         this.redis = redis;
         this.ordering = ordering;
         this.out = out;
-        // the drill drives the service the way its clients do: through the typed client
-        this.buyers = SeckillClients.buyer(base, Duration.ofSeconds(30));
+        // the drill drives the service the way its clients do: through the typed client, each simulated
+        // buyer with a bearer token of its own, signed with the identity key the drill is given
+        TokenMint mint = identityMint(options);
+        java.util.Map<Long, String> tokens = new java.util.concurrent.ConcurrentHashMap<>();
+        this.buyers = SeckillClients.buyers(base, Duration.ofSeconds(30), user -> tokens.computeIfAbsent(user,
+                u -> mint.mint(u, Instant.now(), Duration.ofHours(1))));
         this.admin = SeckillClients.admin(base, adminToken);
+    }
+
+    /**
+     * The mint for the simulated buyers' tokens: {@code --identity-key}, else the first of the
+     * configured {@code seckill.identity.hmac-keys} (in dev mode the dev key), for the configured issuer.
+     */
+    private static TokenMint identityMint(DrillOptions options) {
+        var config = org.eclipse.microprofile.config.ConfigProvider.getConfig();
+        String issuer = config.getOptionalValue("seckill.identity.issuer", String.class).orElse("seckill");
+        String keys = options.identityKey()
+                .or(() -> config.getOptionalValue("seckill.identity.hmac-keys", String.class))
+                .orElse("dev=" + seckill.app.infra.DevDefaultsSource.IDENTITY_KEY);
+        return TokenMint.of(keys, issuer, config.getOptionalValue("seckill.identity.audience", String.class));
     }
 
     /** Runs the drill; returns the report's violations (empty when the sale was sound). */

@@ -79,6 +79,11 @@ final class DrillArguments {
             description = "HMAC key for the callbacks (default: seckill.payment.hmac-key, or the dev key)")
     String paymentKey;
 
+    @Option(names = "--identity-key", paramLabel = "ID=KEY",
+            description = "HMAC key (with its key id) the drill signs its buyers' bearer tokens with (default: the "
+                    + "first of seckill.identity.hmac-keys, which in dev mode is the dev key)")
+    String identityKey;
+
     DrillOptions options() {
         positive("--buyers", buyers);
         positive("--stock", stock);
@@ -104,7 +109,7 @@ final class DrillArguments {
                 Duration.ofSeconds(durationSeconds), Duration.ofSeconds(settleSeconds), Optional.ofNullable(adminToken),
                 Optional.ofNullable(json), Optional.ofNullable(fault), paymentWindowSeconds,
                 Optional.ofNullable(payRatio), Optional.ofNullable(paymentKey), buckets,
-                Duration.ofSeconds(faultSeconds));
+                Duration.ofSeconds(faultSeconds), Optional.ofNullable(identityKey));
     }
 
     private static void positive(String name, int value) {

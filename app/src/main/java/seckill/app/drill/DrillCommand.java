@@ -43,6 +43,10 @@ public final class DrillCommand {
             System.setProperty("seckill.ordering.enabled", "false");
         }
         System.setProperty("server.port", "0");
+        // the drill's own service must not take the management port of a deployment on this host (drill --url)
+        if (System.getProperty("server.sockets.0.port") == null && System.getenv("SERVER_SOCKETS_0_PORT") == null) {
+            System.setProperty("server.sockets.0.port", "0");
+        }
         if (options.url().isEmpty()) {
             // simulated buyers solve no captcha: the in-process service of a drill sells without tokens
             System.setProperty("seckill.admission.token-required", "false");

@@ -15,7 +15,7 @@ public record DrillOptions(Optional<String> url, int buyers, long stock, int sku
                            int perUserLimit, Duration duration, Duration settleTimeout, Optional<String> adminToken,
                            Optional<Path> json, Optional<String> fault, int paymentWindowSeconds,
                            Optional<Double> payRatio, Optional<String> paymentKey, int buckets,
-                           Duration faultLength) {
+                           Duration faultLength, Optional<String> identityKey) {
 
     /** The usage text picocli writes from {@link DrillArguments}' annotations. */
     public static final String USAGE = new CommandLine(new DrillArguments()).getUsageMessage(CommandLine.Help.Ansi.OFF);

@@ -64,6 +64,10 @@ public final class InvariantCheck {
                 activityId, skuId);
         long buyers = scalar("SELECT COUNT(DISTINCT user_id) FROM seckill_order WHERE activity_id = ? AND sku_id = ?",
                 activityId, skuId);
+        // an expired order (status 2) gave its unit back, which may be sold again: only live orders hold stock
+        long liveUnits = scalar("""
+                SELECT COALESCE(SUM(quantity), 0) FROM seckill_order
+                WHERE activity_id = ? AND sku_id = ? AND status <> 2""", activityId, skuId);
         long deducted = scalar("""
                 SELECT COALESCE(SUM(quantity), 0) FROM seckill_stock_log
                 WHERE activity_id = ? AND sku_id = ? AND change_type = 1""", activityId, skuId);
@@ -93,8 +97,9 @@ public final class InvariantCheck {
         if (available < 0) {
             violations.add("OVERSOLD: available is " + available);
         }
-        if (deducted - refilled > total || orderedUnits > total) {
-            violations.add("OVERSOLD: " + orderedUnits + " units ordered, " + (deducted - refilled) + " deducted, of " + total);
+        if (deducted - refilled > total || liveUnits > total) {
+            violations.add("OVERSOLD: " + liveUnits + " units held by live orders, " + (deducted - refilled)
+                    + " deducted, of " + total);
         }
         if (available != total - deducted + refilled) {
             violations.add("LEDGER_MISMATCH: available " + available + " != total " + total + " - deducted " + deducted

@@ -7,7 +7,8 @@ import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.ws.rs.GET;
-import jakarta.ws.rs.HeaderParam;
+import io.helidon.webserver.http.ServerRequest;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
@@ -26,16 +27,18 @@ import seckill.settlement.api.ReservationTracking;
 public class BuyerReservationsResource {
 
     private final ReservationTracking tracking;
+    private final BuyerAuthentication buyers;
 
     @Inject
-    BuyerReservationsResource(ReservationTracking tracking) {
+    BuyerReservationsResource(ReservationTracking tracking, BuyerAuthentication buyers) {
         this.tracking = tracking;
+        this.buyers = buyers;
     }
 
     @GET
     @Produces(MediaType.APPLICATION_JSON)
-    public String mine(@PathParam("activityId") String activityIdText, @HeaderParam(Buyer.HEADER) String userHeader) {
-        long userId = Buyer.from(userHeader);
+    public String mine(@PathParam("activityId") String activityIdText, @Context ServerRequest request) {
+        long userId = buyers.buyerOf(request);
         long activityId = Buyer.pathId(activityIdText, "activity");
         JsonArrayBuilder list = Jsons.PROVIDER.createArrayBuilder();
         try {

@@ -35,27 +35,30 @@ public class ChallengesResource {
     private final ActivityCatalog catalog;
     private final PurchaseTokens tokens;
     private final ClientAddress clientAddress;
+    private final BuyerAuthentication buyers;
 
     @Inject
     ChallengesResource(ActivityCatalog catalog,
                        PurchaseTokens tokens,
-                       ClientAddress clientAddress) {
+                       ClientAddress clientAddress,
+                       BuyerAuthentication buyers) {
         this.catalog = catalog;
         this.tokens = tokens;
         this.clientAddress = clientAddress;
+        this.buyers = buyers;
     }
 
     @POST
     @Path("challenges")
     @Produces(MediaType.APPLICATION_JSON)
-    public Response challenge(@PathParam("activityId") String activityIdText, @HeaderParam(Buyer.HEADER) String user,
+    public Response challenge(@PathParam("activityId") String activityIdText,
                               @HeaderParam("X-Forwarded-For") String forwardedFor, @Context ServerRequest request) {
-        long userId = Buyer.from(user);
+        long userId = buyers.buyerOf(request);
         Activity activity = activity(activityIdText);
         ChallengeIssue issue = tokens.challenge(activity.id(), userId, clientAddress.of(request, forwardedFor),
                 new SaleWindow(activity.startsAt(), activity.endsAt()));
-        CaptchaChallenge challenge = switch (issue) {
-            case ChallengeIssue.Issued issued -> issued.challenge();
+        ChallengeIssue.Issued issued = switch (issue) {
+            case ChallengeIssue.Issued i -> i;
             case ChallengeIssue.Halted halted -> throw new Problem(503, "HALTED", "Sales halted",
                     "Sales are paused (" + halted.reason().words() + "); ask again later.", Duration.ofSeconds(2));
             case ChallengeIssue.Blocked blocked -> throw new Problem(403, "BLOCKED", "Blocked",
@@ -72,10 +75,16 @@ public class ChallengesResource {
             case ChallengeIssue.Unavailable unavailable -> throw new Problem(503, "REDIS_UNAVAILABLE",
                     "Temporarily unavailable", "Challenges cannot be issued right now.", Duration.ofSeconds(2));
         };
+        CaptchaChallenge challenge = issued.challenge();
         return Response.status(201).entity(Jsons.PROVIDER.createObjectBuilder()
                 .add("challengeId", challenge.challengeId())
                 .add("image", "data:image/png;base64," + Base64.getEncoder().encodeToString(challenge.png()))
                 .add("expiresAt", challenge.expiresAt().toString())
+                // what the answer must carry besides the text: a nonce whose hash starts with this many zero bits
+                .add("proofOfWork", Jsons.PROVIDER.createObjectBuilder()
+                        .add("algorithm", "SHA-256")
+                        .add("input", challenge.challengeId() + ":<nonce>")
+                        .add("leadingZeroBits", issued.proofOfWorkBits()))
                 .build().toString()).build();
     }
 
@@ -83,15 +92,16 @@ public class ChallengesResource {
     @Path("tokens")
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
-    public Response token(@PathParam("activityId") String activityIdText, @HeaderParam(Buyer.HEADER) String user,
+    public Response token(@PathParam("activityId") String activityIdText, @Context ServerRequest request,
                           String body) {
-        long userId = Buyer.from(user);
+        long userId = buyers.buyerOf(request);
         JsonBody json = JsonBody.parse(body);
         String challengeId = json.text("challengeId", true, 64).orElse(null);
         String answer = json.text("answer", true, 32).orElse(null);
+        String nonce = json.text("nonce", false, 64).orElse(null);
         json.check();
         Activity activity = activity(activityIdText);
-        TokenIssue issue = tokens.issue(activity.id(), userId, challengeId, answer,
+        TokenIssue issue = tokens.issue(activity.id(), userId, challengeId, answer, nonce,
                 new SaleWindow(activity.startsAt(), activity.endsAt()));
         return switch (issue) {
             case TokenIssue.Issued issued -> Response.status(201).entity(Jsons.PROVIDER.createObjectBuilder()
@@ -101,6 +111,13 @@ public class ChallengesResource {
                     .build().toString()).build();
             case TokenIssue.ChallengeFailed failed -> throw new Problem(403, "CHALLENGE_FAILED", "Challenge failed",
                     "The answer is wrong, or the challenge is unknown, used or expired; ask for a new challenge.");
+            case TokenIssue.ProofOfWorkFailed failed when failed.missing() -> throw new Problem(400,
+                    "PROOF_OF_WORK_REQUIRED", "Proof of work required",
+                    "Send \"nonce\": a value such that SHA-256(challengeId + \":\" + nonce) starts with the challenge's "
+                            + "proofOfWork.leadingZeroBits zero bits. The challenge is still usable.");
+            case TokenIssue.ProofOfWorkFailed failed -> throw new Problem(403, "PROOF_OF_WORK_FAILED",
+                    "Proof of work failed", "The nonce does not prove the work the challenge asked for; the challenge "
+                            + "is used up, ask for a new one.");
             case TokenIssue.NotOpen notOpen -> {
                 if (notOpen.notStartedYet()) {
                     throw new Problem(409, "NOT_STARTED", "Not started",

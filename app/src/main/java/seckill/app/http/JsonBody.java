@@ -21,6 +21,11 @@ import jakarta.json.JsonValue;
 final class JsonBody {
 
     private static final int MAX_BODY_CHARS = 64 * 1024;
+    /**
+     * The deepest body this API takes nests three levels (an activity, its {@code skus}, a SKU); this
+     * leaves room to grow and refuses, before parsing, what only an attacker sends (issue #36).
+     */
+    static final int MAX_DEPTH = 16;
 
     private final JsonObject object;
     private final String prefix;
@@ -38,6 +43,9 @@ final class JsonBody {
         }
         if (text.length() > MAX_BODY_CHARS) {
             throw new Problem(413, "BODY_TOO_LARGE", "Body too large", "The request body exceeds 64 KiB.");
+        }
+        if (JsonNesting.deeperThan(text, MAX_DEPTH)) {
+            throw invalid("The request body nests arrays or objects deeper than " + MAX_DEPTH + " levels.");
         }
         try (JsonReader reader = Jsons.PROVIDER.createReader(new StringReader(text))) {
             JsonValue value = reader.readValue();

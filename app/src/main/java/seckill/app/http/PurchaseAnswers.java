@@ -93,10 +93,12 @@ final class PurchaseAnswers {
                     .header("X-RateLimit-Limit", Long.toString(throttled.buyerLimit()))
                     .header("X-RateLimit-Remaining", Long.toString(throttled.buyerRemaining()))
                     .header("X-RateLimit-Reset", Long.toString(throttled.resetSeconds()));
+            // which check failed (expired, signed by another key, another buyer's...) would tell a forger
+            // how close it came: the client learns only that the token is not valid, and PurchaseRoute
+            // logs and counts the reason for operators
             case AdmissionDecision.TokenInvalid invalid -> new Problem(403, "TOKEN_INVALID", "Purchase token invalid",
                     "Send a valid purchase token in " + TOKEN_HEADER + " (solve a challenge at .../challenges, then "
-                            + "POST .../tokens). Refused because: " + invalid.reason() + ".")
-                    .with("reason", invalid.reason());
+                            + "POST .../tokens).");
             case AdmissionDecision.Blocked blocked -> new Problem(403, "BLOCKED", "Blocked",
                     "This " + blocked.what() + " may not take part in the sale.");
             case AdmissionDecision.Admitted admitted -> throw new IllegalStateException("an admitted attempt is no refusal");

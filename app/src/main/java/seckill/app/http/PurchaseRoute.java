@@ -7,6 +7,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
@@ -21,10 +23,13 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.metrics.Counter;
+import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.Tag;
+import seckill.admission.api.AdmissionDecision;
 import seckill.app.sale.PlacingPurchase;
 import seckill.app.sale.Purchase;
+import seckill.app.sale.PurchaseOutcome;
 import seckill.reservation.api.ReservationId;
 
 /**
@@ -48,21 +53,29 @@ public class PurchaseRoute implements HttpService {
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-".chars()
                 .forEach(c -> REQUEST_ID_CHARS[c] = true);
     }
-    private static final HeaderName BUYER = HeaderNames.create(Buyer.HEADER);
     private static final HeaderName TOKEN = HeaderNames.create(PurchaseAnswers.TOKEN_HEADER);
     private static final HeaderName FORWARDED_FOR = HeaderNames.create("X-Forwarded-For");
     private static final String JSON = "application/json";
+    private static final Logger LOG = Logger.getLogger(PurchaseRoute.class.getName());
+    private static final Metadata TOKEN_REFUSALS = Metadata.builder().withName("seckill.purchase.token.refusals")
+            .withDescription("Purchases refused 403 TOKEN_INVALID, by why the purchase token was not valid (MISSING, "
+                    + "MALFORMED, EXPIRED, BAD_SIGNATURE, UNKNOWN_KEY, OTHER_BUYER, OTHER_ACTIVITY, ...); the client "
+                    + "is not told the reason. Many BAD_SIGNATURE or OTHER_BUYER means forged or shared tokens.")
+            .build();
 
     private final ClientAddress clientAddress;
+    private final BuyerAuthentication buyers;
     private final PlacingPurchase placing;
     private final MetricRegistry metrics;
     private final long bodyLimit;
     private final Map<String, Counter> outcomes = new ConcurrentHashMap<>();
+    private final Map<String, Counter> tokenRefusals = new ConcurrentHashMap<>();
 
     @Inject
-    PurchaseRoute(ClientAddress clientAddress, PlacingPurchase placing, MetricRegistry metrics,
+    PurchaseRoute(ClientAddress clientAddress, BuyerAuthentication buyers, PlacingPurchase placing, MetricRegistry metrics,
                   @ConfigProperty(name = "seckill.http.max-public-body-bytes", defaultValue = "16384") long bodyLimit) {
         this.clientAddress = clientAddress;
+        this.buyers = buyers;
         this.placing = placing;
         this.metrics = metrics;
         this.bodyLimit = bodyLimit;
@@ -71,6 +84,7 @@ public class PurchaseRoute implements HttpService {
     /** For CDI's proxy. */
     PurchaseRoute() {
         this.clientAddress = null;
+        this.buyers = null;
         this.placing = null;
         this.metrics = null;
         this.bodyLimit = 0;
@@ -90,7 +104,12 @@ public class PurchaseRoute implements HttpService {
         }
         try {
             Purchase purchase = parse(request, activityIdText);
-            PurchaseAnswers.Accepted accepted = PurchaseAnswers.of(placing.place(purchase));
+            PurchaseOutcome outcome = placing.place(purchase);
+            if (outcome instanceof PurchaseOutcome.NotAdmitted refused
+                    && refused.refusal() instanceof AdmissionDecision.TokenInvalid invalid) {
+                tokenRefused(invalid.reason(), purchase);
+            }
+            PurchaseAnswers.Accepted accepted = PurchaseAnswers.of(outcome);
             count(accepted.status() == 202 ? "reserved" : "duplicate");
             response.status(Status.create(accepted.status()));
             response.header(HeaderNames.LOCATION, accepted.location());
@@ -113,7 +132,7 @@ public class PurchaseRoute implements HttpService {
 
     private Purchase parse(ServerRequest request, String activityIdText) {
         var headers = request.headers();
-        long userId = Buyer.from(headers.first(BUYER).orElse(null));
+        long userId = buyers.buyerOf(request);
         long activityId = Buyer.pathId(activityIdText, "activity");
         // the plain "application/json" every client sends is taken as it is; the profile had parsing
         // it into a media type at 1.5 % of the paced purchase path (docs/perf/README.md)
@@ -182,6 +201,13 @@ public class PurchaseRoute implements HttpService {
         response.header(HeaderNames.CONTENT_TYPE, Problem.MEDIA_TYPE);
         problem.headers().forEach((name, value) -> response.header(HeaderNames.create(name), value));
         response.send(problem.json(request.path().absolute().rawPath()).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The reason the client is not told, for operators: counted, and logged at FINE (a flood would fill the log). */
+    private void tokenRefused(String reason, Purchase purchase) {
+        tokenRefusals.computeIfAbsent(reason, r -> metrics.counter(TOKEN_REFUSALS, new Tag("reason", r))).inc();
+        LOG.log(Level.FINE, () -> "purchase token refused (" + reason + ") for buyer " + purchase.userId() + " from "
+                + purchase.clientIp() + " on activity " + purchase.activityId());
     }
 
     private void count(String outcome) {

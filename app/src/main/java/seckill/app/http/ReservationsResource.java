@@ -4,7 +4,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.ws.rs.GET;
-import jakarta.ws.rs.HeaderParam;
+import io.helidon.webserver.http.ServerRequest;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
@@ -21,17 +22,19 @@ import java.time.Duration;
 public class ReservationsResource {
 
     private final ReservationTracking tracking;
+    private final BuyerAuthentication buyers;
 
     @Inject
-    ReservationsResource(ReservationTracking tracking) {
+    ReservationsResource(ReservationTracking tracking, BuyerAuthentication buyers) {
         this.tracking = tracking;
+        this.buyers = buyers;
     }
 
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     public String status(@PathParam("reservationId") String reservationId,
-                         @HeaderParam(Buyer.HEADER) String userHeader) {
-        long userId = Buyer.from(userHeader);
+                         @Context ServerRequest request) {
+        long userId = buyers.buyerOf(request);
         ReservationStatus status;
         try {
             status = tracking.track(reservationId, userId).orElseThrow(() -> new Problem(404,

@@ -82,7 +82,7 @@ class Database {
         // reservation wait for each other, OrderingSql.lockFailedReservations); READ COMMITTED, a common
         // server default on MySQL 8 installs, takes none, so the pool pins REPEATABLE READ
         settings.put("connection.transactionIsolation", "TRANSACTION_REPEATABLE_READ");
-        LOG.info(() -> "database at " + jdbcUrl + ", pool " + poolSize);
+        LOG.info(() -> "database at " + RedactedAddress.of(jdbcUrl) + ", pool " + poolSize);
         return DbClient.create(Config.just(ConfigSources.create(settings)));
     }
 
@@ -146,7 +146,7 @@ class Database {
                             () -> liquibase.update(""));
                 }
             } catch (SQLException e) {
-                throw new IllegalStateException("cannot reach the database at " + jdbcUrl + ": " + e.getMessage(), e);
+                throw new IllegalStateException("cannot reach the database at " + RedactedAddress.of(jdbcUrl) + ": " + e.getMessage(), e);
             } catch (Exception e) {
                 throw new IllegalStateException("schema migration " + changelog + " failed: " + e.getMessage(), e);
             }

@@ -12,7 +12,7 @@ import org.eclipse.microprofile.config.spi.ConfigSource;
  * Dev mode in one place. When neither {@code seckill.redis.uri} nor {@code seckill.db.url} is set in
  * any source MicroProfile Config reads, the service runs on embedded servers, and this lowest-ranked
  * source supplies well-known dev values for the secrets every module otherwise requires (the admin
- * token, the payment key and the purchase-token keys) and a loopback {@code server.host}. Any real
+ * token, the payment key, the purchase-token keys and the buyers' identity key, with the dev sign-in on) and a loopback {@code server.host}. Any real
  * value from another source wins. Outside dev mode it supplies nothing, so a missing secret stays
  * missing.
  */
@@ -20,6 +20,8 @@ public final class DevDefaultsSource implements ConfigSource {
 
     private static final Logger LOG = Logger.getLogger(DevDefaultsSource.class.getName());
     public static final String ADMIN_TOKEN = "dev-admin-token";
+    /** The dev mode's identity key (id {@code dev}): public knowledge, so any dev token is anyone's. */
+    public static final String IDENTITY_KEY = "dev-identity-key-for-dev-mode-only-never-in-production";
     static final Map<String, String> DEV_SECRETS = Map.of(
             "seckill.admin.token", ADMIN_TOKEN,
             "seckill.payment.hmac-key", "dev-payment-key",
@@ -27,6 +29,9 @@ public final class DevDefaultsSource implements ConfigSource {
             "seckill.payment.price", "1.00",
             "seckill.payment.currency", "CNY",
             "seckill.admission.token-keys", "dev=dev-purchase-token-key",
+            // buyers' bearer tokens: the dev key signs and verifies them, and the dev sign-in mints them
+            "seckill.identity.hmac-keys", "dev=" + IDENTITY_KEY,
+            "seckill.identity.dev-sign-in", "true",
             // a dev instance listens on loopback only, unless server.host is set explicitly
             "server.host", "127.0.0.1",
             // the benchmarks' trivial endpoint is on in dev mode only
@@ -41,7 +46,8 @@ public final class DevDefaultsSource implements ConfigSource {
         values = devMode ? DEV_SECRETS : Map.of();
         if (devMode) {
             LOG.warning("DEV MODE: no Redis or database configured; unless set, the admin token is '" + ADMIN_TOKEN
-                    + "' and the payment and purchase-token keys are well-known DEV keys. Never run like this in "
+                    + "' and the payment, purchase-token and identity keys are well-known DEV keys (POST /api/v1/dev/sign-in "
+                    + "signs anyone in). Never run like this in "
                     + "production.");
         }
     }

@@ -44,7 +44,7 @@ public class DevServers {
                 } catch (Exception e) {
                     throw new IllegalStateException("cannot start embedded Redis", e);
                 }
-                LOG.warning(() -> "DEV MODE: seckill.redis.uri is not set, started an EMBEDDED Redis at " + redisUri
+                LOG.warning(() -> "DEV MODE: seckill.redis.uri is not set, started an EMBEDDED Redis at " + RedactedAddress.of(redisUri)
                         + " (data is lost on exit; configure seckill.redis.uri for anything real)");
             }
             return redisUri;
@@ -63,7 +63,7 @@ public class DevServers {
                     throw new IllegalStateException("cannot start embedded MariaDB", e);
                 }
                 long millis = (System.nanoTime() - started) / 1_000_000;
-                LOG.warning(() -> "DEV MODE: seckill.db.url is not set, started an EMBEDDED MariaDB at " + jdbcUrl
+                LOG.warning(() -> "DEV MODE: seckill.db.url is not set, started an EMBEDDED MariaDB at " + RedactedAddress.of(jdbcUrl)
                         + " in " + millis + " ms (user root, no password, data is lost on exit; configure "
                         + "seckill.db.url for anything real)");
             }

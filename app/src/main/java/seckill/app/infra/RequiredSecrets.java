@@ -35,6 +35,13 @@ public class RequiredSecrets {
         }
         List<String> problems = problems(value("seckill.admin.token"), value("seckill.admission.token-keys"),
                 value("seckill.payment.hmac-key"));
+        problems.addAll(identityProblems(value("seckill.identity.mode").orElse("bearer"),
+                value("seckill.identity.hmac-keys"), value("seckill.identity.jwks-file"),
+                value("seckill.identity.gateway.hmac-key")));
+        if (config.getOptionalValue("seckill.identity.dev-sign-in", Boolean.class).orElse(false)) {
+            LOG.severe("DEV SIGN-IN ENABLED outside dev mode (seckill.identity.dev-sign-in=true): anyone can sign in "
+                    + "as any buyer at POST /api/v1/dev/sign-in; never run a sale like this");
+        }
         if (!problems.isEmpty()) {
             throw new IllegalStateException("refusing to start: " + String.join("; ", problems));
         }
@@ -73,6 +80,42 @@ public class RequiredSecrets {
         }
         paymentKey.filter(k -> k.length() < MIN_LENGTH).ifPresent(k -> problems.add(
                 "seckill.payment.hmac-key is shorter than " + MIN_LENGTH + " characters"));
+        return problems;
+    }
+
+    /**
+     * What is wrong with the buyers' identity configuration outside dev mode: the bearer mode needs
+     * HMAC keys (each at least 32 characters) or a JWKS file; the gateway mode its shared key.
+     */
+    static List<String> identityProblems(String mode, Optional<String> hmacKeys, Optional<String> jwksFile,
+                                         Optional<String> gatewayKey) {
+        List<String> problems = new ArrayList<>();
+        if (mode.equalsIgnoreCase("gateway")) {
+            if (gatewayKey.isEmpty()) {
+                problems.add("seckill.identity.gateway.hmac-key is not set (the gateway mode needs the key the gateway "
+                        + "signs X-User-Id with; set SECKILL_IDENTITY_GATEWAY_HMAC_KEY)");
+            } else if (gatewayKey.get().length() < MIN_LENGTH) {
+                problems.add("seckill.identity.gateway.hmac-key is shorter than " + MIN_LENGTH + " characters");
+            }
+        } else if (!mode.equalsIgnoreCase("bearer")) {
+            problems.add("seckill.identity.mode must be bearer or gateway");
+        }
+        if (mode.equalsIgnoreCase("bearer") && hmacKeys.isEmpty() && jwksFile.isEmpty()) {
+            problems.add("seckill.identity.hmac-keys or seckill.identity.jwks-file must be set (the keys buyers' "
+                    + "bearer tokens are verified with; set SECKILL_IDENTITY_HMAC_KEYS=id=secret or "
+                    + "SECKILL_IDENTITY_JWKS_FILE)");
+        }
+        hmacKeys.ifPresent(keys -> {
+            for (String pair : keys.split(",")) {
+                String[] idAndSecret = pair.trim().split("=", 2);
+                if (idAndSecret.length != 2) {
+                    problems.add("seckill.identity.hmac-keys must look like id=secret[,id=secret]");
+                } else if (idAndSecret[1].length() < MIN_LENGTH) {
+                    problems.add("seckill.identity.hmac-keys: the key '" + idAndSecret[0] + "' is shorter than "
+                            + MIN_LENGTH + " characters");
+                }
+            }
+        });
         return problems;
     }
 

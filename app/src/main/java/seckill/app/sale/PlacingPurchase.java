@@ -63,7 +63,7 @@ public class PlacingPurchase {
         }
         SaleWindow window = new SaleWindow(activity.startsAt(), activity.endsAt());
         PurchaseAttempt attempt = new PurchaseAttempt(purchase.activityId(), purchase.skuId(), purchase.userId(),
-                purchase.clientIp(), window, purchase.purchaseToken());
+                purchase.clientIp(), window, purchase.purchaseToken(), purchase.requestId());
         AdmissionDecision decision = admission.admit(attempt);
         return switch (decision) {
             // the buyer's window travels with the reservation: one script call judges it, dedupe and stock

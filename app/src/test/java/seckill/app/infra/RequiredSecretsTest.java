@@ -31,4 +31,23 @@ class RequiredSecretsTest {
                 "seckill.admin.token is shorter than 32 characters",
                 "seckill.admission.token-keys is not set (id=secret[,id=secret], set SECKILL_ADMISSION_TOKEN_KEYS)"));
     }
+
+    @Test
+    void theBuyersIdentityNeedsKeysOfItsMode() {
+        assertThat(RequiredSecrets.identityProblems("bearer", Optional.of("a=" + LONG), Optional.empty(), Optional.empty()),
+                empty());
+        assertThat(RequiredSecrets.identityProblems("bearer", Optional.empty(), Optional.of("/etc/jwks.json"),
+                Optional.empty()), empty());
+        assertThat(RequiredSecrets.identityProblems("gateway", Optional.empty(), Optional.empty(), Optional.of(LONG)),
+                empty());
+        assertThat(RequiredSecrets.identityProblems("bearer", Optional.empty(), Optional.empty(), Optional.empty()),
+                contains("seckill.identity.hmac-keys or seckill.identity.jwks-file must be set (the keys buyers' "
+                        + "bearer tokens are verified with; set SECKILL_IDENTITY_HMAC_KEYS=id=secret or "
+                        + "SECKILL_IDENTITY_JWKS_FILE)"));
+        assertThat(RequiredSecrets.identityProblems("gateway", Optional.of("a=short"), Optional.empty(),
+                Optional.of("short")), contains("seckill.identity.gateway.hmac-key is shorter than 32 characters",
+                "seckill.identity.hmac-keys: the key 'a' is shorter than 32 characters"));
+        assertThat(RequiredSecrets.identityProblems("header", Optional.of("a=" + LONG), Optional.empty(),
+                Optional.empty()), contains("seckill.identity.mode must be bearer or gateway"));
+    }
 }

@@ -14,4 +14,10 @@ class AdmissionConfiguration {
     AdmissionSettings settings(Config config) {
         return AdmissionSettings.from(config);
     }
+
+    @Produces
+    @Singleton
+    Randomness randomness() {
+        return new Randomness(new java.security.SecureRandom());
+    }
 }

@@ -36,6 +36,9 @@ class AdmissionSwitches implements SwitchesView {
         DEFAULTS.put("blocked-ips", "");
         DEFAULTS.put("sold-out-threshold", "0");
         DEFAULTS.put("halt", "false");
+        DEFAULTS.put("proof-of-work-bits", "14");
+        DEFAULTS.put("proof-of-work-load-threshold", "50");
+        DEFAULTS.put("proof-of-work-max-bits", "22");
     }
 
     // read through methods only: callers hold a CDI client proxy, whose own fields are never set
@@ -47,6 +50,23 @@ class AdmissionSwitches implements SwitchesView {
     private volatile Set<String> blockedIps = Set.of();
     private volatile long soldOutThreshold;
     private volatile boolean halt;
+    private volatile int proofOfWorkBits;
+    private volatile long proofOfWorkLoadThreshold;
+    private volatile int proofOfWorkMaxBits;
+
+    /** The base difficulty of the proof of work in front of a token (leading zero bits; 0 = none). */
+    int proofOfWorkBits() {
+        return proofOfWorkBits;
+    }
+
+    /** Challenges per second (this instance, last ten seconds) from which the difficulty rises. */
+    long proofOfWorkLoadThreshold() {
+        return proofOfWorkLoadThreshold;
+    }
+
+    int proofOfWorkMaxBits() {
+        return proofOfWorkMaxBits;
+    }
 
     long buyerRate() {
         return buyerRate;
@@ -130,6 +150,10 @@ class AdmissionSwitches implements SwitchesView {
         blockedIps = list(value(config, "blocked-ips"));
         soldOutThreshold = Math.max(0, Long.parseLong(value(config, "sold-out-threshold")));
         halt = Boolean.parseBoolean(value(config, "halt"));
+        // more than 32 bits is billions of hashes: no page finishes that, so it is no setting anyone means
+        proofOfWorkBits = Math.clamp(Integer.parseInt(value(config, "proof-of-work-bits")), 0, 32);
+        proofOfWorkLoadThreshold = Math.max(0, Long.parseLong(value(config, "proof-of-work-load-threshold")));
+        proofOfWorkMaxBits = Math.clamp(Integer.parseInt(value(config, "proof-of-work-max-bits")), 0, 32);
         applied = Map.copyOf(read);
     }
 

@@ -38,6 +38,7 @@ class AdmittingPurchases implements Admission {
     private final MetricRegistry metrics;
     private final GlobalLeases leases;
     private final CheapChecks checks;
+    private final TokenSpend spends;
     private final RecentlyThrottled recentlyThrottled = new RecentlyThrottled();
     private final java.util.Map<String, org.eclipse.microprofile.metrics.Counter> outcomes =
             new java.util.concurrent.ConcurrentHashMap<>();
@@ -57,6 +58,7 @@ class AdmittingPurchases implements Admission {
         this.metrics = metrics;
         leases = new GlobalLeases(redis, clock, partitions,
                 Long.toString(new java.security.SecureRandom().nextLong() >>> 1, 36));
+        spends = new TokenSpend(redis);
         checks = new CheapChecks((activityId, skuId) -> broadcast.flags().isSet(activityId, skuId), this::tokenRefusal);
         if (metrics != null) {
             // 1 while this instance does not sell, whatever the reason: the alert an operator pages on
@@ -121,7 +123,39 @@ class AdmittingPurchases implements Admission {
                 return new AdmissionDecision.InDoubt();
             }
         }
+        Optional<AdmissionDecision> spent = spendToken(attempt, inForce.tokenRequired());
+        if (spent.isPresent()) {
+            if (globalRate > 0) {
+                leases.giveBack(attempt.activityId());  // the attempt took a token of the global rate, and goes nowhere
+            }
+            return spent.get();
+        }
         return new AdmissionDecision.Admitted(switches.buyerRate(), switches.buyerWindowMillis());
+    }
+
+    /**
+     * One token, one SKU (issue #36): the token, verified above, is spent on this purchase unless it went to
+     * another SKU. Last of the checks, so attempts refused from memory cost no Redis call; this one costs one
+     * (only while tokens are required). Redis not answering it is doubt, as for the rate lease.
+     */
+    private Optional<AdmissionDecision> spendToken(PurchaseAttempt attempt, boolean tokenChecked) {
+        if (!tokenChecked || attempt.purchaseToken().isEmpty()) {
+            return Optional.empty();
+        }
+        TokenSigner.Claims claims = TokenSigner.claims(attempt.purchaseToken().get());
+        long ttlMillis = claims.expiresEpochSecond() * 1000 - clock.millis();
+        try {
+            if (spends.spend(attempt.activityId(), claims.tokenId(), attempt.skuId(), attempt.requestId(), ttlMillis)) {
+                return Optional.empty();
+            }
+            return Optional.of(new AdmissionDecision.TokenInvalid("USED"));
+        } catch (JedisException e) {
+            if (RedisFailures.poolExhausted(e)) {
+                return Optional.of(new AdmissionDecision.Throttled("GLOBAL", 1, switches.buyerRate(), 0, 1));
+            }
+            LOG.log(java.util.logging.Level.WARNING, "purchase token spend unanswered", e);
+            return Optional.of(new AdmissionDecision.InDoubt());
+        }
     }
 
     @Override

@@ -1,13 +1,13 @@
 package seckill.admission;
 
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HexFormat;
+import java.util.random.RandomGenerator;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.inject.Named;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.params.SetParams;
 import seckill.admission.api.CaptchaChallenge;
@@ -18,6 +18,7 @@ import seckill.admission.api.CaptchaVerifier;
  * the challenge id and is taken out (GETDEL) by the first verification, right or wrong.
  */
 @ApplicationScoped
+@Named("image")
 class ImageCaptcha implements CaptchaVerifier {
 
     private static final int LENGTH = 5;
@@ -29,23 +30,24 @@ class ImageCaptcha implements CaptchaVerifier {
     @Inject
     ImageCaptcha(UnifiedJedis redis,
                  Clock clock,
+                 Randomness randomness,
                  AdmissionSettings settings) {
+        this.randomness = randomness;
         this.redis = redis;
         this.clock = clock;
         this.ttlSeconds = settings.captchaTtlSeconds();
     }
 
-    private final SecureRandom random = new SecureRandom();
+    private final Randomness randomness;
 
     @Override
     public CaptchaChallenge issue(long activityId, long userId) {
+        RandomGenerator random = randomness.generator();
         StringBuilder answer = new StringBuilder();
         for (int i = 0; i < LENGTH; i++) {
             answer.append(CaptchaPicture.ALPHABET.charAt(random.nextInt(CaptchaPicture.ALPHABET.length())));
         }
-        byte[] id = new byte[16];
-        random.nextBytes(id);
-        String challengeId = HexFormat.of().formatHex(id);
+        String challengeId = randomness.hexId(16);
         redis.set(key(challengeId), activityId + "|" + userId + "|" + answer,
                 SetParams.setParams().ex(ttlSeconds));
         Instant expiresAt = clock.instant().plus(Duration.ofSeconds(ttlSeconds));

@@ -8,7 +8,14 @@ import java.util.logging.Logger;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.Instance;
+import jakarta.enterprise.inject.literal.NamedLiteral;
 import jakarta.inject.Inject;
+import redis.clients.jedis.UnifiedJedis;
+import seckill.admission.api.CaptchaChallenge;
+import seckill.admission.rules.RecentRate;
+import seckill.admission.rules.WorkDifficulty;
 import redis.clients.jedis.exceptions.JedisException;
 import seckill.admission.api.Admission;
 import seckill.admission.api.ChallengeIssue;
@@ -28,21 +35,28 @@ class IssuingPurchaseTokens implements PurchaseTokens {
     private static final Logger LOG = Logger.getLogger(IssuingPurchaseTokens.class.getName());
 
     private final CaptchaVerifier captcha;
+    private final ProofOfWork work;
+    private final RecentRate challengeRate = new RecentRate();
     private final Admission admission;
     private final AdmissionSwitches switches;
     private final ChallengeThrottle throttle;
     private final Clock clock;
     private final Optional<String> keys;
     private final long ttlSeconds;
+    private final Randomness randomness;
 
     @Inject
-    IssuingPurchaseTokens(CaptchaVerifier captcha,
+    IssuingPurchaseTokens(@Any Instance<CaptchaVerifier> verifiers,
+                          UnifiedJedis redis,
                           Admission admission,
                           AdmissionSwitches switches,
                           ChallengeThrottle throttle,
                           Clock clock,
+                          Randomness randomness,
                           AdmissionSettings settings) {
-        this.captcha = captcha;
+        this.randomness = randomness;
+        this.captcha = chosen(verifiers, settings.captchaVerifier());
+        this.work = new ProofOfWork(redis, settings.captchaTtlSeconds());
         this.admission = admission;
         this.switches = switches;
         this.throttle = throttle;
@@ -52,6 +66,16 @@ class IssuingPurchaseTokens implements PurchaseTokens {
     }
 
     private TokenSigner signer;
+
+    /** The verifier {@code seckill.admission.captcha-verifier} names (a CDI bean's {@code @Named}); the built-in is "image". */
+    private static CaptchaVerifier chosen(Instance<CaptchaVerifier> verifiers, String name) {
+        Instance<CaptchaVerifier> named = verifiers.select(NamedLiteral.of(name));
+        if (!named.isResolvable()) {
+            throw new IllegalStateException("seckill.admission.captcha-verifier=" + name + " names no single CDI bean "
+                    + "implementing seckill.admission.api.CaptchaVerifier with @Named(\"" + name + "\")");
+        }
+        return named.get();
+    }
 
     @PostConstruct
     void init() {
@@ -71,6 +95,8 @@ class IssuingPurchaseTokens implements PurchaseTokens {
 
     @Override
     public ChallengeIssue challenge(long activityId, long userId, String clientIp, SaleWindow window) {
+        // every ask counts as load, refused or not: a flood raises the price of the next token
+        challengeRate.count(clock.millis());
         Optional<HaltReason> halted = admission.haltedBecause();
         if (halted.isPresent()) {
             return new ChallengeIssue.Halted(halted.get());
@@ -90,7 +116,11 @@ class IssuingPurchaseTokens implements PurchaseTokens {
                 ChallengeThrottle.Refusal r = refused.get();
                 return new ChallengeIssue.Throttled(r.limit(), r.perMinute(), r.retryAfterSeconds());
             }
-            return new ChallengeIssue.Issued(captcha.issue(activityId, userId));
+            CaptchaChallenge challenge = captcha.issue(activityId, userId);
+            int bits = WorkDifficulty.bits(switches.proofOfWorkBits(), switches.proofOfWorkMaxBits(),
+                    switches.proofOfWorkLoadThreshold(), challengeRate.perSecond(clock.millis()));
+            work.stamp(challenge.challengeId(), bits);
+            return new ChallengeIssue.Issued(challenge, bits);
         } catch (JedisException e) {
             LOG.warning(() -> "captcha challenge not issued, Redis does not answer: " + e.getMessage());
             return new ChallengeIssue.Unavailable();
@@ -98,7 +128,8 @@ class IssuingPurchaseTokens implements PurchaseTokens {
     }
 
     @Override
-    public TokenIssue issue(long activityId, long userId, String challengeId, String answer, SaleWindow window) {
+    public TokenIssue issue(long activityId, long userId, String challengeId, String answer, String nonce,
+                            SaleWindow window) {
         Instant now = clock.instant();
         if (window.notStartedAt(now)) {
             return new TokenIssue.NotOpen(true, window.secondsUntilStart(now));
@@ -106,10 +137,29 @@ class IssuingPurchaseTokens implements PurchaseTokens {
         if (window.endedAt(now)) {
             return new TokenIssue.NotOpen(false, 0);
         }
-        if (signer == null || !captcha.verify(activityId, userId, challengeId, answer)) {
+        if (signer == null) {
+            return new TokenIssue.ChallengeFailed();
+        }
+        // the work before the captcha: one hash, and a script that skipped it never reaches the verifier
+        ProofOfWork.Verdict proof = work.check(challengeId, Optional.ofNullable(nonce));
+        switch (proof) {
+            case MISSING -> {
+                return new TokenIssue.ProofOfWorkFailed(true);
+            }
+            case WRONG -> {
+                return new TokenIssue.ProofOfWorkFailed(false);
+            }
+            case UNKNOWN_CHALLENGE -> {
+                return new TokenIssue.ChallengeFailed();
+            }
+            case PROVED -> {
+                // on to the captcha
+            }
+        }
+        if (!captcha.verify(activityId, userId, challengeId, answer)) {
             return new TokenIssue.ChallengeFailed();
         }
         Instant expiresAt = now.plus(Duration.ofSeconds(ttlSeconds));
-        return new TokenIssue.Issued(signer.sign(activityId, userId, expiresAt), expiresAt);
+        return new TokenIssue.Issued(signer.sign(activityId, userId, expiresAt, randomness.hexId(12)), expiresAt);
     }
 }

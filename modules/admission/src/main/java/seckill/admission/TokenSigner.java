@@ -12,9 +12,12 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Purchase tokens: {@code base64url("v1|keyId|activityId|userId|expiresEpochSecond") + "." +
+ * Purchase tokens: {@code base64url("v2|keyId|activityId|userId|expiresEpochSecond|tokenId") + "." +
  * base64url(HMAC-SHA256)}. The first configured key signs; every configured key verifies, so a key
- * is rotated by putting the new one first and dropping the old one after a token lifetime.
+ * is rotated by putting the new one first and dropping the old one after a token lifetime. The token
+ * id names the token where it is spent ({@link TokenSpend}); {@code v1} tokens (no id, signed by an
+ * instance of the previous release during a rolling upgrade) still verify and are named by their
+ * signature, which is as unique as their payload.
  */
 final class TokenSigner {
 
@@ -39,8 +42,16 @@ final class TokenSigner {
         signingKeyId = keys.keySet().iterator().next();
     }
 
-    String sign(long activityId, long userId, Instant expiresAt) {
-        String payload = "v1|" + signingKeyId + "|" + activityId + "|" + userId + "|" + expiresAt.getEpochSecond();
+    /** What a verified token says about itself: its id and when it lapses. */
+    record Claims(String tokenId, long expiresEpochSecond) {
+    }
+
+    String sign(long activityId, long userId, Instant expiresAt, String tokenId) {
+        if (!tokenId.matches("[0-9A-Za-z_-]{1,64}")) {
+            throw new IllegalArgumentException("a token id is 1-64 characters of [0-9A-Za-z_-]");
+        }
+        String payload = "v2|" + signingKeyId + "|" + activityId + "|" + userId + "|" + expiresAt.getEpochSecond()
+                + "|" + tokenId;
         byte[] body = payload.getBytes(StandardCharsets.UTF_8);
         return B64.encodeToString(body) + "." + B64.encodeToString(mac(keys.get(signingKeyId), body));
     }
@@ -62,7 +73,7 @@ final class TokenSigner {
             return Refusal.MALFORMED;
         }
         String[] parts = new String(body, StandardCharsets.UTF_8).split("\\|");
-        if (parts.length != 5 || !parts[0].equals("v1")) {
+        if (!(parts.length == 5 && parts[0].equals("v1")) && !(parts.length == 6 && parts[0].equals("v2"))) {
             return Refusal.MALFORMED;
         }
         byte[] key = keys.get(parts[1]);
@@ -86,6 +97,14 @@ final class TokenSigner {
             return Refusal.MALFORMED;
         }
         return null;
+    }
+
+    /** The claims of a token {@link #check} accepted. */
+    static Claims claims(String token) {
+        int dot = token.indexOf('.');
+        String[] parts = new String(D64.decode(token.substring(0, dot)), StandardCharsets.UTF_8).split("\\|");
+        String id = parts.length == 6 ? parts[5] : "s" + token.substring(dot + 1);
+        return new Claims(id, Long.parseLong(parts[4]));
     }
 
     private static byte[] mac(byte[] key, byte[] body) {

@@ -14,8 +14,10 @@ import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 /**
  * The buyer's side of the seckill HTTP API as a MicroProfile REST Client. Every method throws a
  * {@link SeckillProblem} (typed by code) for an answer of 400 or above. Build one with
- * {@link SeckillClients#buyer(java.net.URI)}, or inject it with {@code @RestClient} and
- * {@code seckill/mp-rest/url}; for the purchase protocol with retries use {@link Buying}.
+ * {@link SeckillClients#buyer(java.net.URI, String)} (the buyer's bearer token on every call), or
+ * inject it with {@code @RestClient} and {@code seckill/mp-rest/url}; for the purchase protocol with
+ * retries use {@link Buying}. The {@code userId} arguments are written as {@code X-User-Id}, which a
+ * client built with a token replaces by the token: the service believes only the token.
  */
 @RegisterRestClient(configKey = "seckill")
 @RegisterProvider(ProblemExceptions.class)

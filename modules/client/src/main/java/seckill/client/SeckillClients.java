@@ -3,6 +3,7 @@ package seckill.client;
 import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongFunction;
 
 import jakarta.ws.rs.client.ClientRequestFilter;
 import org.eclipse.microprofile.rest.client.RestClientBuilder;
@@ -13,7 +14,12 @@ public final class SeckillClients {
     private SeckillClients() {
     }
 
-    /** The buyer's API at {@code base} (e.g. {@code http://127.0.0.1:8080}), waiting at most 10 s for an answer. */
+    /**
+     * The buyer's API at {@code base} (e.g. {@code http://127.0.0.1:8080}), waiting at most 10 s for an
+     * answer, sending each call's {@code userId} as {@code X-User-Id} and nothing else: only for a
+     * back end behind a gateway that signs that header itself. A buyer's own client is
+     * {@link #buyer(URI, String)}.
+     */
     public static SeckillApi buyer(URI base) {
         return buyer(base, Duration.ofSeconds(10));
     }
@@ -22,6 +28,39 @@ public final class SeckillClients {
     public static SeckillApi buyer(URI base, Duration readTimeout) {
         return RestClientBuilder.newBuilder().baseUri(base)
                 .connectTimeout(2, TimeUnit.SECONDS).readTimeout(readTimeout.toMillis(), TimeUnit.MILLISECONDS)
+                .build(SeckillApi.class);
+    }
+
+    /**
+     * One signed-in buyer's API: every call carries {@code Authorization: Bearer <bearerToken>}, which
+     * names the buyer; the {@code userId} arguments are not sent (the service believes the token only).
+     */
+    public static SeckillApi buyer(URI base, String bearerToken) {
+        return buyer(base, Duration.ofSeconds(10), bearerToken);
+    }
+
+    /** The same, giving up on an answer after {@code readTimeout}. */
+    public static SeckillApi buyer(URI base, Duration readTimeout, String bearerToken) {
+        return buyers(base, readTimeout, userId -> bearerToken);
+    }
+
+    /**
+     * An API for many buyers at once (a load generator, a service acting for its signed-in users):
+     * each call's {@code userId} argument picks the bearer token it carries, {@code tokenOf.apply(userId)};
+     * the id itself is not sent.
+     */
+    public static SeckillApi buyers(URI base, Duration readTimeout, LongFunction<String> tokenOf) {
+        ClientRequestFilter bearer = request -> {
+            Object userId = request.getHeaders().getFirst(SeckillApi.USER);
+            request.getHeaders().remove(SeckillApi.USER);
+            if (userId != null) {
+                request.getHeaders().putSingle("Authorization",
+                        "Bearer " + tokenOf.apply(Long.parseLong(userId.toString())));
+            }
+        };
+        return RestClientBuilder.newBuilder().baseUri(base)
+                .connectTimeout(2, TimeUnit.SECONDS).readTimeout(readTimeout.toMillis(), TimeUnit.MILLISECONDS)
+                .register(bearer)
                 .build(SeckillApi.class);
     }
 

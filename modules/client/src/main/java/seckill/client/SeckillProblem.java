@@ -80,7 +80,11 @@ public class SeckillProblem extends RuntimeException {
         }
     }
 
-    /** {@code 403 TOKEN_INVALID}: no valid purchase token; {@link #reason()} says why (MISSING, EXPIRED, ...). */
+    /**
+     * {@code 403 TOKEN_INVALID}: no valid purchase token; get a new one. The service no longer says why
+     * (#36: the reason helped forgers), so {@link #reason()} is {@code UNKNOWN} unless an older service
+     * sent one.
+     */
     public static final class TokenInvalid extends SeckillProblem {
         TokenInvalid(SeckillProblem problem) {
             super(problem);

@@ -26,6 +26,7 @@ import seckill.ordering.api.PaymentResult;
 import seckill.settlement.api.PaymentAnswer;
 import seckill.settlement.api.PaymentCallbacks;
 import seckill.settlement.rules.CallbackSignature;
+import seckill.settlement.rules.JsonNesting;
 import seckill.settlement.rules.Price;
 
 /**
@@ -44,6 +45,8 @@ class ConfirmingPayments implements PaymentCallbacks {
     private static final JsonProvider JSON = JsonProvider.provider();
     // DATETIME's range; a later instant would be refused by SQL, after the signature was spent
     private static final Instant LATEST_PAID_AT = Instant.parse("9999-12-31T23:59:59Z");
+    /** A callback is one flat object; deeper bodies are refused before the parser sees them (issue #36). */
+    private static final int MAX_DEPTH = 8;
 
     private final OrderLedger ledger;
     private final Clock clock;
@@ -95,6 +98,9 @@ class ConfirmingPayments implements PaymentCallbacks {
             case CallbackSignature.Valid valid -> {
                 // signed within the window: read on
             }
+        }
+        if (JsonNesting.deeperThan(rawBody, MAX_DEPTH)) {
+            return count(new PaymentAnswer.Invalid("the body nests arrays or objects deeper than " + MAX_DEPTH + " levels"));
         }
         // after the signature: a stranger is told 401 whatever this instance lacks
         if (price == null) {

@@ -15,9 +15,33 @@
   let done = false;            // reserved or sold out: the button stays off
   let retryTimer = null;
   let nextChallengeAt = 0;     // after a refused challenge, when to ask again
+  let bearer = null;           // the signed-in buyer's token (dev sign-in); the service believes only it
+  let signedInAs = '';         // the buyer id the token names
+  let signInTimer = null;
 
   const serverNow = () => Date.now() + offsetMillis;
-  const buyer = () => $('buyer-id').value.trim();
+  // the buyer, once signed in: every call names them by the bearer token, never by a header of their own
+  const buyer = () => (bearer ? signedInAs : '');
+
+  // Dev mode's stand-in for a shop's sign-in: the service mints a token for the typed id with its dev
+  // key (POST /api/v1/dev/sign-in, 404 outside dev mode). A real shop hands the page its own token.
+  async function signIn() {
+    const id = $('buyer-id').value.trim();
+    bearer = null;
+    signedInAs = '';
+    if (!/^[1-9][0-9]{0,17}$/.test(id)) return;
+    const response = await fetch('/api/v1/dev/sign-in', {method: 'POST',
+      headers: {'Accept': 'application/json', 'Content-Type': 'application/json'},
+      body: JSON.stringify({userId: Number(id)})});
+    if (id !== $('buyer-id').value.trim()) return;   // typed on meanwhile: that sign-in is for another id
+    if (response.status === 200) {
+      bearer = (await response.json()).token;
+      signedInAs = id;
+      tick();
+    } else {
+      status('Signing in is only offered in dev mode; this shop signs you in elsewhere.', 'bad');
+    }
+  }
 
   function status(text, kind) {
     $('status').textContent = text;
@@ -26,7 +50,7 @@
 
   async function call(method, path, body, extraHeaders) {
     const headers = Object.assign({'Accept': 'application/json'}, extraHeaders || {});
-    if (buyer()) headers['X-User-Id'] = buyer();
+    if (bearer) headers['Authorization'] = 'Bearer ' + bearer;
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     const response = await fetch(path, {method, headers, body: body === undefined ? undefined : JSON.stringify(body)});
     let json = {};
@@ -106,11 +130,42 @@
     $('buy').disabled = !open || busy || done || !buyer() || (line && line.soldOut);
   }
 
+  // The proof of work the challenge asks for (issue #36): a nonce such that SHA-256(challengeId + ":" +
+  // nonce) starts with leadingZeroBits zero bits, about 2^bits hashes. It runs while the person reads the
+  // picture, so by the time they press Buy it is usually done. Stops when the challenge is replaced.
+  async function proofOfWork(mine) {
+    const bits = (mine.proofOfWork && mine.proofOfWork.leadingZeroBits) || 0;
+    if (bits === 0) return '';
+    if (!(window.crypto && crypto.subtle)) throw new Error('this page needs HTTPS (or localhost) for its check');
+    const encoder = new TextEncoder();
+    const zeroBits = (bytes) => {
+      let n = 0;
+      for (const b of bytes) {
+        if (b === 0) { n += 8; continue; }
+        return n + Math.clz32(b) - 24;
+      }
+      return n;
+    };
+    const batch = 256;  // digests in flight at once: the browser overlaps them
+    for (let start = 0; challenge === mine; start += batch) {
+      const nonces = [];
+      for (let i = 0; i < batch; i++) nonces.push(String(start + i));
+      const hashes = await Promise.all(nonces.map((n) =>
+          crypto.subtle.digest('SHA-256', encoder.encode(mine.challengeId + ':' + n))));
+      for (let i = 0; i < batch; i++) {
+        if (zeroBits(new Uint8Array(hashes[i])) >= bits) return nonces[i];
+      }
+    }
+    return null;  // replaced by another challenge
+  }
+
   async function newChallenge() {
     challenge = {pending: true};
     const answer = await call('POST', '/api/v1/activities/' + activityId + '/challenges');
     if (answer.status === 201) {
       challenge = answer.json;
+      challenge.work = proofOfWork(challenge);
+      challenge.work.catch(() => {});  // reported when Buy awaits it
       $('captcha-image').src = challenge.image;
       $('captcha-image').dataset.challenge = challenge.challengeId;  // for support staff and the browser tests
       $('captcha-answer').value = '';
@@ -128,8 +183,20 @@
     tick();
     if (!token) {
       if (!challenge || !challenge.challengeId) { busy = false; return newChallenge(); }
+      const mine = challenge;
+      let nonce;
+      try {
+        status('Checking…');
+        nonce = await mine.work;
+      } catch (e) {
+        busy = false;
+        status(e.message, 'bad');
+        tick();
+        return;
+      }
+      if (nonce === null || challenge !== mine) { busy = false; tick(); return; }
       const answer = await call('POST', '/api/v1/activities/' + activityId + '/tokens',
-          {challengeId: challenge.challengeId, answer: $('captcha-answer').value.trim()});
+          {challengeId: mine.challengeId, answer: $('captcha-answer').value.trim(), nonce: nonce});
       if (answer.status !== 201) {
         busy = false;
         challenge = null;
@@ -220,8 +287,12 @@
 
   function start() {
     $('buyer-id').value = localStorage.getItem('seckill.buyer') || '';
+    if ($('buyer-id').value.trim()) signIn();
     $('buyer-id').addEventListener('input', () => {
-      localStorage.setItem('seckill.buyer', buyer());
+      localStorage.setItem('seckill.buyer', $('buyer-id').value.trim());
+      bearer = null;
+      clearTimeout(signInTimer);
+      signInTimer = setTimeout(signIn, 300);
       // a challenge and a token belong to one buyer: a new id needs its own, once typing has paused
       challenge = null;
       token = null;

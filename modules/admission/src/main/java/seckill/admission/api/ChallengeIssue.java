@@ -7,7 +7,14 @@ package seckill.admission.api;
  */
 public sealed interface ChallengeIssue {
 
-    record Issued(CaptchaChallenge challenge) implements ChallengeIssue {
+    /**
+     * A challenge to solve, and the proof of work to send with its answer: a nonce such that
+     * SHA-256(challengeId + ":" + nonce) starts with {@code proofOfWorkBits} zero bits (0: none asked).
+     */
+    record Issued(CaptchaChallenge challenge, int proofOfWorkBits) implements ChallengeIssue {
+        public Issued(CaptchaChallenge challenge) {
+            this(challenge, 0);
+        }
     }
 
     /** Sales are halted on this instance. */

@@ -12,6 +12,14 @@ public interface PurchaseTokens {
      */
     ChallengeIssue challenge(long activityId, long userId, String clientIp, SaleWindow window);
 
-    /** A purchase token for a buyer who answered their challenge while the sale is open. */
-    TokenIssue issue(long activityId, long userId, String challengeId, String answer, SaleWindow window);
+    /**
+     * A purchase token for a buyer who answered their challenge while the sale is open, with the proof
+     * of work the challenge asked for ({@code nonce}, null when none was sent).
+     */
+    TokenIssue issue(long activityId, long userId, String challengeId, String answer, String nonce, SaleWindow window);
+
+    /** {@link #issue(long, long, String, String, String, SaleWindow)} without a nonce. */
+    default TokenIssue issue(long activityId, long userId, String challengeId, String answer, SaleWindow window) {
+        return issue(activityId, userId, challengeId, answer, null, window);
+    }
 }

@@ -13,6 +13,13 @@ public sealed interface TokenIssue {
     record ChallengeFailed() implements TokenIssue {
     }
 
+    /**
+     * The proof of work the challenge asked for is {@code missing} (the challenge stays usable: send it
+     * again with the nonce), or the nonce does not prove it (the challenge is used up).
+     */
+    record ProofOfWorkFailed(boolean missing) implements TokenIssue {
+    }
+
     /** Tokens are issued only while the activity is open; {@code secondsUntilStart} is 0 once it ended. */
     record NotOpen(boolean notStartedYet, long secondsUntilStart) implements TokenIssue {
     }
