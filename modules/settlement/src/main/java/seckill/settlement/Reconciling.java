@@ -213,10 +213,6 @@ class Reconciling implements Reconciliation {
                     return new SkuReconciliation(activityId, sku.skuId(), now, "NOT_PREHEATED", f,
                             "Redis has no stock for bucket " + bucket + " of this SKU; preheat it again");
                 }
-                case BucketSnapshot.TooManyInFlight tooMany -> {
-                    return new SkuReconciliation(activityId, sku.skuId(), now, "IN_FLIGHT", f,
-                            "more than " + tooMany.limit() + " events in flight; judged again next time");
-                }
                 case BucketSnapshot.Taken taken -> {
                     SettledUnits settled = ledger.settledAsOf(activityId, sku.skuId(), bucket, taken.lastEvent(),
                             taken.unsettledReservations());

@@ -193,10 +193,11 @@ final class OrderingSql {
      * or before the snapshot's last stream entry, leaving out {@code excluded} reservations (the
      * snapshot counts those as pending). Rows written before event positions were kept count as seen.
      */
-    static String bucketUnitsAsOf(int excluded) {
-        String notIn = excluded == 0 ? "" : " AND reservation_id NOT IN (" + placeholders(excluded) + ")";
+    /** The bucket's settled units up to an event; with {@code among} ids, only those reservations'. */
+    static String bucketUnitsAsOf(int among) {
+        String onlyAmong = among == 0 ? "" : " AND reservation_id IN (" + placeholders(among) + ")";
         String where = "activity_id = ? AND sku_id = ? AND %s = ? AND COALESCE(event_position, 0) <= ?".formatted(BUCKET_OF_ID)
-                + notIn;
+                + onlyAmong;
         return "SELECT (SELECT COALESCE(SUM(quantity), 0) FROM seckill_order WHERE " + where + ") AS ordered_units,"
                 + " (SELECT COALESCE(SUM(quantity), 0) FROM seckill_reservation_failure WHERE " + where + ") AS failed_units";
     }
