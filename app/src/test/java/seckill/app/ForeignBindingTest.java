@@ -61,6 +61,12 @@ class ForeignBindingTest {
                 HttpResponse<String> ready = sale.get("/health/ready", null);
                 return ready.statusCode() == 503 && ready.body().contains(FOREIGN);
             });
+            // settlement's resume check (every 2 s) halts sales on the binding's verdict
+            SaleFixture.await("sales halted, naming the other ledger", Duration.ofSeconds(5), () -> {
+                String sales = sale.send(HttpRequest.newBuilder(sale.base.resolve("/api/v1/admin/sales"))
+                        .header("Authorization", "Bearer " + SaleFixture.ADMIN_TOKEN).GET()).body();
+                return sales.contains("\"state\":\"HALTED\"") && sales.contains(FOREIGN);
+            });
             HttpResponse<String> refused = purchase(sale, activity, buyer + 1, "during");
             assertThat(refused.body(), refused.statusCode(), is(503));
             assertThat(refused.body(), containsString("\"code\":\"HALTED\""));

@@ -215,6 +215,17 @@ public final class LedgerRows {
         }
     }
 
+    /** Whether this ledger has bound a Redis namespace before (changeset ordering:10-ledger-bound). */
+    public boolean ledgerBound() {
+        return db.execute().get(OrderingSql.SELECT_LEDGER_BOUND).map(row -> row.column("bound_at").get() != null)
+                .orElse(false);
+    }
+
+    /** Records that this ledger holds a namespace's data from now on; the first time only. */
+    public void markLedgerBound(Instant now) {
+        db.execute().dml(OrderingSql.MARK_LEDGER_BOUND, UtcTime.column(now));
+    }
+
     /** The id this ledger was given when its schema was created (changeset ordering:8-ledger-identity). */
     public String ledgerId() {
         return db.execute().get(OrderingSql.SELECT_LEDGER_ID).map(row -> Columns.textOf(row, "ledger_id"))

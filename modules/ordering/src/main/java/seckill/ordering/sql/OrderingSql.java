@@ -16,6 +16,10 @@ final class OrderingSql {
 
     static final String SELECT_LEDGER_ID = "SELECT ledger_id FROM seckill_ledger WHERE id = 1";
 
+    static final String SELECT_LEDGER_BOUND = "SELECT bound_at FROM seckill_ledger WHERE id = 1";
+
+    static final String MARK_LEDGER_BOUND = "UPDATE seckill_ledger SET bound_at = ? WHERE id = 1 AND bound_at IS NULL";
+
     static final String INSERT_STOCK = """
             INSERT INTO seckill_stock (activity_id, sku_id, total, available, per_user_limit, buckets)
             VALUES (?, ?, ?, ?, ?, ?)""";
