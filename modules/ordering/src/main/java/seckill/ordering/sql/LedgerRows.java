@@ -217,8 +217,7 @@ public final class LedgerRows {
 
     /** Whether this ledger has bound a Redis namespace before (changeset ordering:10-ledger-bound). */
     public boolean ledgerBound() {
-        return db.execute().get(OrderingSql.SELECT_LEDGER_BOUND).map(row -> row.column("bound_at").get() != null)
-                .orElse(false);
+        return db.execute().get(OrderingSql.SELECT_LEDGER_BOUND).map(row -> Columns.longOf(row, "n") > 0).orElse(false);
     }
 
     /** Records that this ledger holds a namespace's data from now on; the first time only. */

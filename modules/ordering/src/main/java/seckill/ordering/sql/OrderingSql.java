@@ -16,7 +16,7 @@ final class OrderingSql {
 
     static final String SELECT_LEDGER_ID = "SELECT ledger_id FROM seckill_ledger WHERE id = 1";
 
-    static final String SELECT_LEDGER_BOUND = "SELECT bound_at FROM seckill_ledger WHERE id = 1";
+    static final String SELECT_LEDGER_BOUND = "SELECT COUNT(*) AS n FROM seckill_ledger WHERE id = 1 AND bound_at IS NOT NULL";
 
     static final String MARK_LEDGER_BOUND = "UPDATE seckill_ledger SET bound_at = ? WHERE id = 1 AND bound_at IS NULL";
 
