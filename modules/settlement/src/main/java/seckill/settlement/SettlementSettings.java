@@ -9,11 +9,13 @@ import org.eclipse.microprofile.config.Config;
  * ({@code seckill.settlement.enabled}), how often the timeout sweep, the outbox relay and
  * reconciliation run, the timeout sweep's page, whether a halt in doubt is lifted automatically,
  * the payment callbacks' HMAC key ({@code seckill.payment.hmac-key}, empty: callbacks refused) and
- * how long a sale's Redis keys outlive its end ({@code seckill.reservation.keys-outlive-end-seconds}).
+ * how long a sale's Redis keys outlive its end ({@code seckill.reservation.keys-outlive-end-seconds}),
+ * and how many unsettled events reconciliation reads from a bucket in one atomic step
+ * ({@code seckill.settlement.snapshot-page-size}).
  */
 record SettlementSettings(boolean enabled, long timeoutScanSeconds, long relayMillis, long reconcileSeconds,
                           int timeoutPageSize, boolean autoResume, Optional<String> paymentKey,
-                          long keysOutliveEndSeconds) {
+                          long keysOutliveEndSeconds, int snapshotPageSize) {
 
     static SettlementSettings from(Config config) {
         return new SettlementSettings(
@@ -24,6 +26,7 @@ record SettlementSettings(boolean enabled, long timeoutScanSeconds, long relayMi
                 config.getOptionalValue("seckill.settlement.timeout-page-size", Integer.class).orElse(100),
                 config.getOptionalValue("seckill.settlement.auto-resume", Boolean.class).orElse(true),
                 config.getOptionalValue("seckill.payment.hmac-key", String.class).filter(k -> !k.isBlank()),
-                config.getOptionalValue("seckill.reservation.keys-outlive-end-seconds", Long.class).orElse(259_200L));
+                config.getOptionalValue("seckill.reservation.keys-outlive-end-seconds", Long.class).orElse(259_200L),
+                config.getOptionalValue("seckill.settlement.snapshot-page-size", Integer.class).orElse(10_000));
     }
 }
