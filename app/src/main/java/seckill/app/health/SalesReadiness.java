@@ -26,22 +26,27 @@ public class SalesReadiness implements HealthCheck {
     private final Reconciliation reconciliation;
     private final ReservationEvents events;
     private final OrderLedger ledger;
+    private final seckill.ordering.api.LedgerBinding binding;
 
     @Inject
     SalesReadiness(Admission admission,
                    Reconciliation reconciliation,
                    ReservationEvents events,
-                   OrderLedger ledger) {
+                   OrderLedger ledger,
+                   seckill.ordering.api.LedgerBinding binding) {
         this.admission = admission;
         this.reconciliation = reconciliation;
         this.events = events;
         this.ledger = ledger;
+        this.binding = binding;
     }
 
     @Override
     public HealthCheckResponse call() {
         HealthCheckResponseBuilder response = HealthCheckResponse.named("sales").up();
         admission.haltedBecause().ifPresent(reason -> response.down().withData("halted", reason.words()));
+        // said here too: on an instance without settlement sweeps nothing halts for it, yet nothing is ordered
+        binding.foreign().ifPresent(wrong -> response.down().withData("ledgerBinding", wrong));
         try {
             reconciliation.alarm().ifPresent(alarm -> response.down()
                     .withData("reconciliation", alarm.state() + " activity " + alarm.activityId() + " sku "

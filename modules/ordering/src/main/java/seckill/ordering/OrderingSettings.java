@@ -10,13 +10,15 @@ import org.eclipse.microprofile.config.Config;
  * when a dead consumer's events are claimed, the consumer name, the longest back-off during an
  * outage, how many refusals by the ledger itself dead-letter an event, how long an unknown
  * activity id is answered from memory (a flood of lookups for a bad id stays off the database), how
- * often the streams the ledger says must exist are compared with the stream registry, and how long a
+ * often the streams the ledger says must exist are compared with the stream registry, how often the
+ * namespace's binding to this ledger is checked again, and how long a
  * sale's Redis keys outlive its end ({@code seckill.reservation.keys-outlive-end-seconds}, the same
  * key the launch uses).
  */
 record OrderingSettings(boolean enabled, int workers, int batchSize, long idlePollMillis, long reclaimIdleSeconds,
                         Optional<String> consumerName, long maxBackoffMillis, int maxDeliveries,
-                        long activityMissMillis, long streamsRepairSeconds, long keysOutliveEndSeconds) {
+                        long activityMissMillis, long streamsRepairSeconds, long keysOutliveEndSeconds,
+                        long bindingCheckSeconds) {
 
     static OrderingSettings from(Config config) {
         return new OrderingSettings(
@@ -30,6 +32,7 @@ record OrderingSettings(boolean enabled, int workers, int batchSize, long idlePo
                 config.getOptionalValue("seckill.ordering.max-deliveries", Integer.class).orElse(5),
                 config.getOptionalValue("seckill.ordering.activity-miss-millis", Long.class).orElse(1_000L),
                 config.getOptionalValue("seckill.ordering.streams-repair-seconds", Long.class).orElse(5L),
-                config.getOptionalValue("seckill.reservation.keys-outlive-end-seconds", Long.class).orElse(259_200L));
+                config.getOptionalValue("seckill.reservation.keys-outlive-end-seconds", Long.class).orElse(259_200L),
+                config.getOptionalValue("seckill.ordering.binding-check-seconds", Long.class).orElse(5L));
     }
 }

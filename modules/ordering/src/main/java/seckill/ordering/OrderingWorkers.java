@@ -38,6 +38,7 @@ class OrderingWorkers implements OrderingSwitch {
     private final PlacingOrders placingOrders;
     private final MetricRegistry metrics;
     private final CrashInjection crashes;
+    private final BindingTheLedger binding;
     private final java.time.Clock clock;
     private final boolean enabled;
     private final int workerCount;
@@ -54,12 +55,13 @@ class OrderingWorkers implements OrderingSwitch {
 
     @Inject
     OrderingWorkers(ReservationEvents events, LiveStreams liveStreams, PlacingOrders placingOrders, MetricRegistry metrics,
-                    CrashInjection crashes, java.time.Clock clock, OrderingSettings settings) {
+                    CrashInjection crashes, BindingTheLedger binding, java.time.Clock clock, OrderingSettings settings) {
         this.events = events;
         this.liveStreams = liveStreams;
         this.placingOrders = placingOrders;
         this.metrics = metrics;
         this.crashes = crashes;
+        this.binding = binding;
         this.clock = clock;
         this.enabled = settings.enabled();
         this.workerCount = settings.workers();
@@ -159,6 +161,11 @@ class OrderingWorkers implements OrderingSwitch {
         boolean ownPendingFirst = true;
         while (running) {
             try {
+                if (binding.foreign().isPresent()) {
+                    // another ledger's namespace (or nobody's): its events are not this ledger's to order
+                    Thread.sleep(Math.max(idlePollMillis, 200));
+                    continue;
+                }
                 if (outage.ongoing() && !placingOrders.ledgerAnswers()) {
                     throw new LedgerUnavailable(new java.sql.SQLTransientConnectionException("the ledger does not answer"));
                 }

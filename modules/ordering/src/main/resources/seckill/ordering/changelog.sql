@@ -144,3 +144,8 @@ CREATE TABLE seckill_order_number (
     PRIMARY KEY (id),
     KEY idx_order_number_reservation (reservation_id)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
+
+--changeset ordering:10-ledger-bound
+--comment: when this ledger first bound a Redis namespace; a namespace whose binding was lost while it holds a sale's data is taken again only by a ledger that bound one before, never by an empty ledger (a ledger in use already bound its namespace at its first start)
+ALTER TABLE seckill_ledger ADD COLUMN bound_at DATETIME(3) NULL COMMENT 'UTC';
+UPDATE seckill_ledger SET bound_at = created_at WHERE EXISTS (SELECT 1 FROM seckill_activity);

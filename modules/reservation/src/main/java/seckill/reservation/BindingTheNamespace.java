@@ -9,9 +9,9 @@ import seckill.reservation.api.ReservationUnavailable;
 
 /**
  * Keeps the id of the ledger this Redis namespace belongs to in {@code sk:ledger}, a key without a
- * TTL (so no {@code volatile-*} eviction takes it). Written only when absent: a lost binding is
- * taken again by the next instance that checks, which is one over the ledger the namespace's events
- * were recorded for as long as no other deployment started meanwhile.
+ * TTL (so no {@code volatile-*} eviction takes it). Written only when absent; who may write it again
+ * after it was lost is the ordering module's rule (only a ledger that bound a namespace before, or
+ * any ledger while the namespace holds no sale's data).
  */
 @ApplicationScoped
 class BindingTheNamespace implements NamespaceBinding {
@@ -35,6 +35,24 @@ class BindingTheNamespace implements NamespaceBinding {
             return owner != null ? owner : bindTo(ledgerId);
         } catch (JedisException e) {
             throw new ReservationUnavailable("the reservation store did not say which ledger it belongs to", e);
+        }
+    }
+
+    @Override
+    public java.util.Optional<String> owner() {
+        try {
+            return java.util.Optional.ofNullable(redis.get(KEY));
+        } catch (JedisException e) {
+            throw new ReservationUnavailable("the reservation store did not say which ledger it belongs to", e);
+        }
+    }
+
+    @Override
+    public boolean holdsEvents() {
+        try {
+            return redis.exists(seckill.reservation.redis.StockBuckets.STREAM_REGISTRY);
+        } catch (JedisException e) {
+            throw new ReservationUnavailable("the reservation store did not say what it holds", e);
         }
     }
 }

@@ -314,7 +314,7 @@ class ReservingStock implements StockReservations {
 
             @Override
             public String withdraw(ReservationId id, long userId) {
-                return bucketScripts.withdraw(redis, keys, id, userId);
+                return bucketScripts.withdraw(redis, keys, id, userId, settings.acks());
             }
         };
         return new DonorBuckets(steps);

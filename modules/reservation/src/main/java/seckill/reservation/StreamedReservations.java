@@ -188,8 +188,8 @@ class StreamedReservations implements ReservationEvents {
     }
 
     @Override
-    public BucketSnapshot snapshot(long activityId, long skuId, int bucket, int buckets, int limit) {
-        return snapshotScript.take(redis, StockBuckets.of(activityId, skuId, buckets), bucket, consumerGroup, limit);
+    public BucketSnapshot snapshot(long activityId, long skuId, int bucket, int buckets, int pageSize) {
+        return snapshotScript.take(redis, StockBuckets.of(activityId, skuId, buckets), bucket, consumerGroup, pageSize);
     }
 
     @Override

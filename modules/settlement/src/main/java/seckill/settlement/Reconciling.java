@@ -48,7 +48,6 @@ import seckill.settlement.sql.SettlementRows;
 class Reconciling implements Reconciliation {
 
     private static final Logger LOG = Logger.getLogger(Reconciling.class.getName());
-    private static final int MAX_COUNTED_EVENTS = 10_000;
 
     private final ActivityCatalog catalog;
     private final OrderLedger ledger;
@@ -57,6 +56,7 @@ class Reconciling implements Reconciliation {
     private final Clock clock;
     private final MetricRegistry metrics;
     private final long keysOutliveEndSeconds;
+    private final int snapshotPageSize;
 
     @Inject
     Reconciling(ActivityCatalog catalog,
@@ -73,6 +73,7 @@ class Reconciling implements Reconciliation {
         this.clock = clock;
         this.metrics = metrics;
         this.keysOutliveEndSeconds = settings.keysOutliveEndSeconds();
+        this.snapshotPageSize = settings.snapshotPageSize();
     }
 
     private SettlementRows rows;
@@ -206,15 +207,11 @@ class Reconciling implements Reconciliation {
         for (int bucket = 0; bucket < sku.buckets(); bucket++) {
             // the ledger first: a refill is marked applied only once Redis holds it, so Redis can only hold more
             long appliedRefills = ledger.appliedRefillUnits(activityId, sku.skuId(), bucket);
-            BucketSnapshot snapshot = events.snapshot(activityId, sku.skuId(), bucket, sku.buckets(), MAX_COUNTED_EVENTS);
+            BucketSnapshot snapshot = events.snapshot(activityId, sku.skuId(), bucket, sku.buckets(), snapshotPageSize);
             switch (snapshot) {
                 case BucketSnapshot.NotPreheated notPreheated -> {
                     return new SkuReconciliation(activityId, sku.skuId(), now, "NOT_PREHEATED", f,
                             "Redis has no stock for bucket " + bucket + " of this SKU; preheat it again");
-                }
-                case BucketSnapshot.TooManyInFlight tooMany -> {
-                    return new SkuReconciliation(activityId, sku.skuId(), now, "IN_FLIGHT", f,
-                            "more than " + tooMany.limit() + " events in flight; judged again next time");
                 }
                 case BucketSnapshot.Taken taken -> {
                     SettledUnits settled = ledger.settledAsOf(activityId, sku.skuId(), bucket, taken.lastEvent(),

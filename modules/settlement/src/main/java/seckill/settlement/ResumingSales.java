@@ -8,6 +8,7 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
 import seckill.admission.api.Admission;
 import seckill.admission.api.HaltReason;
+import seckill.ordering.api.LedgerBinding;
 import seckill.reservation.api.ReplicaStatus;
 import seckill.settlement.api.SkuReconciliation;
 import seckill.settlement.rules.ResumeRule;
@@ -18,7 +19,8 @@ import seckill.settlement.rules.ResumeRule;
  * the events still in flight counted exactly (so other instances may keep selling meanwhile).
  * Never by falling back to another path, and never while the master lacks the replicas a
  * reservation must reach: such a halt stays, saying so ({@code NO_REPLICA}), until one is back or an
- * operator lowers {@code seckill.redis.min-replica-acks}.
+ * operator lowers {@code seckill.redis.min-replica-acks}. Checked first, each time: a namespace bound
+ * to another ledger halts sales ({@link HaltReason.ForeignLedger}) and keeps them halted.
  */
 @ApplicationScoped
 class ResumingSales {
@@ -28,21 +30,33 @@ class ResumingSales {
     private final Admission admission;
     private final Reconciling reconciling;
     private final ReplicaStatus replicas;
+    private final LedgerBinding binding;
     private final ResumeRule rule;
 
     @Inject
     ResumingSales(Admission admission,
                   Reconciling reconciling,
                   ReplicaStatus replicas,
+                  LedgerBinding binding,
                   SettlementSettings settings) {
         this.admission = admission;
         this.reconciling = reconciling;
         this.replicas = replicas;
+        this.binding = binding;
         this.rule = new ResumeRule(settings.autoResume());
     }
 
     /** Returns whether sales are open afterwards. */
     boolean tryResume(boolean operatorAsked) {
+        Optional<String> foreign = binding.foreign();
+        if (foreign.isPresent()) {
+            // the namespace is another ledger's (or nobody's): halt, whatever else is the matter, and stay so
+            HaltReason.ForeignLedger why = new HaltReason.ForeignLedger(foreign.get());
+            admission.halt(why);
+            admission.haltedBecause().filter(reason -> !reason.equals(why))
+                    .ifPresent(reason -> admission.explainHalt(reason, why));
+            return false;
+        }
         var reason = admission.haltedBecause();
         if (reason.isEmpty()) {
             return true;

@@ -14,13 +14,15 @@ import seckill.settlement.rules.Price;
  * the payment callbacks' HMAC key ({@code seckill.payment.hmac-key}, empty: callbacks refused), how
  * far a callback's signed timestamp may be from this clock ({@code seckill.payment.signature-window-seconds}),
  * the price every payment must equal until orders carry their own ({@code seckill.payment.price} and
- * {@code seckill.payment.currency}; either missing: callbacks refused, a malformed one fails the start)
- * and how long a sale's Redis keys outlive its end ({@code seckill.reservation.keys-outlive-end-seconds}).
+ * {@code seckill.payment.currency}; either missing: callbacks refused, a malformed one fails the start),
+ * how long a sale's Redis keys outlive its end ({@code seckill.reservation.keys-outlive-end-seconds})
+ * and how many unsettled events reconciliation reads from a bucket in one atomic step
+ * ({@code seckill.settlement.snapshot-page-size}).
  */
 record SettlementSettings(boolean enabled, long timeoutScanSeconds, long relayMillis, long reconcileSeconds,
                           int timeoutPageSize, boolean autoResume, Optional<String> paymentKey,
                           long keysOutliveEndSeconds, Duration signatureWindow, Optional<BigDecimal> price,
-                          Optional<String> currency) {
+                          Optional<String> currency, int snapshotPageSize) {
 
     SettlementSettings {
         try {
@@ -46,7 +48,8 @@ record SettlementSettings(boolean enabled, long timeoutScanSeconds, long relayMi
                 config.getOptionalValue("seckill.payment.price", String.class).filter(p -> !p.isBlank())
                         .map(p -> decimal("seckill.payment.price", p)),
                 config.getOptionalValue("seckill.payment.currency", String.class).filter(c -> !c.isBlank())
-                        .map(String::trim));
+                        .map(String::trim),
+                config.getOptionalValue("seckill.settlement.snapshot-page-size", Integer.class).orElse(10_000));
     }
 
     /** The price every payment must equal, when both halves are configured. */

@@ -51,4 +51,21 @@ public sealed interface HaltReason {
             return true;
         }
     }
+
+    /**
+     * The Redis namespace is bound to another ledger than this instance's, or holds a sale's data
+     * bound to none: its events are not this ledger's to order, so nothing is sold until an operator
+     * points the instance at the right stores (or re-keys the binding) and resumes.
+     */
+    record ForeignLedger(String detail) implements HaltReason {
+        @Override
+        public String words() {
+            return "ledger: " + detail;
+        }
+
+        @Override
+        public boolean arbiterInDoubt() {
+            return false;
+        }
+    }
 }

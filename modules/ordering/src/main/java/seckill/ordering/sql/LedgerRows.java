@@ -27,6 +27,9 @@ import seckill.reservation.api.ReservationId;
  */
 public final class LedgerRows {
 
+    /** Reservation ids per statement: far below any driver's limit on placeholders (65,535). */
+    private static final int UNSETTLED_SLICE = 1_000;
+
     private final DbClient db;
 
     public LedgerRows(DbClient db) {
@@ -185,12 +188,39 @@ public final class LedgerRows {
         }
     }
 
-    public SettledUnits settledAsOf(long activityId, long skuId, int bucket, long lastEvent, List<String> unsettled) {
-        List<Object> where = new java.util.ArrayList<>(List.of(activityId, skuId, bucket, lastEvent));
-        where.addAll(unsettled);
+    /**
+     * The units settled (ordered, dead-lettered) from the bucket's events up to {@code lastEvent},
+     * less those of the {@code unsettled} reservations (counted as in flight by the caller). However
+     * many those are: everything up to the event, then the unsettled ones found settled, subtracted
+     * slice by slice, all in one repeatable-read transaction so every read sees the same instant (an
+     * order committed between two reads would otherwise be added by none and subtracted by one).
+     */
+    public SettledUnits settledAsOf(long activityId, long skuId, int bucket, long lastEvent, List<String> listed) {
+        // each reservation subtracted once, as NOT IN did, even if two slices would both name it
+        List<String> unsettled = List.copyOf(new java.util.LinkedHashSet<>(listed));
+        DbTransaction tx = db.transaction();
+        try {
+            SettledUnits settled = unitsAsOf(tx, List.of(activityId, skuId, bucket, lastEvent), List.of());
+            for (int from = 0; from < unsettled.size(); from += UNSETTLED_SLICE) {
+                SettledUnits among = unitsAsOf(tx, List.of(activityId, skuId, bucket, lastEvent),
+                        unsettled.subList(from, Math.min(unsettled.size(), from + UNSETTLED_SLICE)));
+                settled = new SettledUnits(settled.orderedUnits() - among.orderedUnits(),
+                        settled.failedUnits() - among.failedUnits());
+            }
+            tx.commit();
+            return settled;
+        } catch (RuntimeException e) {
+            Transactions.rollbackQuietly(tx, e);
+            throw e;
+        }
+    }
+
+    private static SettledUnits unitsAsOf(DbTransaction tx, List<Object> bucket, List<String> among) {
+        List<Object> where = new java.util.ArrayList<>(bucket);
+        where.addAll(among);
         List<Object> params = new java.util.ArrayList<>(where);
         params.addAll(where);
-        return db.execute().get(OrderingSql.bucketUnitsAsOf(unsettled.size()), params.toArray())
+        return tx.get(OrderingSql.bucketUnitsAsOf(among.size()), params.toArray())
                 .map(r -> new SettledUnits(Columns.longOf(r, "ordered_units"), Columns.longOf(r, "failed_units")))
                 .orElse(new SettledUnits(0, 0));
     }
@@ -216,6 +246,16 @@ public final class LedgerRows {
                 UtcTime.column(endedAfter))) {
             return rows.map(r -> Columns.longOf(r, "id")).toList();
         }
+    }
+
+    /** Whether this ledger has bound a Redis namespace before (changeset ordering:10-ledger-bound). */
+    public boolean ledgerBound() {
+        return db.execute().get(OrderingSql.SELECT_LEDGER_BOUND).map(row -> Columns.longOf(row, "n") > 0).orElse(false);
+    }
+
+    /** Records that this ledger holds a namespace's data from now on; the first time only. */
+    public void markLedgerBound(Instant now) {
+        db.execute().dml(OrderingSql.MARK_LEDGER_BOUND, UtcTime.column(now));
     }
 
     /** The id this ledger was given when its schema was created (changeset ordering:8-ledger-identity). */

@@ -16,6 +16,10 @@ final class OrderingSql {
 
     static final String SELECT_LEDGER_ID = "SELECT ledger_id FROM seckill_ledger WHERE id = 1";
 
+    static final String SELECT_LEDGER_BOUND = "SELECT COUNT(*) AS n FROM seckill_ledger WHERE id = 1 AND bound_at IS NOT NULL";
+
+    static final String MARK_LEDGER_BOUND = "UPDATE seckill_ledger SET bound_at = ? WHERE id = 1 AND bound_at IS NULL";
+
     static final String INSERT_STOCK = """
             INSERT INTO seckill_stock (activity_id, sku_id, total, available, per_user_limit, buckets)
             VALUES (?, ?, ?, ?, ?, ?)""";
@@ -208,10 +212,11 @@ final class OrderingSql {
      * or before the snapshot's last stream entry, leaving out {@code excluded} reservations (the
      * snapshot counts those as pending). Rows written before event positions were kept count as seen.
      */
-    static String bucketUnitsAsOf(int excluded) {
-        String notIn = excluded == 0 ? "" : " AND reservation_id NOT IN (" + placeholders(excluded) + ")";
+    /** The bucket's settled units up to an event; with {@code among} ids, only those reservations'. */
+    static String bucketUnitsAsOf(int among) {
+        String onlyAmong = among == 0 ? "" : " AND reservation_id IN (" + placeholders(among) + ")";
         String where = "activity_id = ? AND sku_id = ? AND %s = ? AND COALESCE(event_position, 0) <= ?".formatted(BUCKET_OF_ID)
-                + notIn;
+                + onlyAmong;
         return "SELECT (SELECT COALESCE(SUM(quantity), 0) FROM seckill_order WHERE " + where + ") AS ordered_units,"
                 + " (SELECT COALESCE(SUM(quantity), 0) FROM seckill_reservation_failure WHERE " + where + ") AS failed_units";
     }

@@ -7,7 +7,7 @@ import java.util.List;
  * units left, the units refills have put back, the position of the stream's last event, and the
  * events not yet acknowledged (pending or never delivered) with their units. Every event at or
  * before {@code lastEvent} that is not listed here was acknowledged, so its outcome is already in
- * the ledger.
+ * the ledger. A backlog of any size is listed: it is read in pages, each entry judged once.
  */
 public sealed interface BucketSnapshot {
 
@@ -18,9 +18,5 @@ public sealed interface BucketSnapshot {
 
     /** The bucket's stock key is not in Redis (never preheated, lost, or expired). */
     record NotPreheated() implements BucketSnapshot {
-    }
-
-    /** More than {@code limit} events in flight; not listed. */
-    record TooManyInFlight(int limit) implements BucketSnapshot {
     }
 }

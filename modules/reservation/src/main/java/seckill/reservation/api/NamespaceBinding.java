@@ -16,4 +16,20 @@ public interface NamespaceBinding {
      * @throws ReservationUnavailable when Redis does not answer
      */
     String bindTo(String ledgerId);
+
+    /**
+     * The ledger the namespace is bound to, read without binding it; empty when the binding is lost
+     * or was never made.
+     *
+     * @throws ReservationUnavailable when Redis does not answer
+     */
+    java.util.Optional<String> owner();
+
+    /**
+     * Whether the namespace holds a sale's data (its stream registry): events of some ledger, which
+     * only the ledger that bound the namespace before may claim once the binding is lost.
+     *
+     * @throws ReservationUnavailable when Redis does not answer
+     */
+    boolean holdsEvents();
 }

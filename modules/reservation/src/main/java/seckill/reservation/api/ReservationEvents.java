@@ -74,10 +74,11 @@ public interface ReservationEvents {
     }
 
     /**
-     * Bucket {@code bucket} of a SKU split into {@code buckets}, read in one atomic step, listing at
-     * most {@code limit} unsettled events.
+     * Bucket {@code bucket} of a SKU split into {@code buckets}: its figures read in one atomic step,
+     * then every event up to that instant's last one that is still unsettled, read {@code pageSize}
+     * at a time, so a backlog of any size is counted exactly.
      */
-    BucketSnapshot snapshot(long activityId, long skuId, int bucket, int buckets, int limit);
+    BucketSnapshot snapshot(long activityId, long skuId, int bucket, int buckets, int pageSize);
 
     /**
      * Which of {@code reservationIds} bucket {@code bucket} of a SKU has refilled (its set of refilled

@@ -47,10 +47,14 @@ public final class BucketScripts {
     /**
      * Whether the donor {@code id.bucket()} gave units under {@code id} to the buyer ({@code TAKEN}); if
      * not, the id is withdrawn there, so a take still on its way takes nothing ({@code WITHDRAWN}).
+     * Either answer is acknowledged by {@code acks.replicas()} replicas of the donor's master, as a
+     * reservation is ({@link ReplicaAcks.Missing} otherwise): a take found on the master alone is
+     * still in doubt.
      */
-    public String withdraw(UnifiedJedis redis, StockBuckets buckets, ReservationId id, long userId) {
-        return RedisScript.text(withdraw.run(redis, List.of(buckets.served(id.bucket()), buckets.stock(id.bucket())),
-                List.of(id.toString(), Long.toString(userId))));
+    public String withdraw(UnifiedJedis redis, StockBuckets buckets, ReservationId id, long userId, ReplicaAcks acks) {
+        return RedisScript.text(withdraw.runAcknowledged(redis,
+                List.of(buckets.served(id.bucket()), buckets.stock(id.bucket())),
+                List.of(id.toString(), Long.toString(userId)), acks));
     }
 
     /** Replaces the buyer's record if it still is {@code expected}; an empty {@code replacement} removes it. */
