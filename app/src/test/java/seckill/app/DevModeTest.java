@@ -84,4 +84,16 @@ class DevModeTest {
         assertThat(log, containsString("seckill.identity.gateway.hmac-key is not set"));
         assertThat(log, containsString("seckill.identity.hmac-keys: the key 'idp' is shorter than 32 characters"));
     }
+
+    /**
+     * Review of #36 item 1: one switch turned the dev sign-in on outside dev mode, minting tokens with
+     * the real identity key for any buyer id (confirmed: the start only logged SEVERE). Without the
+     * second, deliberately named switch the start is refused.
+     */
+    @Test
+    void theDevSignInOutsideDevModeRefusesTheStart() throws Exception {
+        String log = SecondInstance.startRefused(SecondInstance.storesOf(config, devServers),
+                "seckill.identity.dev-sign-in=true", "seckill.identity.dev-sign-in-outside-dev-mode=false");
+        assertThat(log, containsString("seckill.identity.dev-sign-in is on outside dev mode"));
+    }
 }

@@ -153,6 +153,33 @@ class PaymentCallbackAttackTest {
         assertThat(sale.count("SELECT COUNT(*) FROM seckill_order WHERE payment_id = ?", paymentId), is(1L));
     }
 
+    /**
+     * Payment ids are case-sensitive (A-Z and a-z are both allowed): two ids that differ only in case
+     * are two payments, so neither refuses the other nor loses its audit row to a case-insensitive key.
+     */
+    @Test
+    void paymentIdsThatDifferOnlyInCaseAreTwoPayments() {
+        List<String> orders = orders(2);
+        String upper = "ch_Case" + orders.get(0);
+        String lower = upper.toLowerCase();
+        HttpResponse<String> first = pay(orders.get(0), upper);
+        assertThat(first.body(), first.statusCode(), is(200));
+        HttpResponse<String> second = pay(orders.get(1), lower);
+        assertThat(second.body(), second.statusCode(), is(200));
+        assertThat(status(orders.get(1)), is(1L));
+    }
+
+    @Test
+    void aSecondPaymentOfAPaidOrderIsAuditedEvenIfItsIdDiffersOnlyInCase() {
+        String order = orders(1).get(0);
+        String upper = "ch_Dup" + order;
+        assertThat(pay(order, upper).statusCode(), is(200));
+        HttpResponse<String> again = pay(order, upper.toLowerCase());
+        long rows = sale.count("SELECT COUNT(*) FROM seckill_payment WHERE BINARY payment_id = ?", upper.toLowerCase());
+        assertThat(again.statusCode(), is(409));
+        assertThat("the refused double payment has its audit row", rows, is(1L));
+    }
+
     @Test
     void onePaymentIdSentForManyOrdersAtOncePaysExactlyOne() throws Exception {
         int n = 8;

@@ -39,8 +39,17 @@ public class RequiredSecrets {
                 value("seckill.identity.hmac-keys"), value("seckill.identity.jwks-file"),
                 value("seckill.identity.gateway.hmac-key")));
         if (config.getOptionalValue("seckill.identity.dev-sign-in", Boolean.class).orElse(false)) {
-            LOG.severe("DEV SIGN-IN ENABLED outside dev mode (seckill.identity.dev-sign-in=true): anyone can sign in "
-                    + "as any buyer at POST /api/v1/dev/sign-in; never run a sale like this");
+            // one switch must not let anyone sign in as any buyer with the real identity key: outside dev
+            // mode it takes a second, deliberately named one (the test configuration sets both)
+            if (config.getOptionalValue("seckill.identity.dev-sign-in-outside-dev-mode", Boolean.class).orElse(false)) {
+                LOG.severe("DEV SIGN-IN ENABLED outside dev mode (seckill.identity.dev-sign-in and "
+                        + "seckill.identity.dev-sign-in-outside-dev-mode): anyone can sign in as any buyer at "
+                        + "POST /api/v1/dev/sign-in; never run a sale like this");
+            } else {
+                problems.add("seckill.identity.dev-sign-in is on outside dev mode: anyone could sign in as any buyer"
+                        + " with the real identity key (turn it off; only a test deployment may also set"
+                        + " seckill.identity.dev-sign-in-outside-dev-mode=true)");
+            }
         }
         if (!problems.isEmpty()) {
             throw new IllegalStateException("refusing to start: " + String.join("; ", problems));

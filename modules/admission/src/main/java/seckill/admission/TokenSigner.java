@@ -103,7 +103,10 @@ final class TokenSigner {
     static Claims claims(String token) {
         int dot = token.indexOf('.');
         String[] parts = new String(D64.decode(token.substring(0, dot)), StandardCharsets.UTF_8).split("\\|");
-        String id = parts.length == 6 ? parts[5] : "s" + token.substring(dot + 1);
+        // a v1 token has no id: its signature names it, re-encoded from its bytes, since the decoder takes
+        // several spellings of one signature (the last character's spare bits, padding) and each would be
+        // its own spend record
+        String id = parts.length == 6 ? parts[5] : "s" + B64.encodeToString(D64.decode(token.substring(dot + 1)));
         return new Claims(id, Long.parseLong(parts[4]));
     }
 

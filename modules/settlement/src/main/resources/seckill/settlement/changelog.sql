@@ -33,3 +33,8 @@ ALTER TABLE seckill_reconciliation MODIFY figures TEXT NOT NULL;
 --changeset settlement:4-payment-currency
 --comment: the currency the payment side reported (checked equal to the price's); rows written before it have none. The table is written by the ledger's payment transaction (ordering's SQL) with the order's status, and its primary key is what keeps one payment id to one order
 ALTER TABLE seckill_payment ADD COLUMN currency CHAR(3) NULL AFTER amount;
+
+--changeset settlement:5-payment-id-case-sensitive
+--comment: payment ids are case-sensitive (A-Z and a-z): under the table's case-insensitive default collation 'ch_A' and 'ch_a' were one key, so a second, different payment was refused or lost its audit row. Binary collation on the key and on the order's copy
+ALTER TABLE seckill_payment MODIFY payment_id VARCHAR(64) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL;
+ALTER TABLE seckill_order MODIFY payment_id VARCHAR(64) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NULL;
