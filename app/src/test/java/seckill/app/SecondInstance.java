@@ -84,6 +84,18 @@ final class SecondInstance implements AutoCloseable {
      */
     static SecondInstance startWithManagementSocket(Map<String, String> stores, DbClient db, String... properties)
             throws IOException {
+        return startWithManagementSocket(List.of(), stores, db, properties);
+    }
+
+    /** {@link #startWithManagementSocket} under {@code prlimit}, at most {@code openFiles} open files. */
+    static SecondInstance startWithManagementSocketAndOpenFiles(int openFiles, Map<String, String> stores, DbClient db,
+                                                                 String... properties) throws IOException {
+        return startWithManagementSocket(List.of("prlimit", "--nofile=" + openFiles + ":" + openFiles), stores, db,
+                properties);
+    }
+
+    private static SecondInstance startWithManagementSocket(List<String> launcher, Map<String, String> stores,
+                                                            DbClient db, String... properties) throws IOException {
         int managementPort;
         try (ServerSocket socket = new ServerSocket(0)) {
             managementPort = socket.getLocalPort();
@@ -96,7 +108,7 @@ final class SecondInstance implements AutoCloseable {
         try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
         }
-        SecondInstance instance = new SecondInstance(port, stores, all);
+        SecondInstance instance = new SecondInstance(port, stores, all, launcher);
         instance.managementPort = managementPort;
         try {
             instance.restart(db);
