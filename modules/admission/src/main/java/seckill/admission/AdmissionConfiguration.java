@@ -11,8 +11,8 @@ class AdmissionConfiguration {
 
     @Produces
     @Singleton
-    AdmissionSettings settings(Config config) {
-        return AdmissionSettings.from(config);
+    AdmissionSettings settings(Config config, java.time.Clock clock) {
+        return AdmissionSettings.from(config, clock);
     }
 
     @Produces

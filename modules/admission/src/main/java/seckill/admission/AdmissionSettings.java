@@ -12,9 +12,10 @@ import org.eclipse.microprofile.config.Config;
  */
 record AdmissionSettings(Optional<String> tokenKeys, long tokenTtlSeconds, long captchaTtlSeconds,
                          long challengesPerBuyerPerMinute, long challengesPerAddressPerMinute,
-                         long soldOutFlagSeconds, int rateLimitPartitions, String captchaVerifier) {
+                         long soldOutFlagSeconds, int rateLimitPartitions, String captchaVerifier,
+                         java.util.function.Supplier<seckill.redis.ReplicaAcks> acksInForce) {
 
-    static AdmissionSettings from(Config config) {
+    static AdmissionSettings from(Config config, java.time.Clock clock) {
         return new AdmissionSettings(
                 config.getOptionalValue("seckill.admission.token-keys", String.class).filter(k -> !k.isBlank()),
                 config.getOptionalValue("seckill.admission.token-ttl-seconds", Long.class).orElse(60L),
@@ -25,6 +26,8 @@ record AdmissionSettings(Optional<String> tokenKeys, long tokenTtlSeconds, long 
                 config.getOptionalValue("seckill.admission.sold-out-flag-seconds", Long.class).orElse(5L),
                 config.getOptionalValue("seckill.admission.rate-limit.partitions", Integer.class).orElse(1),
                 // the @Named CDI bean that issues and checks challenges: "image" is the built-in ImageCaptcha
-                config.getOptionalValue("seckill.admission.captcha-verifier", String.class).orElse("image"));
+                config.getOptionalValue("seckill.admission.captcha-verifier", String.class).orElse("image"),
+                // a token's spend waits for the replicas a reservation waits for (a hot switch, as there)
+                seckill.redis.ReplicaAcks.inForce(config, clock));
     }
 }

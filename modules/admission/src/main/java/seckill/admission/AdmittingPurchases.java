@@ -46,11 +46,17 @@ class AdmittingPurchases implements Admission {
     @Inject
     AdmittingPurchases(Clock clock, SoldOutBroadcast broadcast, AdmissionSwitches switches, IssuingPurchaseTokens tokens,
                        UnifiedJedis redis, MetricRegistry metrics, AdmissionSettings settings) {
-        this(clock, broadcast, switches, tokens, redis, metrics, settings.rateLimitPartitions());
+        this(clock, broadcast, switches, tokens, redis, metrics, settings.rateLimitPartitions(), settings.acksInForce());
     }
 
     AdmittingPurchases(Clock clock, SoldOutBroadcast broadcast, AdmissionSwitches switches, IssuingPurchaseTokens tokens,
                        UnifiedJedis redis, MetricRegistry metrics, int partitions) {
+        this(clock, broadcast, switches, tokens, redis, metrics, partitions, () -> seckill.redis.ReplicaAcks.NONE);
+    }
+
+    AdmittingPurchases(Clock clock, SoldOutBroadcast broadcast, AdmissionSwitches switches, IssuingPurchaseTokens tokens,
+                       UnifiedJedis redis, MetricRegistry metrics, int partitions,
+                       java.util.function.Supplier<seckill.redis.ReplicaAcks> acksInForce) {
         this.clock = clock;
         this.broadcast = broadcast;
         this.switches = switches;
@@ -58,7 +64,7 @@ class AdmittingPurchases implements Admission {
         this.metrics = metrics;
         leases = new GlobalLeases(redis, clock, partitions,
                 Long.toString(new java.security.SecureRandom().nextLong() >>> 1, 36));
-        spends = new TokenSpend(redis);
+        spends = new TokenSpend(redis, acksInForce);
         checks = new CheapChecks((activityId, skuId) -> broadcast.flags().isSet(activityId, skuId), this::tokenRefusal);
         if (metrics != null) {
             // 1 while this instance does not sell, whatever the reason: the alert an operator pages on
@@ -143,12 +149,16 @@ class AdmittingPurchases implements Admission {
             return Optional.empty();
         }
         TokenSigner.Claims claims = TokenSigner.claims(attempt.purchaseToken().get());
-        long ttlMillis = claims.expiresEpochSecond() * 1000 - clock.millis();
         try {
-            if (spends.spend(attempt.activityId(), claims.tokenId(), attempt.skuId(), attempt.requestId(), ttlMillis)) {
+            if (spends.spend(attempt.activityId(), claims.tokenId(), attempt.skuId(), attempt.requestId(),
+                    claims.expiresEpochSecond() * 1000)) {
                 return Optional.empty();
             }
             return Optional.of(new AdmissionDecision.TokenInvalid("USED"));
+        } catch (seckill.redis.ReplicaAcks.Missing e) {
+            // the spend is on the master only: a failover could lose it and let the token buy another SKU
+            LOG.warning(() -> "purchase token spend not acknowledged by enough replicas: " + e.getMessage());
+            return Optional.of(new AdmissionDecision.InDoubt());
         } catch (JedisException e) {
             if (RedisFailures.poolExhausted(e)) {
                 return Optional.of(new AdmissionDecision.Throttled("GLOBAL", 1, switches.buyerRate(), 0, 1));
