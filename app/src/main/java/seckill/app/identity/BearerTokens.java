@@ -94,15 +94,20 @@ public class BearerTokens {
         if (known != null) {
             return now < known.validUntilMillis() ? known.buyer() : 0;
         }
-        Verified fresh = verify(token, now);
+        VerificationKeys keysUsed = keys;
+        Verified fresh = verify(token, now, keysUsed);
         if (fresh == null) {
             return 0;
         }
-        verified.put(token, fresh);
+        // a reload that took a key out while this verification ran emptied the cache already: this
+        // token, verified with the keys before it, is answered once but not remembered
+        if (keys == keysUsed) {
+            verified.put(token, fresh);
+        }
         return fresh.buyer();
     }
 
-    private Verified verify(String token, long now) {
+    private Verified verify(String token, long now, VerificationKeys keys) {
         try {
             SignedJWT jwt = SignedJWT.parse(token);
             JWSHeader header = jwt.getHeader();
@@ -196,11 +201,16 @@ public class BearerTokens {
         }
     }
 
-    /** What changes when the file does: its modification time and size (0 when it cannot be read). */
+    /**
+     * What changes when the file does: a hash of its content (0 when it cannot be read). Not its time and
+     * size: a replacement of the same size copied with its old time ({@code cp -p}, {@code rsync -a})
+     * would keep a removed key in force. A JWKS file is small and read at most once a check period.
+     */
     private static long stamp(Path file) {
         try {
-            return Files.getLastModifiedTime(file).toMillis() * 31 + Files.size(file);
-        } catch (IOException e) {
+            byte[] digest = java.security.MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file));
+            return java.nio.ByteBuffer.wrap(digest).getLong();
+        } catch (IOException | java.security.NoSuchAlgorithmException e) {
             return 0;
         }
     }

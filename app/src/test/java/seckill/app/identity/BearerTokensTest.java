@@ -152,6 +152,30 @@ class BearerTokensTest {
     }
 
     /**
+     * Review of #36 item 1: a JWKS file replaced by one of the same size and copied with its old time
+     * ({@code cp -p}, {@code rsync -a}) was never read again, so the removed key kept working. The
+     * file's content decides now.
+     */
+    @Test
+    void aReplacementOfTheSameSizeAndTimeIsReadAgain() throws Exception {
+        Path jwks = dir.resolve("same-size.json");
+        RSAKey other = new RSAKeyGenerator(2048).keyID("r1").generate();
+        Files.writeString(jwks, new JWKSet(List.of(rsa.toPublicJWK())).toString());
+        FileTime then = Files.getLastModifiedTime(jwks);
+        BearerTokens tokens = new BearerTokens(settings(Map.of(), jwks, Optional.empty()), clock);
+        String byOld = token("r1", JWSAlgorithm.RS256, new RSASSASigner(rsa), "31", "seckill", 600);
+        String byNew = token("r1", JWSAlgorithm.RS256, new RSASSASigner(other), "32", "seckill", 600);
+        assertThat(tokens.buyerOf(byOld), is(31L));
+
+        String replacement = new JWKSet(List.of(other.toPublicJWK())).toString();
+        Files.writeString(jwks, replacement);
+        Files.setLastModifiedTime(jwks, then);
+        clock.advance(Duration.ofSeconds(2));
+        assertThat("the new key works", tokens.buyerOf(byNew), is(32L));
+        assertThat("the removed key's token is refused, cached or not", tokens.buyerOf(byOld), is(0L));
+    }
+
+    /**
      * The cost a purchase pays for its buyer, in this thread's CPU time: a cached token, and the first
      * sight of an HS256 and an RS256 token (a signature check); printed for docs/identity.md.
      */
