@@ -49,7 +49,7 @@ final class ChaosRun {
 
     private static final String IDENTITY_KEY = "chaos-drill-identity-key-0123456789abcdef";
     private static final String PAYMENT_KEY = "chaos-drill-payment-key-0123456789abcdef";
-    private static final String ADMIN_TOKEN = "chaos-drill-admin-token";
+    private static final String ADMIN_TOKEN = "chaos-drill-admin-token-0123456789abcdef";
     private static final long PROBE_BUYERS = 1_000_000;
     private static final long HOSTILE_BUYERS = 2_000_000;
 
@@ -117,10 +117,10 @@ final class ChaosRun {
             instances.getFirst().start();
             RecordingClient client = new RecordingClient(history, clock, nanos,
                     instances.stream().map(ServiceProcess::port).toList(), Duration.ofSeconds(5));
-            awaitReady(client, 0, Duration.ofSeconds(120));
+            awaitReady(client, instances.getFirst(), Duration.ofSeconds(120));
             instances.stream().skip(1).forEach(ServiceProcess::start);
             for (int i = 1; i < instances.size(); i++) {
-                awaitReady(client, i, Duration.ofSeconds(120));
+                awaitReady(client, instances.get(i), Duration.ofSeconds(120));
             }
             long activity = launch(client);
             history.write(new HistoryEntry.ActivityLaunched(activity, shape.skus().stream().collect(Collectors.toMap(
@@ -354,10 +354,15 @@ final class ChaosRun {
         return Long.parseLong(field(response.body(), "activityId").orElseThrow());
     }
 
-    private void awaitReady(RecordingClient client, int instance, Duration timeout) throws InterruptedException {
+    private void awaitReady(RecordingClient client, ServiceProcess process, Duration timeout) throws InterruptedException {
+        int instance = process.index();
         var http = java.net.http.HttpClient.newHttpClient();
         Instant deadline = clock.instant().plus(timeout);
         while (clock.instant().isBefore(deadline)) {
+            if (!process.alive()) {
+                throw new IllegalStateException("instance " + instance + " exited while starting; see " + options.history()
+                        + ".instance-" + instance + ".log");
+            }
             try {
                 if (http.send(HttpRequest.newBuilder(client.uri(instance, "/health/ready")).timeout(Duration.ofSeconds(2))
                         .build(), java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {

@@ -103,22 +103,36 @@ public final class Checker {
     }
 
     private Verdict.PromiseVerdict noPhantomOrder(long activityId, List<Operation> ops, List<LedgerReading.Order> orders) {
-        // the ledger scopes a client's requestId as "<activity>:<buyer>:<requestId>"
         Map<String, List<Operation>> sent = ops.stream().filter(Checker::isPurchase)
-                .filter(op -> op.buyer() != null && op.activity() != null && op.requestId() != null)
-                .collect(Collectors.groupingBy(op -> op.activity() + ":" + op.buyer() + ":" + op.requestId()));
+                .filter(op -> op.buyer() != null && op.activity() != null && op.sku() != null && op.requestId() != null)
+                .collect(Collectors.groupingBy(op -> op.activity() + "/" + op.sku() + "/" + op.buyer() + "/"
+                        + op.requestId()));
         Examples examples = new Examples(maxExamples);
         for (LedgerReading.Order order : orders) {
-            List<Operation> candidates = sent.getOrDefault(order.requestId(), List.of()).stream()
-                    .filter(op -> op.sku() != null && op.sku() == order.skuId() && op.buyer() == order.userId())
-                    .toList();
-            if (candidates.isEmpty()) {
+            Optional<String> clientId = clientRequestId(order.requestId());
+            boolean made = clientId.isPresent() && !sent.getOrDefault(activityId + "/" + order.skuId() + "/"
+                    + order.userId() + "/" + clientId.get(), List.of()).isEmpty();
+            if (!made) {
                 examples.add("order of reservation " + order.reservationId() + " (buyer " + order.userId() + ", sku "
                         + order.skuId() + ", request " + order.requestId() + ") has no purchase in the history"
                         + " that could have made it");
             }
         }
         return examples.verdict(Promise.NO_PHANTOM_ORDER);
+    }
+
+    /**
+     * The client's requestId inside the ledger's scoped one: {@code activity/sku/buyer/requestId} (the
+     * separator is outside a requestId's characters), or {@code activity:buyer:requestId} in rows
+     * written before SKUs were part of it.
+     */
+    static Optional<String> clientRequestId(String scoped) {
+        java.util.regex.Matcher current = java.util.regex.Pattern.compile("^\\d+/\\d+/\\d+/(.+)$").matcher(scoped);
+        if (current.matches()) {
+            return Optional.of(current.group(1));
+        }
+        java.util.regex.Matcher legacy = java.util.regex.Pattern.compile("^\\d+:\\d+:(.+)$").matcher(scoped);
+        return legacy.matches() ? Optional.of(legacy.group(1)) : Optional.empty();
     }
 
     private Verdict.PromiseVerdict notOversold(List<LedgerReading.Order> orders, List<LedgerReading.Stock> stock) {

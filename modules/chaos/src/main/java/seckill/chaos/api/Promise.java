@@ -3,7 +3,7 @@ package seckill.chaos.api;
 /** The promises a chaos run is judged on, each with the sentence the verdict prints. */
 public enum Promise {
     RESERVATION_SETTLED("every 202/200 reservation ends as exactly one order, or as FAILED with its unit back"),
-    NO_PHANTOM_ORDER("no order without a request that could have made it (same buyer, activity, SKU and requestId)"),
+    NO_PHANTOM_ORDER("no order without a request that could have made it (same activity, SKU, buyer and requestId)"),
     NOT_OVERSOLD("no SKU has more units held by live orders (status <> 2) than its stock"),
     ONE_ORDER_PER_BUYER("no buyer has two orders of one SKU"),
     NO_STRANDED_UNIT("every unit is on the shelf in Redis, held by a live order, or on its way back (outbox):"

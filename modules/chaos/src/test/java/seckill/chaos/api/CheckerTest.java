@@ -159,6 +159,24 @@ class CheckerTest {
     }
 
     @Test
+    void anOrderForAnotherSkuThanTheRequestIsCaught() throws Exception {
+        purchase(0, 14, "q14", 410, "{}", null);
+        stores.sql("INSERT INTO seckill_order (order_no, reservation_id, request_id, activity_id, sku_id, user_id,"
+                        + " quantity, status, expire_at, created_at, updated_at) VALUES (?, ?, ?, ?, 1, 14, 1, 1,"
+                        + " UTC_TIMESTAMP(3), UTC_TIMESTAMP(3), UTC_TIMESTAMP(3))", "N" + activity + "x14",
+                id("r14"), activity + "/1/14/other-request", activity);
+        shelf = 1;
+        assertViolated(judge(), Promise.NO_PHANTOM_ORDER, "buyer 14");
+    }
+
+    @Test
+    void theLedgersScopedRequestIdIsReadInBothLayouts() {
+        assertThat(Checker.clientRequestId("7/2/42/r-1").orElseThrow(), is("r-1"));
+        assertThat(Checker.clientRequestId("7:42:r-1").orElseThrow(), is("r-1"));
+        assertThat(Checker.clientRequestId("garbage").isPresent(), is(false));
+    }
+
+    @Test
     void aReconciliationThatIsNotCleanIsCaught() throws Exception {
         history.add(op(OpKind.RECONCILE, 0, null, null, 200,
                 "{\"skus\":[{\"skuId\":1,\"state\":\"MISMATCH\"}]}", null, 58_000_000_000L));
@@ -205,7 +223,7 @@ class CheckerTest {
             stores.sql("INSERT INTO seckill_order (order_no, reservation_id, request_id, activity_id, sku_id, user_id,"
                             + " quantity, status, expire_at, created_at, updated_at) VALUES (?, ?, ?, ?, 1, ?, 1, ?,"
                             + " UTC_TIMESTAMP(3), UTC_TIMESTAMP(3), UTC_TIMESTAMP(3))", "N" + activity + reservation,
-                    id(reservation), activity + ":" + buyer + ":" + rid, activity, buyer, orderStatus);
+                    id(reservation), activity + "/1/" + buyer + "/" + rid, activity, buyer, orderStatus);
         }
     }
 
