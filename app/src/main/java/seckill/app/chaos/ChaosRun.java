@@ -52,6 +52,7 @@ final class ChaosRun {
     private static final String ADMIN_TOKEN = "chaos-drill-admin-token-0123456789abcdef";
     private static final long PROBE_BUYERS = 1_000_000;
     private static final long HOSTILE_BUYERS = 2_000_000;
+    private static final int RETRIES = 2;
 
     /** Where the run keeps its data: the database (the caller's or an embedded one). */
     record Database(String url, String user, String password) {
@@ -177,8 +178,7 @@ final class ChaosRun {
 
     private void act(Step step, long activity, RecordingClient client) {
         switch (step.kind()) {
-            case PURCHASE, RETRY, REUSED_ID -> purchase(client, step.index(), OpKind.PURCHASE, step.instance(),
-                    activity, step.buyer(), step.sku(), step.requestId());
+            case PURCHASE, RETRY, REUSED_ID -> buy(client, step, activity);
             case PAY -> pay(client, step, activity);
             case HALT -> client.send(step.index(), OpKind.HALT, step.instance(), null, null, null, null,
                     admin(client, step.instance(), "/api/v1/admin/sales/halt"));
@@ -186,6 +186,33 @@ final class ChaosRun {
                     admin(client, step.instance(), "/api/v1/admin/sales/resume"));
             case HOSTILE -> hostile(client, step, activity);
             default -> throw new IllegalStateException("not a client step: " + step);
+        }
+    }
+
+    /**
+     * A buyer's click as a well-behaved client makes it: after a lost answer or a 5xx it tries again
+     * with the same requestId, after Retry-After (1 s when none), up to {@code RETRIES} times. The
+     * rule depends only on the answers, so the schedule stays the seed's.
+     */
+    private void buy(RecordingClient client, Step step, long activity) {
+        for (int attempt = 0; attempt <= RETRIES; attempt++) {
+            RecordingClient.Answer answer = purchase(client, step.index(), OpKind.PURCHASE, step.instance(), activity,
+                    step.buyer(), step.sku(), step.requestId());
+            if (!answer.lostOr5xx()) {
+                return;
+            }
+            long seconds = 1;
+            try {
+                seconds = answer.retryAfter() == null ? 1 : Math.min(5, Long.parseLong(answer.retryAfter().trim()));
+            } catch (NumberFormatException e) {
+                // an HTTP-date or garbage: the checker judges the header; the buyer waits a second
+            }
+            try {
+                Thread.sleep(Duration.ofSeconds(seconds));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
     }
 

@@ -42,7 +42,12 @@ final class RecordingClient {
     }
 
     /** What the caller needs of the answer; the history has the rest. */
-    record Answer(int status, String body) {
+    record Answer(int status, String body, String retryAfter) {
+
+        /** No answer, or a 5xx: the outcome is unknown or the service asks to come back. */
+        boolean lostOr5xx() {
+            return status == 0 || status >= 500;
+        }
     }
 
     URI uri(int instance, String path) {
@@ -76,6 +81,6 @@ final class RecordingClient {
         history.write(new HistoryEntry.Operation(seq.incrementAndGet(), step, kind, instance, buyer, activity, sku,
                 requestId, sent, sentWall, nanos.getAsLong(), clock.instant().toString(), status, body, retryAfter,
                 error));
-        return new Answer(status, body);
+        return new Answer(status, body, retryAfter);
     }
 }

@@ -8,9 +8,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.RedisClient;
+import seckill.app.infra.DevServers;
 import seckill.chaos.api.Checker;
 import seckill.chaos.api.History;
 import seckill.chaos.api.HistoryEntry;
@@ -38,9 +40,12 @@ class ChaosDrillTest {
         Files.createDirectories(history.getParent());
         ChaosOptions options = new ChaosOptions(SEED, Duration.ofMinutes(1), 2, history, Duration.ofSeconds(60),
                 Duration.ofSeconds(90));
-        ChaosRun.Database database = new ChaosRun.Database(env("SECKILL_DB_URL",
-                "jdbc:mysql://127.0.0.1:3306/seckill_hchaos"), env("SECKILL_DB_USER", "root"),
-                env("SECKILL_DB_PASSWORD", ""));
+        // the stores the tests are given, else the embedded ones (as every other test)
+        DevServers embedded = new DevServers(true);
+        String url = System.getenv("SECKILL_DB_URL");
+        ChaosRun.Database database = url == null || url.isBlank()
+                ? new ChaosRun.Database(embedded.jdbcUrl(), "root", "")
+                : new ChaosRun.Database(url, env("SECKILL_DB_USER", "root"), env("SECKILL_DB_PASSWORD", ""));
         Verdict verdict = new ChaosRun(options, PlanShape.standard(), database, Clock.systemUTC(), System::nanoTime,
                 System.out).run();
 
@@ -56,8 +61,9 @@ class ChaosDrillTest {
                 some.answerWall(), 202, "{\"reservationId\":\"never-made\",\"status\":\"QUEUED\"}", null, null));
         // the run's Redis is gone: shelf figures are not what this judgement is about
         try (Connection ledger = DriverManager.getConnection(database.url(), database.user(), database.password());
-             RedisClient redis = RedisClient.create(java.net.URI.create(env("SECKILL_REDIS_URI",
-                     "redis://127.0.0.1:6379/9")))) {
+             RedisClient redis = RedisClient.create(java.net.URI.create(
+                     Optional.ofNullable(System.getenv("SECKILL_REDIS_URI")).filter(u -> !u.isBlank())
+                             .orElseGet(embedded::redisUri)))) {
             Verdict again = new Checker(ledger, redis, 5).judge(new History(planted));
             assertThat(again.of(Promise.RESERVATION_SETTLED).held(), is(false));
             assertThat(again.exitCode(), is(1));
