@@ -49,6 +49,7 @@ final class ChaosRun {
 
     private static final String IDENTITY_KEY = "chaos-drill-identity-key-0123456789abcdef";
     private static final String PAYMENT_KEY = "chaos-drill-payment-key-0123456789abcdef";
+    private static final String PURCHASE_TOKEN_KEY = "chaos-drill-purchase-token-key-0123456789";
     private static final String ADMIN_TOKEN = "chaos-drill-admin-token-0123456789abcdef";
     private static final long PROBE_BUYERS = 1_000_000;
     private static final long HOSTILE_BUYERS = 2_000_000;
@@ -109,7 +110,12 @@ final class ChaosRun {
                 instances.add(new ServiceProcess(i, Map.of("SECKILL_DB_URL", db.route(database.url()),
                         "SECKILL_DB_USER", database.user(), "SECKILL_DB_PASSWORD", database.password(),
                         "SECKILL_REDIS_URI", "redis://127.0.0.1:" + r.port(), "SECKILL_ADMIN_TOKEN", ADMIN_TOKEN),
+                        // set here, not left to whatever config the class path carries: a run from the jar and
+                        // one from the tests' class path must behave alike
                         List.of("seckill.admission.token-required=false",
+                                "seckill.admission.token-keys=chaos=" + PURCHASE_TOKEN_KEY,
+                                "seckill.admission.buyer-rate=2",
+                                "seckill.identity.dev-sign-in=false",
                                 "seckill.identity.hmac-keys=chaos=" + IDENTITY_KEY,
                                 "seckill.payment.hmac-key=" + PAYMENT_KEY,
                                 "seckill.settlement.timeout-scan-seconds=2"),
@@ -143,7 +149,9 @@ final class ChaosRun {
 
             try (Connection ledger = DriverManager.getConnection(database.url(), database.user(), database.password());
                  RedisClient reader = RedisClient.create(URI.create(redis.uri()))) {
-                Verdict verdict = new Checker(ledger, reader, 10).judge(History.read(options.history()));
+                Checker checker = new Checker(ledger, reader, 10);
+                history.write(checker.readShelf(activity, nanos.getAsLong(), clock.instant().toString()));
+                Verdict verdict = checker.judge(History.read(options.history()));
                 summarize(History.read(options.history()));
                 out.print(verdict.report());
                 if (!verdict.clean()) {

@@ -31,10 +31,24 @@ public final class Checker {
     private final ShelfReading shelf;
     private final int maxExamples;
 
+    /**
+     * A checker over the ledger and, with {@code redis}, the live shelf; with {@code redis} null it
+     * judges the shelf the history recorded ({@link HistoryEntry.ShelfRead}), to judge a run again later.
+     */
     public Checker(Connection ledger, UnifiedJedis redis, int maxExamples) {
         this.ledger = new LedgerReading(ledger);
-        this.shelf = new ShelfReading(redis);
+        this.shelf = redis == null ? null : new ShelfReading(redis);
         this.maxExamples = maxExamples;
+    }
+
+    /** Reads the activity's shelf now, as {@link #judge} does, for the runner to keep in the history. */
+    public HistoryEntry.ShelfRead readShelf(long activityId, long nanos, String wall) {
+        if (shelf == null) {
+            throw new IllegalStateException("no Redis to read the shelf from");
+        }
+        Map<Long, Long> units = new LinkedHashMap<>();
+        ledger.stock(activityId).forEach(s -> units.put(s.skuId(), shelf.units(activityId, s.skuId(), s.buckets())));
+        return new HistoryEntry.ShelfRead(activityId, units, nanos, wall);
     }
 
     public Verdict judge(History history) {
@@ -48,7 +62,11 @@ public final class Checker {
         List<LedgerReading.Stock> stock = ledger.stock(activityId);
         // the shelf is read after the ledger: the run is quiescent by now, and the order is stated in docs/chaos.md
         Map<Long, Long> onShelf = new HashMap<>();
-        stock.forEach(s -> onShelf.put(s.skuId(), shelf.units(activityId, s.skuId(), s.buckets())));
+        if (shelf != null) {
+            stock.forEach(s -> onShelf.put(s.skuId(), shelf.units(activityId, s.skuId(), s.buckets())));
+        } else {
+            history.shelf().filter(r -> r.activityId() == activityId).ifPresent(r -> onShelf.putAll(r.units()));
+        }
 
         List<Verdict.PromiseVerdict> verdicts = new ArrayList<>();
         verdicts.add(reservationsSettled(activityId, ops, orders, failures, refills));
@@ -168,7 +186,12 @@ public final class Checker {
                                                   List<LedgerReading.Failure> failures) {
         Examples examples = new Examples(maxExamples);
         for (LedgerReading.Stock s : stock) {
-            long shelf = onShelf.get(s.skuId());
+            Long recorded = onShelf.get(s.skuId());
+            if (recorded == null) {
+                examples.add("sku " + s.skuId() + ": no shelf reading (no Redis given and none in the history)");
+                continue;
+            }
+            long shelf = recorded;
             long live = orders.stream().filter(o -> o.skuId() == s.skuId() && o.status() != 2)
                     .mapToLong(LedgerReading.Order::quantity).sum();
             long pending = refills.stream().filter(r -> r.skuId() == s.skuId() && r.status() == 0)

@@ -52,6 +52,11 @@ public record History(List<HistoryEntry> entries) {
         return of(HistoryEntry.Healed.class).stream().findFirst();
     }
 
+    /** The last shelf reading written to the history, if any. */
+    public Optional<HistoryEntry.ShelfRead> shelf() {
+        return of(HistoryEntry.ShelfRead.class).stream().reduce((a, b) -> b);
+    }
+
     public List<HistoryEntry.Operation> operations() {
         return of(HistoryEntry.Operation.class);
     }

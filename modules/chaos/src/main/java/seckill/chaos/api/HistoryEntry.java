@@ -7,10 +7,12 @@ import java.util.Map;
  * One line of a chaos run's history file. The file starts with {@link RunStarted} and the whole
  * {@link Planned} schedule (drawn from the seed before anything runs, so two runs of one seed can be
  * compared line by line), then {@link ActivityLaunched}, then {@link Operation}s and
- * {@link FaultEvent}s as they end, then {@link Healed} once every fault is undone. Times are a
+ * {@link FaultEvent}s as they end, then {@link Healed} once every fault is undone, and last the
+ * {@link ShelfRead} the checker judged. Times are a
  * monotonic clock in nanoseconds (comparable within one run only) plus the wall clock in ISO-8601.
  */
 public sealed interface HistoryEntry {
+
 
     /** The run's parameters; always the first line. */
     record RunStarted(long seed, long durationMillis, int instances, String topology, String wall)
@@ -50,6 +52,13 @@ public sealed interface HistoryEntry {
     /** A fault, written once it has ended (or been healed): what, on which target, from when to when. */
     record FaultEvent(int step, FaultKind kind, String target, long startNanos, String startWall, long endNanos,
                       String endWall) implements HistoryEntry {
+    }
+
+    /**
+     * The units on each SKU's shelf in Redis as the checker read them at the end, kept so the run
+     * can be judged again later, when the run's Redis is gone.
+     */
+    record ShelfRead(long activityId, Map<Long, Long> units, long nanos, String wall) implements HistoryEntry {
     }
 
     /**

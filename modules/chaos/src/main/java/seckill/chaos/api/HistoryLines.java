@@ -51,6 +51,12 @@ final class HistoryLines {
             case HistoryEntry.FaultEvent f -> o.add("type", "fault").add("step", f.step()).add("kind", f.kind().name())
                     .add("target", f.target()).add("startNanos", f.startNanos()).add("startWall", f.startWall())
                     .add("endNanos", f.endNanos()).add("endWall", f.endWall());
+            case HistoryEntry.ShelfRead r -> {
+                JsonObjectBuilder units = Json.createObjectBuilder();
+                r.units().forEach((sku, n) -> units.add(Long.toString(sku), n));
+                o.add("type", "shelf").add("activityId", r.activityId()).add("units", units).add("nanos", r.nanos())
+                        .add("wall", r.wall());
+            }
             case HistoryEntry.Healed h -> o.add("type", "healed").add("nanos", h.nanos()).add("wall", h.wall())
                     .add("resumeBoundMillis", h.resumeBoundMillis());
         }
@@ -86,6 +92,13 @@ final class HistoryLines {
             case "fault" -> new HistoryEntry.FaultEvent(o.getInt("step"), FaultKind.valueOf(o.getString("kind")),
                     o.getString("target"), o.getJsonNumber("startNanos").longValue(), o.getString("startWall"),
                     o.getJsonNumber("endNanos").longValue(), o.getString("endWall"));
+            case "shelf" -> {
+                Map<Long, Long> units = new LinkedHashMap<>();
+                o.getJsonObject("units").forEach((sku, n) ->
+                        units.put(Long.parseLong(sku), ((jakarta.json.JsonNumber) n).longValue()));
+                yield new HistoryEntry.ShelfRead(o.getJsonNumber("activityId").longValue(), units,
+                        o.getJsonNumber("nanos").longValue(), o.getString("wall"));
+            }
             case "healed" -> new HistoryEntry.Healed(o.getJsonNumber("nanos").longValue(), o.getString("wall"),
                     o.getJsonNumber("resumeBoundMillis").longValue());
             default -> throw new IllegalArgumentException("unknown history line type: " + o.getString("type"));

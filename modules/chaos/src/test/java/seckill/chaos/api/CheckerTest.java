@@ -187,6 +187,7 @@ class CheckerTest {
     void theHistoryFileReadsBackAsWritten() throws Exception {
         history.add(new HistoryEntry.FaultEvent(3, FaultKind.KILL, "instance 1", 1, "a", 2, "b"));
         history.add(op(OpKind.PURCHASE, 0, 13L, "q13", 0, null, null, 3).withError("connect timed out"));
+        history.add(new HistoryEntry.ShelfRead(activity, Map.of(1L, 2L), 4, "c"));
         Path file = Files.createTempFile("history", ".jsonl");
         try (HistoryWriter writer = new HistoryWriter(file)) {
             history.forEach(writer::write);
@@ -194,6 +195,18 @@ class CheckerTest {
         assertThat(History.read(file).entries(), is(history));
         assertThat(judge(History.read(file)).clean(), is(true));
         Files.delete(file);
+    }
+
+    @Test
+    void aRunIsJudgedAgainFromTheShelfItsHistoryRecorded() throws Exception {
+        stores.redis.set("sk:{a" + activity + ":s1:b0}:stock", Long.toString(shelf));
+        history.add(new Checker(stores.db, stores.redis, 5).readShelf(activity, 60_000_000_000L, "w"));
+        stores.redis.del("sk:{a" + activity + ":s1:b0}:stock");
+        assertThat(new Checker(stores.db, null, 5).judge(new History(history)).clean(), is(true));
+
+        history.add(new HistoryEntry.ShelfRead(activity, Map.of(1L, 1L), 61_000_000_000L, "w"));
+        assertViolated(new Checker(stores.db, null, 5).judge(new History(history)), Promise.NO_STRANDED_UNIT,
+                "(stranded 1)");
     }
 
     // ---- planting
