@@ -9,6 +9,7 @@ module seckill.app {
     requires seckill.ordering;
     requires seckill.settlement;
     requires seckill.client;
+    requires seckill.chaos;
 
     requires io.helidon.microprofile.cdi;
     requires io.helidon.microprofile.server;
@@ -48,6 +49,7 @@ module seckill.app {
     opens seckill.app.identity;
     opens seckill.app.sale;
     opens seckill.app.drill;
+    opens seckill.app.chaos;
     opens seckill.app.bench;
 
     provides org.eclipse.microprofile.config.spi.ConfigSource with seckill.app.infra.ConfigDirectorySource,

@@ -15,6 +15,14 @@ public final class SeckillMain {
     public static void main(String[] args) {
         if (args.length > 0 && args[0].equals("drill")) {
             String[] rest = java.util.Arrays.copyOfRange(args, 1, args.length);
+            if (rest.length > 0 && rest[0].equals("chaos")) {
+                String[] chaos = java.util.Arrays.copyOfRange(rest, 1, rest.length);
+                if (chaos.length == 1 && (chaos[0].equals("--help") || chaos[0].equals("-h"))) {
+                    System.out.println(seckill.app.chaos.ChaosOptions.USAGE);
+                    System.exit(0);
+                }
+                System.exit(seckill.app.chaos.ChaosCommand.run(chaos));
+            }
             if (rest.length == 1 && (rest[0].equals("--help") || rest[0].equals("-h"))) {
                 System.out.println(seckill.app.drill.DrillOptions.USAGE);
                 System.exit(0);

@@ -1,0 +1,126 @@
+package seckill.app.chaos;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.random.RandomGenerator;
+
+/**
+ * Draws a chaos run's whole schedule up front from a seeded source, so the same seed gives the same
+ * steps whatever happens while they run: buyers' clicks (new, retried with the same requestId, a
+ * requestId reused on another SKU), payments (on time, late, twice, never), hostile requests,
+ * operator halts and resumes, and faults that overlap (each of the five kinds at least once).
+ */
+final class ChaosPlan {
+
+    private static final List<String> HOSTILE = List.of("bad-json", "huge-numbers", "no-token", "forged-token",
+            "forged-user-header", "negative-quantity", "unknown-activity");
+
+    private final RandomGenerator random;
+    private final PlanShape shape;
+
+    ChaosPlan(RandomGenerator random, PlanShape shape) {
+        this.random = random;
+        this.shape = shape;
+    }
+
+    List<Step> draw(long durationMillis, int instances) {
+        List<Step> steps = new ArrayList<>();
+        long buyWindow = durationMillis * 85 / 100;
+        int clicks = (int) (shape.buyerOpsPerSecond() * durationMillis / 1000);
+        long[] times = new long[clicks];
+        for (int i = 0; i < clicks; i++) {
+            times[i] = random.nextLong(buyWindow);
+        }
+        java.util.Arrays.sort(times);
+        List<Step> purchases = new ArrayList<>();
+        for (int i = 0; i < clicks; i++) {
+            long at = times[i];
+            int instance = random.nextInt(instances);
+            double r = random.nextDouble();
+            if (r < shape.hostileShare()) {
+                steps.add(step(steps, at, Step.Kind.HOSTILE, instance, 0, 0, null, -1, 0,
+                        HOSTILE.get(random.nextInt(HOSTILE.size()))));
+            } else if (r < shape.hostileShare() + shape.retryShare() && !purchases.isEmpty()) {
+                Step first = recent(purchases);
+                steps.add(step(steps, at, Step.Kind.RETRY, instance, first.buyer(), first.sku(), first.requestId(),
+                        first.index(), 0, "retry"));
+            } else if (r < shape.hostileShare() + shape.retryShare() + shape.reuseShare() && !purchases.isEmpty()) {
+                Step first = recent(purchases);
+                long otherSku = shape.skus().get(random.nextInt(shape.skus().size())).skuId();
+                steps.add(step(steps, at, Step.Kind.REUSED_ID, instance, first.buyer(), otherSku, first.requestId(),
+                        first.index(), 0, "reused"));
+            } else {
+                long buyer = 1 + random.nextInt(shape.buyers());
+                long sku = shape.skus().get(random.nextInt(shape.skus().size())).skuId();
+                Step purchase = step(steps, at, Step.Kind.PURCHASE, instance, buyer, sku, "c" + steps.size(), -1, 0,
+                        "new");
+                steps.add(purchase);
+                purchases.add(purchase);
+                pay(steps, purchase, instances, durationMillis);
+            }
+        }
+        long faults = Math.max(Step.Kind.values().length - Step.Kind.KILL.ordinal(),
+                Math.round(shape.faultsPerMinute() * durationMillis / 60_000.0));
+        List<Step.Kind> kinds = List.of(Step.Kind.KILL, Step.Kind.PAUSE_PROCESS, Step.Kind.DB_CUT, Step.Kind.REDIS_CUT,
+                Step.Kind.REDIS_PAUSE);
+        for (int f = 0; f < faults; f++) {
+            Step.Kind kind = f < kinds.size() ? kinds.get(f) : kinds.get(random.nextInt(kinds.size()));
+            long at = durationMillis / 10 + random.nextLong(durationMillis * 6 / 10);
+            long length = kind == Step.Kind.REDIS_PAUSE ? 1_000 + random.nextLong(3_000) : 2_000 + random.nextLong(6_000);
+            steps.add(step(steps, at, kind, kind == Step.Kind.REDIS_PAUSE ? -1 : random.nextInt(instances), 0, 0, null,
+                    -1, length, kind.name().toLowerCase()));
+        }
+        long halts = Math.round(shape.haltsPerMinute() * durationMillis / 60_000.0);
+        for (int h = 0; h < halts; h++) {
+            long at = durationMillis / 10 + random.nextLong(durationMillis * 6 / 10);
+            int instance = random.nextInt(instances);
+            Step halt = step(steps, at, Step.Kind.HALT, instance, 0, 0, null, -1, 0, "operator");
+            steps.add(halt);
+            steps.add(step(steps, at + 3_000 + random.nextLong(5_000), Step.Kind.RESUME, instance, 0, 0, null,
+                    halt.index(), 0, "operator"));
+        }
+        return steps;
+    }
+
+    /** The steps in the order they are due (ties in the order drawn). */
+    static List<Step> due(List<Step> steps) {
+        return steps.stream().sorted(Comparator.comparingLong(Step::atMillis).thenComparingInt(Step::index)).toList();
+    }
+
+    private void pay(List<Step> steps, Step purchase, int instances, long durationMillis) {
+        if (random.nextDouble() >= shape.payShare()) {
+            return;
+        }
+        double r = random.nextDouble();
+        long window = shape.paymentWindowSeconds() * 1000;
+        if (r < shape.lateShare()) {
+            add(steps, purchase.atMillis() + window + 2_000 + random.nextLong(4_000), purchase, instances, "late",
+                    durationMillis);
+        } else {
+            long at = purchase.atMillis() + 2_000 + random.nextLong(4_000);
+            add(steps, at, purchase, instances, "on-time", durationMillis);
+            if (r < shape.lateShare() + shape.twiceShare()) {
+                add(steps, at + random.nextLong(2_000), purchase, instances, "twice", durationMillis);
+            }
+        }
+    }
+
+    private void add(List<Step> steps, long at, Step purchase, int instances, String variant, long durationMillis) {
+        if (at < durationMillis) {
+            steps.add(step(steps, at, Step.Kind.PAY, random.nextInt(instances), purchase.buyer(), purchase.sku(), null,
+                    purchase.index(), 0, variant));
+        }
+    }
+
+    /** One of the last few purchases: a retry follows its click closely. */
+    private Step recent(List<Step> purchases) {
+        int window = Math.min(20, purchases.size());
+        return purchases.get(purchases.size() - 1 - random.nextInt(window));
+    }
+
+    private static Step step(List<Step> steps, long at, Step.Kind kind, int instance, long buyer, long sku,
+                             String requestId, int ref, long length, String variant) {
+        return new Step(steps.size(), at, kind, instance, buyer, sku, requestId, ref, length, variant);
+    }
+}

@@ -1,0 +1,334 @@
+package seckill.chaos.api;
+
+import java.io.StringReader;
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonValue;
+import redis.clients.jedis.UnifiedJedis;
+import seckill.chaos.api.HistoryEntry.Operation;
+
+/**
+ * Judges a chaos run against the service's promises from three sources only: the run's
+ * {@link History}, plain SQL on the ledger's tables and plain Redis reads of the stock keys. It
+ * shares no code with the service, so it cannot share the service's mistakes. Each promise gets a
+ * verdict with counterexamples: the requests (history sequence number, buyer, requestId,
+ * reservation) or rows involved, at most {@code maxExamples} of each.
+ */
+public final class Checker {
+
+    private final LedgerReading ledger;
+    private final ShelfReading shelf;
+    private final int maxExamples;
+
+    /**
+     * A checker over the ledger and, with {@code redis}, the live shelf; with {@code redis} null it
+     * judges the shelf the history recorded ({@link HistoryEntry.ShelfRead}), to judge a run again later.
+     */
+    public Checker(Connection ledger, UnifiedJedis redis, int maxExamples) {
+        this.ledger = new LedgerReading(ledger);
+        this.shelf = redis == null ? null : new ShelfReading(redis);
+        this.maxExamples = maxExamples;
+    }
+
+    /** Reads the activity's shelf now, as {@link #judge} does, for the runner to keep in the history. */
+    public HistoryEntry.ShelfRead readShelf(long activityId, long nanos, String wall) {
+        if (shelf == null) {
+            throw new IllegalStateException("no Redis to read the shelf from");
+        }
+        Map<Long, Long> units = new LinkedHashMap<>();
+        ledger.stock(activityId).forEach(s -> units.put(s.skuId(), shelf.units(activityId, s.skuId(), s.buckets())));
+        return new HistoryEntry.ShelfRead(activityId, units, nanos, wall);
+    }
+
+    public Verdict judge(History history) {
+        HistoryEntry.ActivityLaunched activity = history.activity()
+                .orElseThrow(() -> new IllegalArgumentException("the history names no activity: nothing to judge"));
+        long activityId = activity.activityId();
+        List<Operation> ops = history.operations();
+        List<LedgerReading.Order> orders = ledger.orders(activityId);
+        List<LedgerReading.Failure> failures = ledger.failures(activityId);
+        List<LedgerReading.Refill> refills = ledger.refills(activityId);
+        List<LedgerReading.Stock> stock = ledger.stock(activityId);
+        // the shelf is read after the ledger: the run is quiescent by now, and the order is stated in docs/chaos.md
+        Map<Long, Long> onShelf = new HashMap<>();
+        if (shelf != null) {
+            stock.forEach(s -> onShelf.put(s.skuId(), shelf.units(activityId, s.skuId(), s.buckets())));
+        } else {
+            history.shelf().filter(r -> r.activityId() == activityId).ifPresent(r -> onShelf.putAll(r.units()));
+        }
+
+        List<Verdict.PromiseVerdict> verdicts = new ArrayList<>();
+        verdicts.add(reservationsSettled(activityId, ops, orders, failures, refills));
+        verdicts.add(noPhantomOrder(activityId, ops, orders));
+        verdicts.add(notOversold(orders, stock));
+        verdicts.add(oneOrderPerBuyer(orders));
+        verdicts.add(noStrandedUnit(orders, refills, stock, onShelf, failures));
+        verdicts.add(each(Promise.NO_500, ops, op -> op.status() >= 500 && op.status() != 503));
+        verdicts.add(each(Promise.RETRY_AFTER, ops,
+                op -> (op.status() == 429 || op.status() == 503) && (op.retryAfter() == null || op.retryAfter().isBlank())));
+        verdicts.add(resumesAfterHeal(history, ops));
+        verdicts.add(reconciledClean(ops));
+        return new Verdict(verdicts);
+    }
+
+    private Verdict.PromiseVerdict reservationsSettled(long activityId, List<Operation> ops,
+                                                       List<LedgerReading.Order> orders,
+                                                       List<LedgerReading.Failure> failures,
+                                                       List<LedgerReading.Refill> refills) {
+        Map<String, List<LedgerReading.Order>> ordersById = orders.stream()
+                .collect(Collectors.groupingBy(LedgerReading.Order::reservationId));
+        Map<String, List<LedgerReading.Failure>> failuresById = failures.stream()
+                .collect(Collectors.groupingBy(LedgerReading.Failure::reservationId));
+        Map<String, List<LedgerReading.Refill>> refillsById = refills.stream()
+                .collect(Collectors.groupingBy(LedgerReading.Refill::reservationId));
+        Examples examples = new Examples(maxExamples);
+        Map<String, Operation> firstAnswer = new LinkedHashMap<>();
+        for (Operation op : ops) {
+            if (isPurchase(op) && (op.status() == 202 || op.status() == 200) && op.activity() != null
+                    && op.activity() == activityId) {
+                reservationId(op).ifPresentOrElse(id -> firstAnswer.putIfAbsent(id, op),
+                        () -> examples.add(describe(op) + ": answered " + op.status() + " without a reservationId"));
+            }
+        }
+        firstAnswer.forEach((id, op) -> {
+            List<LedgerReading.Order> o = ordersById.getOrDefault(id, List.of());
+            List<LedgerReading.Failure> f = failuresById.getOrDefault(id, List.of());
+            if (o.size() + f.size() == 0) {
+                examples.add(describe(op) + ": reservation " + id + " is neither an order nor FAILED (lost)");
+            } else if (o.size() + f.size() > 1) {
+                examples.add(describe(op) + ": reservation " + id + " is " + o.size() + " order(s) and " + f.size()
+                        + " failure(s)");
+            } else if (!o.isEmpty() && (o.getFirst().userId() != op.buyer() || o.getFirst().skuId() != op.sku())) {
+                examples.add(describe(op) + ": reservation " + id + " became an order of buyer " + o.getFirst().userId()
+                        + " sku " + o.getFirst().skuId());
+            } else if (!f.isEmpty() && refillsById.getOrDefault(id, List.of()).stream().noneMatch(r -> r.status() == 1)) {
+                examples.add(describe(op) + ": reservation " + id + " FAILED but its unit is not back in Redis"
+                        + " (no applied refill in stock_sync_outbox)");
+            }
+        });
+        return examples.verdict(Promise.RESERVATION_SETTLED);
+    }
+
+    private Verdict.PromiseVerdict noPhantomOrder(long activityId, List<Operation> ops, List<LedgerReading.Order> orders) {
+        Map<String, List<Operation>> sent = ops.stream().filter(Checker::isPurchase)
+                .filter(op -> op.buyer() != null && op.activity() != null && op.sku() != null && op.requestId() != null)
+                .collect(Collectors.groupingBy(op -> op.activity() + "/" + op.sku() + "/" + op.buyer() + "/"
+                        + op.requestId()));
+        Examples examples = new Examples(maxExamples);
+        for (LedgerReading.Order order : orders) {
+            Optional<String> clientId = clientRequestId(order.requestId());
+            boolean made = clientId.isPresent() && !sent.getOrDefault(activityId + "/" + order.skuId() + "/"
+                    + order.userId() + "/" + clientId.get(), List.of()).isEmpty();
+            if (!made) {
+                examples.add("order of reservation " + order.reservationId() + " (buyer " + order.userId() + ", sku "
+                        + order.skuId() + ", request " + order.requestId() + ") has no purchase in the history"
+                        + " that could have made it");
+            }
+        }
+        return examples.verdict(Promise.NO_PHANTOM_ORDER);
+    }
+
+    /**
+     * The client's requestId inside the ledger's scoped one: {@code activity/sku/buyer/requestId} (the
+     * separator is outside a requestId's characters), or {@code activity:buyer:requestId} in rows
+     * written before SKUs were part of it.
+     */
+    static Optional<String> clientRequestId(String scoped) {
+        java.util.regex.Matcher current = java.util.regex.Pattern.compile("^\\d+/\\d+/\\d+/(.+)$").matcher(scoped);
+        if (current.matches()) {
+            return Optional.of(current.group(1));
+        }
+        java.util.regex.Matcher legacy = java.util.regex.Pattern.compile("^\\d+:\\d+:(.+)$").matcher(scoped);
+        return legacy.matches() ? Optional.of(legacy.group(1)) : Optional.empty();
+    }
+
+    private Verdict.PromiseVerdict notOversold(List<LedgerReading.Order> orders, List<LedgerReading.Stock> stock) {
+        Examples examples = new Examples(maxExamples);
+        for (LedgerReading.Stock s : stock) {
+            List<LedgerReading.Order> live = orders.stream()
+                    .filter(o -> o.skuId() == s.skuId() && o.status() != 2).toList();
+            long units = live.stream().mapToLong(LedgerReading.Order::quantity).sum();
+            if (units > s.total()) {
+                examples.add("sku " + s.skuId() + ": " + units + " units held by " + live.size() + " live orders, stock "
+                        + s.total() + "; e.g. reservations " + live.stream().limit(5)
+                        .map(LedgerReading.Order::reservationId).toList());
+            }
+        }
+        return examples.verdict(Promise.NOT_OVERSOLD);
+    }
+
+    private Verdict.PromiseVerdict oneOrderPerBuyer(List<LedgerReading.Order> orders) {
+        Examples examples = new Examples(maxExamples);
+        orders.stream().collect(Collectors.groupingBy(o -> o.skuId() + "/" + o.userId())).forEach((key, same) -> {
+            if (same.size() > 1) {
+                examples.add("buyer " + same.getFirst().userId() + " has " + same.size() + " orders of sku "
+                        + same.getFirst().skuId() + ": reservations "
+                        + same.stream().map(LedgerReading.Order::reservationId).toList() + ", requests "
+                        + same.stream().map(LedgerReading.Order::requestId).toList());
+            }
+        });
+        return examples.verdict(Promise.ONE_ORDER_PER_BUYER);
+    }
+
+    private Verdict.PromiseVerdict noStrandedUnit(List<LedgerReading.Order> orders, List<LedgerReading.Refill> refills,
+                                                  List<LedgerReading.Stock> stock, Map<Long, Long> onShelf,
+                                                  List<LedgerReading.Failure> failures) {
+        Examples examples = new Examples(maxExamples);
+        for (LedgerReading.Stock s : stock) {
+            Long recorded = onShelf.get(s.skuId());
+            if (recorded == null) {
+                examples.add("sku " + s.skuId() + ": no shelf reading (no Redis given and none in the history)");
+                continue;
+            }
+            long shelf = recorded;
+            long live = orders.stream().filter(o -> o.skuId() == s.skuId() && o.status() != 2)
+                    .mapToLong(LedgerReading.Order::quantity).sum();
+            long pending = refills.stream().filter(r -> r.skuId() == s.skuId() && r.status() == 0)
+                    .mapToLong(LedgerReading.Refill::quantity).sum();
+            if (shelf < 0) {
+                examples.add("sku " + s.skuId() + ": its stock keys are gone from Redis; nothing can be sold");
+            } else if (shelf + live + pending != s.total()) {
+                java.util.Set<String> refilled = refills.stream().filter(r -> r.status() == 1)
+                        .map(LedgerReading.Refill::reservationId).collect(Collectors.toSet());
+                List<String> unreturned = new ArrayList<>();
+                orders.stream().filter(o -> o.skuId() == s.skuId() && o.status() == 2
+                        && !refilled.contains(o.reservationId())).limit(5)
+                        .forEach(o -> unreturned.add("expired order " + o.reservationId()));
+                failures.stream().filter(f -> f.skuId() == s.skuId() && !refilled.contains(f.reservationId())).limit(5)
+                        .forEach(f -> unreturned.add("failed reservation " + f.reservationId()));
+                examples.add("sku " + s.skuId() + ": Redis stock " + shelf + " + live units " + live
+                        + " + pending refills " + pending + " = " + (shelf + live + pending) + ", total " + s.total()
+                        + (shelf + live + pending < s.total() ? " (stranded " + (s.total() - shelf - live - pending)
+                        + ")" : " (over by " + (shelf + live + pending - s.total()) + ")")
+                        + (unreturned.isEmpty() ? "" : "; not given back: " + unreturned));
+            }
+        }
+        return examples.verdict(Promise.NO_STRANDED_UNIT);
+    }
+
+    private Verdict.PromiseVerdict each(Promise promise, List<Operation> ops, Predicate<Operation> broken) {
+        Examples examples = new Examples(maxExamples);
+        ops.stream().filter(broken).forEach(op -> examples.add(describe(op) + ": " + op.status()
+                + (op.retryAfter() == null ? " without Retry-After" : "") + " " + abbreviate(op.body())));
+        return examples.verdict(promise);
+    }
+
+    private Verdict.PromiseVerdict resumesAfterHeal(History history, List<Operation> ops) {
+        Examples examples = new Examples(maxExamples);
+        Optional<HistoryEntry.Healed> healed = history.healed();
+        int instances = history.run().map(HistoryEntry.RunStarted::instances).orElse(0);
+        if (healed.isEmpty()) {
+            examples.add("the run never healed its faults (no 'healed' line): a halt that never lifts cannot be ruled out");
+            return examples.verdict(Promise.RESUMES_AFTER_HEAL);
+        }
+        long heal = healed.get().nanos();
+        long bound = healed.get().resumeBoundMillis() * 1_000_000L;
+        for (int i = 0; i < instances; i++) {
+            int instance = i;
+            List<Operation> after = ops.stream()
+                    .filter(op -> isPurchase(op) && op.instance() == instance && op.sendNanos() >= heal).toList();
+            boolean served = after.stream().anyMatch(op -> serving(op) && op.answerNanos() - heal <= bound);
+            if (!served) {
+                examples.add("instance " + instance + ": no purchase answered within "
+                        + healed.get().resumeBoundMillis() + " ms of the heal; answers after it: "
+                        + after.stream().limit(5).map(op -> "#" + op.seq() + " +" + (op.answerNanos() - heal) / 1_000_000
+                        + "ms " + (op.answered() ? op.status() + " " + abbreviate(op.body()) : op.error())).toList());
+            }
+        }
+        return examples.verdict(Promise.RESUMES_AFTER_HEAL);
+    }
+
+    private Verdict.PromiseVerdict reconciledClean(List<Operation> ops) {
+        Examples examples = new Examples(maxExamples);
+        Optional<Operation> last = ops.stream().filter(op -> op.kind() == OpKind.RECONCILE).reduce((a, b) -> b);
+        if (last.isEmpty()) {
+            examples.add("no reconciliation in the history");
+        } else if (last.get().status() != 200) {
+            examples.add(describe(last.get()) + ": " + last.get().status() + " " + last.get().error() + " "
+                    + abbreviate(last.get().body()));
+        } else {
+            JsonObject report = parse(last.get().body()).orElse(JsonValue.EMPTY_JSON_OBJECT);
+            var skus = report.getJsonArray("skus");
+            if (skus == null || skus.isEmpty()) {
+                examples.add(describe(last.get()) + ": no SKU in the report " + abbreviate(last.get().body()));
+            } else {
+                skus.stream().map(JsonValue::asJsonObject).filter(s -> !"CLEAN".equals(s.getString("state", "")))
+                        .forEach(s -> examples.add("sku " + s.get("skuId") + ": " + s.getString("state", "?") + " "
+                                + abbreviate(s.toString())));
+            }
+        }
+        return examples.verdict(Promise.RECONCILED_CLEAN);
+    }
+
+    /** A purchase answered by a sale that sells: not a 5xx (a halt is 503), not a 429. */
+    private static boolean serving(Operation op) {
+        return op.answered() && op.status() < 500 && op.status() != 429;
+    }
+
+    private static boolean isPurchase(Operation op) {
+        return op.kind() == OpKind.PURCHASE || op.kind() == OpKind.PROBE;
+    }
+
+    static Optional<String> reservationId(Operation op) {
+        return parse(op.body()).map(o -> o.getString("reservationId", null));
+    }
+
+    private static Optional<JsonObject> parse(String body) {
+        if (body == null || !body.trim().startsWith("{")) {
+            return Optional.empty();
+        }
+        try (JsonReader reader = Json.createReader(new StringReader(body))) {
+            return Optional.of(reader.readObject());
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static String describe(Operation op) {
+        return "#" + op.seq() + " " + op.kind() + " step " + op.step() + " instance " + op.instance()
+                + (op.buyer() == null ? "" : " buyer " + op.buyer())
+                + (op.sku() == null ? "" : " sku " + op.sku())
+                + (op.requestId() == null ? "" : " requestId " + op.requestId());
+    }
+
+    private static String abbreviate(String body) {
+        if (body == null) {
+            return "";
+        }
+        String flat = body.replaceAll("\\s+", " ");
+        return flat.length() <= 160 ? flat : flat.substring(0, 160) + "...";
+    }
+
+    /** Counts every violation, keeps the first few as counterexamples. */
+    private static final class Examples {
+        private final int max;
+        private final List<String> kept = new ArrayList<>();
+        private long count;
+
+        Examples(int max) {
+            this.max = max;
+        }
+
+        void add(String example) {
+            count++;
+            if (kept.size() < max) {
+                kept.add(example);
+            }
+        }
+
+        Verdict.PromiseVerdict verdict(Promise promise) {
+            return new Verdict.PromiseVerdict(promise, count, kept);
+        }
+    }
+}

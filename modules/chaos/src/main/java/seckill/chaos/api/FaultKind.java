@@ -1,0 +1,15 @@
+package seckill.chaos.api;
+
+/** The faults a chaos run injects, each from outside the service. */
+public enum FaultKind {
+    /** {@code kill -9} of an instance's process, started again on the same port when the fault ends. */
+    KILL,
+    /** {@code SIGSTOP} of an instance's process, {@code SIGCONT} when the fault ends (a long GC pause). */
+    PAUSE_PROCESS,
+    /** Every database connection of one instance reset through its proxy; new ones refused. */
+    DB_CUT,
+    /** Every Redis connection of one instance reset through its proxy; new ones refused. */
+    REDIS_CUT,
+    /** Redis stops answering every client ({@code CLIENT PAUSE}). */
+    REDIS_PAUSE
+}

@@ -1,0 +1,71 @@
+package seckill.chaos.api;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Plain SQL on the ledger's tables (schema: the ordering module's Liquibase changelog), read-only. */
+final class LedgerReading {
+
+    record Order(String reservationId, String requestId, long skuId, long userId, int quantity, int status) {
+    }
+
+    record Failure(String reservationId, long skuId, long userId, int quantity) {
+    }
+
+    record Refill(String reservationId, long skuId, int quantity, int status) {
+    }
+
+    record Stock(long skuId, long total, int buckets) {
+    }
+
+    private final Connection db;
+
+    LedgerReading(Connection db) {
+        this.db = db;
+    }
+
+    List<Order> orders(long activityId) {
+        return query("SELECT reservation_id, request_id, sku_id, user_id, quantity, status FROM seckill_order"
+                + " WHERE activity_id = ?", activityId, r -> new Order(r.getString(1), r.getString(2), r.getLong(3),
+                r.getLong(4), r.getInt(5), r.getInt(6)));
+    }
+
+    List<Failure> failures(long activityId) {
+        return query("SELECT reservation_id, sku_id, user_id, quantity FROM seckill_reservation_failure"
+                + " WHERE activity_id = ?", activityId, r -> new Failure(r.getString(1), r.getLong(2), r.getLong(3),
+                r.getInt(4)));
+    }
+
+    List<Refill> refills(long activityId) {
+        return query("SELECT reservation_id, sku_id, quantity, status FROM stock_sync_outbox WHERE activity_id = ?",
+                activityId, r -> new Refill(r.getString(1), r.getLong(2), r.getInt(3), r.getInt(4)));
+    }
+
+    List<Stock> stock(long activityId) {
+        return query("SELECT sku_id, total, buckets FROM seckill_stock WHERE activity_id = ?", activityId,
+                r -> new Stock(r.getLong(1), r.getLong(2), r.getInt(3)));
+    }
+
+    private interface Row<T> {
+        T map(ResultSet r) throws SQLException;
+    }
+
+    private <T> List<T> query(String sql, long activityId, Row<T> row) {
+        try (PreparedStatement s = db.prepareStatement(sql)) {
+            s.setLong(1, activityId);
+            try (ResultSet r = s.executeQuery()) {
+                List<T> all = new ArrayList<>();
+                while (r.next()) {
+                    all.add(row.map(r));
+                }
+                return all;
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read the ledger: " + e.getMessage(), e);
+        }
+    }
+}

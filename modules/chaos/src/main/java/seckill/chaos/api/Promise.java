@@ -1,0 +1,26 @@
+package seckill.chaos.api;
+
+/** The promises a chaos run is judged on, each with the sentence the verdict prints. */
+public enum Promise {
+    RESERVATION_SETTLED("every 202/200 reservation ends as exactly one order, or as FAILED with its unit back"),
+    NO_PHANTOM_ORDER("no order without a request that could have made it (same activity, SKU, buyer and requestId)"),
+    NOT_OVERSOLD("no SKU has more units held by live orders (status <> 2) than its stock"),
+    ONE_ORDER_PER_BUYER("no buyer has two orders of one SKU"),
+    NO_STRANDED_UNIT("every unit is on the shelf in Redis, held by a live order, or on its way back (outbox):"
+            + " Redis stock + live units + pending refills == total, so stock that demand exceeded sells out"),
+    NO_500("no request was answered with a 5xx other than 503"),
+    RETRY_AFTER("every 429 and 503 carried Retry-After"),
+    RESUMES_AFTER_HEAL("after the last fault healed, every instance answered a purchase (not 5xx, not 429) within"
+            + " the stated bound"),
+    RECONCILED_CLEAN("reconciliation through the admin API at the end reports every SKU CLEAN");
+
+    private final String sentence;
+
+    Promise(String sentence) {
+        this.sentence = sentence;
+    }
+
+    public String sentence() {
+        return sentence;
+    }
+}

@@ -1,0 +1,268 @@
+package seckill.chaos.api;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import seckill.chaos.api.HistoryEntry.Operation;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.empty;
+import static org.hamcrest.Matchers.is;
+
+/**
+ * The checker against a clean run and against runs with one planted violation each: synthetic
+ * histories, rows written into a real MariaDB with the ledger's schema, stock keys in a real Redis.
+ * A clean run: three units of one SKU; buyer 1's order paid, buyer 2's expired and refilled, buyer
+ * 3's reservation FAILED and refilled, buyer 4 told sold out, buyer 5 told 503 with Retry-After;
+ * two instances both answer after the heal; reconciliation CLEAN.
+ */
+class CheckerTest {
+
+    private static final AtomicLong ACTIVITIES = new AtomicLong(System.currentTimeMillis() % 1_000_000 * 100);
+    private static CheckerStores stores;
+
+    private long activity;
+    private final List<HistoryEntry> history = new ArrayList<>();
+    private long seq;
+    private long shelf;
+
+    @BeforeAll
+    static void openStores() throws Exception {
+        stores = CheckerStores.open();
+    }
+
+    @AfterAll
+    static void closeStores() throws Exception {
+        stores.close();
+    }
+
+    @BeforeEach
+    void cleanRun() throws Exception {
+        activity = ACTIVITIES.incrementAndGet();
+        history.add(new HistoryEntry.RunStarted(7, 60_000, 2, "single", "2026-12-02T01:00:00Z"));
+        history.add(new HistoryEntry.Planned(0, 100, "PURCHASE", 0, "buyer 1"));
+        history.add(new HistoryEntry.ActivityLaunched(activity, Map.of(1L, 3L), 10, List.of(9001, 9002)));
+        stores.sql("INSERT INTO seckill_stock (activity_id, sku_id, total, available, per_user_limit, buckets)"
+                + " VALUES (?, 1, 3, 2, 1, 1)", activity);
+        reserve(1, "r1", "q1", 1);
+        reserve(2, "r2", "q2", 2);
+        refill("r2", 1);
+        reserve(3, "r3", null, 0);
+        stores.sql("INSERT INTO seckill_reservation_failure (reservation_id, activity_id, sku_id, user_id, quantity,"
+                + " reason, failed_at) VALUES (?, ?, 1, 3, 1, 'planted', UTC_TIMESTAMP(3))", id("r3"), activity);
+        refill("r3", 1);
+        purchase(0, 4, "q4", 410, "{\"type\":\"SOLD_OUT\"}", null);
+        purchase(1, 5, "q5", 503, "{\"type\":\"HALTED\"}", "2");
+        shelf = 2;
+        history.add(new HistoryEntry.Healed(50_000_000_000L, "2026-12-02T01:01:00Z", 30_000));
+        probe(0, 55_000_000_000L, 200);
+        probe(1, 56_000_000_000L, 410);
+        history.add(op(OpKind.RECONCILE, 0, null, null, 200,
+                "{\"skus\":[{\"skuId\":1,\"state\":\"CLEAN\"}]}", null, 57_000_000_000L));
+    }
+
+    @Test
+    void aCleanRunHoldsEveryPromise() throws Exception {
+        Verdict verdict = judge();
+        assertThat(verdict.report(), verdict.clean(), is(true));
+        assertThat(verdict.exitCode(), is(0));
+    }
+
+    @Test
+    void anOversellIsCaught() throws Exception {
+        reserve(6, "r6", "q6", 0);
+        reserve(7, "r7", "q7", 1);
+        reserve(8, "r8", "q8", 0);
+        shelf = 0;
+        Verdict verdict = judge();
+        assertViolated(verdict, Promise.NOT_OVERSOLD, "4 units held by 4 live orders, stock 3");
+    }
+
+    @Test
+    void aLost202IsCaught() throws Exception {
+        purchase(0, 9, "q9", 202, "{\"reservationId\":\"" + id("r9") + "\",\"status\":\"QUEUED\"}", null);
+        Verdict verdict = judge();
+        assertViolated(verdict, Promise.RESERVATION_SETTLED, "is neither an order nor FAILED");
+        assertThat(verdict.of(Promise.RESERVATION_SETTLED).counterexamples().getFirst(), containsString("buyer 9"));
+    }
+
+    @Test
+    void aDoubleOrderIsCaught() throws Exception {
+        reserve(1, "r1b", "q1b", 0);
+        shelf = 1;
+        Verdict verdict = judge();
+        assertViolated(verdict, Promise.ONE_ORDER_PER_BUYER, "buyer 1 has 2 orders of sku 1");
+    }
+
+    @Test
+    void aStrandedUnitIsCaught() throws Exception {
+        shelf = 1;
+        Verdict verdict = judge();
+        assertViolated(verdict, Promise.NO_STRANDED_UNIT, "(stranded 1)");
+    }
+
+    @Test
+    void aFailureWhoseUnitNeverCameBackIsCaught() throws Exception {
+        stores.sql("DELETE FROM stock_sync_outbox WHERE reservation_id = ?", id("r3"));
+        shelf = 1;
+        Verdict verdict = judge();
+        assertViolated(verdict, Promise.RESERVATION_SETTLED, "FAILED but its unit is not back");
+        assertViolated(verdict, Promise.NO_STRANDED_UNIT, "not given back: [failed reservation " + id("r3"));
+    }
+
+    @Test
+    void aHaltThatNeverLiftsIsCaught() throws Exception {
+        history.removeIf(e -> e instanceof Operation op && op.kind() == OpKind.PROBE && op.instance() == 1);
+        probe(1, 60_000_000_000L, 503);
+        probe(1, 90_000_000_000L, 503);
+        Verdict verdict = judge();
+        assertViolated(verdict, Promise.RESUMES_AFTER_HEAL, "instance 1: no purchase answered within 30000 ms");
+    }
+
+    @Test
+    void aRunThatNeverHealedIsCaught() throws Exception {
+        history.removeIf(e -> e instanceof HistoryEntry.Healed);
+        assertViolated(judge(), Promise.RESUMES_AFTER_HEAL, "never healed");
+    }
+
+    @Test
+    void a500IsCaught() throws Exception {
+        purchase(1, 10, "q10", 500, "{\"type\":\"INTERNAL\"}", null);
+        assertViolated(judge(), Promise.NO_500, "buyer 10");
+    }
+
+    @Test
+    void a503WithoutRetryAfterIsCaught() throws Exception {
+        purchase(1, 11, "q11", 503, "{\"type\":\"BUSY\"}", null);
+        Verdict verdict = judge();
+        assertViolated(verdict, Promise.RETRY_AFTER, "buyer 11");
+        assertThat(verdict.of(Promise.NO_500).held(), is(true));
+    }
+
+    @Test
+    void anOrderNoRequestCouldHaveMadeIsCaught() throws Exception {
+        stores.sql("INSERT INTO seckill_order (order_no, reservation_id, request_id, activity_id, sku_id, user_id,"
+                        + " quantity, status, expire_at, created_at, updated_at) VALUES (?, ?, ?, ?, 1, 12, 1, 1,"
+                        + " UTC_TIMESTAMP(3), UTC_TIMESTAMP(3), UTC_TIMESTAMP(3))", "N" + activity + "x12",
+                id("r12"), activity + ":12:nobody-sent-this", activity);
+        shelf = 1;
+        assertViolated(judge(), Promise.NO_PHANTOM_ORDER, "buyer 12");
+    }
+
+    @Test
+    void anOrderForAnotherSkuThanTheRequestIsCaught() throws Exception {
+        purchase(0, 14, "q14", 410, "{}", null);
+        stores.sql("INSERT INTO seckill_order (order_no, reservation_id, request_id, activity_id, sku_id, user_id,"
+                        + " quantity, status, expire_at, created_at, updated_at) VALUES (?, ?, ?, ?, 1, 14, 1, 1,"
+                        + " UTC_TIMESTAMP(3), UTC_TIMESTAMP(3), UTC_TIMESTAMP(3))", "N" + activity + "x14",
+                id("r14"), activity + "/1/14/other-request", activity);
+        shelf = 1;
+        assertViolated(judge(), Promise.NO_PHANTOM_ORDER, "buyer 14");
+    }
+
+    @Test
+    void theLedgersScopedRequestIdIsReadInBothLayouts() {
+        assertThat(Checker.clientRequestId("7/2/42/r-1").orElseThrow(), is("r-1"));
+        assertThat(Checker.clientRequestId("7:42:r-1").orElseThrow(), is("r-1"));
+        assertThat(Checker.clientRequestId("garbage").isPresent(), is(false));
+    }
+
+    @Test
+    void aReconciliationThatIsNotCleanIsCaught() throws Exception {
+        history.add(op(OpKind.RECONCILE, 0, null, null, 200,
+                "{\"skus\":[{\"skuId\":1,\"state\":\"MISMATCH\"}]}", null, 58_000_000_000L));
+        assertViolated(judge(), Promise.RECONCILED_CLEAN, "MISMATCH");
+    }
+
+    @Test
+    void theHistoryFileReadsBackAsWritten() throws Exception {
+        history.add(new HistoryEntry.FaultEvent(3, FaultKind.KILL, "instance 1", 1, "a", 2, "b"));
+        history.add(op(OpKind.PURCHASE, 0, 13L, "q13", 0, null, null, 3).withError("connect timed out"));
+        history.add(new HistoryEntry.ShelfRead(activity, Map.of(1L, 2L), 4, "c"));
+        Path file = Files.createTempFile("history", ".jsonl");
+        try (HistoryWriter writer = new HistoryWriter(file)) {
+            history.forEach(writer::write);
+        }
+        assertThat(History.read(file).entries(), is(history));
+        assertThat(judge(History.read(file)).clean(), is(true));
+        Files.delete(file);
+    }
+
+    @Test
+    void aRunIsJudgedAgainFromTheShelfItsHistoryRecorded() throws Exception {
+        stores.redis.set("sk:{a" + activity + ":s1:b0}:stock", Long.toString(shelf));
+        history.add(new Checker(stores.db, stores.redis, 5).readShelf(activity, 60_000_000_000L, "w"));
+        stores.redis.del("sk:{a" + activity + ":s1:b0}:stock");
+        assertThat(new Checker(stores.db, null, 5).judge(new History(history)).clean(), is(true));
+
+        history.add(new HistoryEntry.ShelfRead(activity, Map.of(1L, 1L), 61_000_000_000L, "w"));
+        assertViolated(new Checker(stores.db, null, 5).judge(new History(history)), Promise.NO_STRANDED_UNIT,
+                "(stranded 1)");
+    }
+
+    // ---- planting
+
+    private Verdict judge() throws Exception {
+        return judge(new History(history));
+    }
+
+    private Verdict judge(History h) throws Exception {
+        stores.redis.set("sk:{a" + activity + ":s1:b0}:stock", Long.toString(shelf));
+        Verdict verdict = new Checker(stores.db, stores.redis, 5).judge(h);
+        System.out.print(verdict.report());
+        return verdict;
+    }
+
+    private static void assertViolated(Verdict verdict, Promise promise, String counterexample) {
+        assertThat(verdict.report(), verdict.of(promise).held(), is(false));
+        assertThat(verdict.exitCode(), is(1));
+        assertThat(verdict.of(promise).counterexamples().toString(), containsString(counterexample));
+    }
+
+    /** A 202 for {@code buyer} and, with a status, its order (0 pending, 1 paid, 2 expired). */
+    private void reserve(long buyer, String reservation, String requestId, int orderStatus) throws Exception {
+        String rid = requestId == null ? "q" + buyer : requestId;
+        purchase(0, buyer, rid, 202, "{\"reservationId\":\"" + id(reservation) + "\",\"status\":\"QUEUED\"}", null);
+        if (requestId != null) {
+            stores.sql("INSERT INTO seckill_order (order_no, reservation_id, request_id, activity_id, sku_id, user_id,"
+                            + " quantity, status, expire_at, created_at, updated_at) VALUES (?, ?, ?, ?, 1, ?, 1, ?,"
+                            + " UTC_TIMESTAMP(3), UTC_TIMESTAMP(3), UTC_TIMESTAMP(3))", "N" + activity + reservation,
+                    id(reservation), activity + "/1/" + buyer + "/" + rid, activity, buyer, orderStatus);
+        }
+    }
+
+    private void refill(String reservation, int status) throws Exception {
+        stores.sql("INSERT INTO stock_sync_outbox (activity_id, sku_id, bucket, reservation_id, user_id, quantity,"
+                + " change_type, release_buyer, status, attempts, created_at) VALUES (?, 1, 0, ?, 0, 1, 2, 0, ?, 0,"
+                + " UTC_TIMESTAMP(3))", activity, id(reservation), status);
+    }
+
+    private String id(String reservation) {
+        return activity + "-" + reservation;
+    }
+
+    private void purchase(int instance, long buyer, String requestId, int status, String body, String retryAfter) {
+        history.add(op(OpKind.PURCHASE, instance, buyer, requestId, status, body, retryAfter, seq * 1_000_000L));
+    }
+
+    private void probe(int instance, long at, int status) {
+        history.add(new Operation(++seq, -1, OpKind.PROBE, instance, 1L, activity, 1L, "q1", at, "w", at + 5_000_000,
+                "w", status, status == 200 ? "{\"reservationId\":\"" + id("r1") + "\",\"status\":\"ALREADY_RESERVED\"}"
+                : "{}", status == 503 ? "1" : null, null));
+    }
+
+    private Operation op(OpKind kind, int instance, Long buyer, String requestId, int status, String body,
+                         String retryAfter, long at) {
+        return new Operation(++seq, (int) seq, kind, instance, buyer, activity, buyer == null ? null : 1L, requestId,
+                at, "2026-12-02T01:00:00Z", at + 2_000_000, "2026-12-02T01:00:00.002Z", status, body, retryAfter, null);
+    }
+}
