@@ -118,6 +118,13 @@ final class ChaosRun {
                                 "seckill.identity.dev-sign-in=false",
                                 "seckill.identity.hmac-keys=chaos=" + IDENTITY_KEY,
                                 "seckill.payment.hmac-key=" + PAYMENT_KEY,
+                                "seckill.payment.price=" + SignedPayments.PRICE,
+                                "seckill.payment.currency=" + SignedPayments.CURRENCY,
+                                // health where the runner asks for it, and no fixed management port that
+                                // the instances would all want (the deployable puts it on 127.0.0.1:9080)
+                                "server.sockets.0.port=0",
+                                "server.features.observe.sockets.0=@default",
+                                "mp.openapi.sockets.0=@default",
                                 "seckill.settlement.timeout-scan-seconds=2"),
                         logs.resolve(name + ".instance-" + i + ".log")));
             }

