@@ -1,17 +1,11 @@
 package seckill.admission;
 
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.JedisPooled;
-import redis.clients.jedis.UnifiedJedis;
-import redis.embedded.RedisServer;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.is;
@@ -22,37 +16,14 @@ import static org.hamcrest.Matchers.is;
  */
 class ChallengeThrottleTest {
 
-    private static RedisServer embedded;
-    private static UnifiedJedis redis;
-
-    @BeforeAll
-    static void redis() throws IOException {
-        String uri = System.getenv("SECKILL_REDIS_URI");
-        if (uri == null || uri.isBlank()) {
-            int port;
-            try (ServerSocket socket = new ServerSocket(0)) {
-                port = socket.getLocalPort();
-            }
-            embedded = RedisServer.newRedisServer().port(port).bind("127.0.0.1").setting("save \"\"").build();
-            embedded.start();
-            uri = "redis://127.0.0.1:" + port;
-        }
-        redis = new JedisPooled(uri);
-    }
-
-    @AfterAll
-    static void stop() throws IOException {
-        redis.close();
-        if (embedded != null) {
-            embedded.stop();
-        }
-    }
+    @RegisterExtension
+    static final AdmissionRedis REDIS = AdmissionRedis.configuredOrOwn();
 
     @Test
     void theBuyersLimitComesFirstAndTheAddressIsABackstop() {
         // a minute of its own, so other runs' counters never meet this one's
         Clock clock = Clock.fixed(Instant.ofEpochMilli((System.nanoTime() % 1_000_000) * 60_000 + 1_000), ZoneOffset.UTC);
-        ChallengeThrottle throttle = new ChallengeThrottle(redis, clock, 3, 10);
+        ChallengeThrottle throttle = new ChallengeThrottle(REDIS.client(), clock, 3, 10);
         String proxy = "10.9.8." + (System.nanoTime() % 250);
         long activity = 900_000 + System.nanoTime() % 100_000;
         for (int i = 0; i < 5; i++) {

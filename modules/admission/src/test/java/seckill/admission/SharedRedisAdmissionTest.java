@@ -1,19 +1,15 @@
 package seckill.admission;
 
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.JedisPooled;
 import redis.clients.jedis.UnifiedJedis;
-import redis.embedded.RedisServer;
 import seckill.admission.api.AdmissionDecision;
 import seckill.admission.api.PurchaseAttempt;
 import seckill.admission.api.SaleWindow;
@@ -32,38 +28,15 @@ import static org.hamcrest.Matchers.lessThanOrEqualTo;
  */
 class SharedRedisAdmissionTest {
 
-    private static RedisServer embedded;
-    private static String uri;
-    private static UnifiedJedis probe;
+    @RegisterExtension
+    static final AdmissionRedis REDIS = AdmissionRedis.configuredOrOwn();
+
     private final Clock clock = Clock.systemUTC();
-
-    @BeforeAll
-    static void redis() throws IOException {
-        uri = System.getenv("SECKILL_REDIS_URI");
-        if (uri == null || uri.isBlank()) {
-            int port;
-            try (ServerSocket socket = new ServerSocket(0)) {
-                port = socket.getLocalPort();
-            }
-            embedded = RedisServer.newRedisServer().port(port).bind("127.0.0.1").setting("save \"\"").build();
-            embedded.start();
-            uri = "redis://127.0.0.1:" + port;
-        }
-        probe = new JedisPooled(uri);
-    }
-
-    @AfterAll
-    static void stop() throws IOException {
-        probe.close();
-        if (embedded != null) {
-            embedded.stop();
-        }
-    }
 
     @Test
     void aSoldOutFlagRaisedOnOneInstanceStopsRedisCallsOnTheOther() throws Exception {
         long activity = 800_000 + System.nanoTime() % 100_000;
-        try (UnifiedJedis a = new JedisPooled(uri); UnifiedJedis b = new JedisPooled(uri)) {
+        try (UnifiedJedis a = new JedisPooled(REDIS.uri()); UnifiedJedis b = new JedisPooled(REDIS.uri())) {
             SoldOutBroadcast onA = broadcast(a);
             SoldOutBroadcast onB = broadcast(b);
             try {
@@ -100,7 +73,7 @@ class SharedRedisAdmissionTest {
         // one second for the whole test: the budget is the second's, and this one never ends
         Clock second = Clock.fixed(Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).plusMillis(100),
                 java.time.ZoneOffset.UTC);
-        try (UnifiedJedis a = new JedisPooled(uri); UnifiedJedis b = new JedisPooled(uri)) {
+        try (UnifiedJedis a = new JedisPooled(REDIS.uri()); UnifiedJedis b = new JedisPooled(REDIS.uri())) {
             SoldOutBroadcast flagsA = broadcast(a);
             SoldOutBroadcast flagsB = broadcast(b);
             try {
@@ -164,13 +137,13 @@ class SharedRedisAdmissionTest {
     }
 
     private static long numSub() {
-        Object reply = probe.sendCommand(redis.clients.jedis.Protocol.Command.PUBSUB, "NUMSUB", SoldOutBroadcast.CHANNEL);
+        Object reply = REDIS.client().sendCommand(redis.clients.jedis.Protocol.Command.PUBSUB, "NUMSUB", SoldOutBroadcast.CHANNEL);
         java.util.List<?> list = (java.util.List<?>) reply;
         return ((Number) list.get(1)).longValue();
     }
 
     private static long evalshaCalls() {
-        for (String line : probe.info("commandstats").split("\r?\n")) {
+        for (String line : REDIS.client().info("commandstats").split("\r?\n")) {
             if (line.startsWith("cmdstat_evalsha:")) {
                 return Long.parseLong(line.replaceAll("^cmdstat_evalsha:calls=(\\d+),.*", "$1"));
             }

@@ -1,14 +1,7 @@
 package seckill.admission;
 
-import java.io.IOException;
-import java.net.ServerSocket;
-
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.JedisPooled;
-import redis.clients.jedis.UnifiedJedis;
-import redis.embedded.RedisServer;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import seckill.redis.ReplicaAcks;
 
 import static org.hamcrest.MatcherAssert.assertThat;
@@ -26,41 +19,25 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  */
 class TokenSpendTest {
 
-    private static RedisServer server;
-    private static UnifiedJedis redis;
-
-    @BeforeAll
-    static void start() throws IOException {
-        int port;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            port = socket.getLocalPort();
-        }
-        server = RedisServer.newRedisServer().port(port).bind("127.0.0.1").setting("save \"\"").build();
-        server.start();
-        redis = new JedisPooled("redis://127.0.0.1:" + port);
-    }
-
-    @AfterAll
-    static void stop() throws IOException {
-        redis.close();
-        server.stop();
-    }
+    // its own server: with one replica required and none attached, the spend must be in doubt
+    @RegisterExtension
+    static final AdmissionRedis REDIS = AdmissionRedis.own();
 
     @Test
     void aSpendNoReplicaAcknowledgedIsInDoubt() {
-        TokenSpend spends = new TokenSpend(redis, () -> new ReplicaAcks(1, 50));
+        TokenSpend spends = new TokenSpend(REDIS.client(), () -> new ReplicaAcks(1, 50));
         long expires = System.currentTimeMillis() + 60_000;
         assertThrows(ReplicaAcks.Missing.class, () -> spends.spend(1, "t-doubt", 7, "r-1", expires));
     }
 
     @Test
     void oneTokenOneSkuAndTheRecordOutlivesTheTokenByTheMargin() {
-        TokenSpend spends = new TokenSpend(redis, () -> ReplicaAcks.NONE);
+        TokenSpend spends = new TokenSpend(REDIS.client(), () -> ReplicaAcks.NONE);
         long expires = System.currentTimeMillis() + 60_000;
         assertThat(spends.spend(2, "t-once", 7, "r-1", expires), is(true));
         assertThat("the same SKU's retry", spends.spend(2, "t-once", 7, "r-1", expires), is(true));
         assertThat("another SKU", spends.spend(2, "t-once", 8, "r-2", expires), is(false));
-        long ttl = redis.pttl(TokenSpend.key(2, "t-once"));
+        long ttl = REDIS.client().pttl(TokenSpend.key(2, "t-once"));
         assertThat(ttl, allOf(greaterThan(60_000L + TokenSpend.SKEW_MARGIN_MILLIS - 5_000),
                 lessThanOrEqualTo(60_000L + TokenSpend.SKEW_MARGIN_MILLIS)));
     }
