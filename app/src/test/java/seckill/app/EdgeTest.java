@@ -234,6 +234,23 @@ class EdgeTest {
     record Answer(int status, String headers, String body) {
     }
 
+    /**
+     * Review of #36: the admin API went through the shipped edge to anyone with a guess at the token.
+     * It is the operator's: the edge answers it only from the operator's addresses (loopback as
+     * shipped), and refuses every other client before the service sees the request.
+     */
+    @Test
+    void theAdminApiIsRefusedAtTheEdgeToClientsOutsideTheOperatorsNetwork() throws Exception {
+        requireNginx();
+        int port = target.getUri().getPort();
+        int edge = startNginx(port, port);
+        String auth = "Authorization: Bearer " + SaleFixture.ADMIN_TOKEN + "\r\n";
+        Answer outside = request("127.0.2.1", edge, "GET", "/api/v1/admin/overview", null, null, auth);
+        assertThat(outside.body, outside.status, is(403));
+        Answer operator = request("127.0.0.1", edge, "GET", "/api/v1/admin/overview", null, null, auth);
+        assertThat(operator.body, operator.status, is(200));
+    }
+
     /** One HTTP/1.1 request from the given local address (a client of its own as far as nginx can tell). */
     private static Answer request(String from, int port, String method, String path, Long buyer, String body) {
         return request(from, port, method, path, buyer, body, "");
