@@ -43,6 +43,10 @@ public final class LedgerRows {
      * A repeat of a recorded payment changes nothing and is answered from the order as it stands.
      */
     public PaymentResult pay(Payment payment, Instant now) {
+        return Transactions.retryingDeadlocks(() -> payOnce(payment, now));
+    }
+
+    private PaymentResult payOnce(Payment payment, Instant now) {
         String orderNo = payment.orderNo();
         DbTransaction tx = db.transaction();
         try {
@@ -94,7 +98,7 @@ public final class LedgerRows {
         }
         List<ExpiredOrder> expired = new ArrayList<>();
         for (DbRow row : overdue) {
-            expireOne(row, now).ifPresent(expired::add);
+            Transactions.retryingDeadlocks(() -> expireOne(row, now)).ifPresent(expired::add);
         }
         return expired;
     }
