@@ -25,8 +25,8 @@ import static org.hamcrest.Matchers.hasItems;
 import static org.hamcrest.Matchers.is;
 
 /**
- * The README's purchase tables and the served OpenAPI contract cannot drift: every status and
- * every problem code the README lists for a purchase is declared by the purchase operation in
+ * The API guide's purchase tables (docs/api.md) and the served OpenAPI contract cannot drift: every status and
+ * every problem code the guide lists for a purchase is declared by the purchase operation in
  * {@code /openapi}, with its headers, and the document has typed schemas and a real title.
  */
 @HelidonTest
@@ -66,7 +66,7 @@ class OpenApiTest {
                 undeclared.add(statusAndCode);
             }
         }
-        assertThat("codes the README lists but the purchase operation does not declare", undeclared, empty());
+        assertThat("codes docs/api.md lists but the purchase operation does not declare", undeclared, empty());
 
         // the headers a client acts on, and typed bodies, not strings
         assertThat(responses.getJsonObject("429").getJsonObject("headers").keySet(),
@@ -95,11 +95,11 @@ class OpenApiTest {
         }
     }
 
-    /** The README's purchase table and admission table: from the purchase heading to the next ### heading after the admission one. */
+    /** docs/api.md's purchase table and admission table: from the purchase heading to the challenges heading. */
     private static String purchaseTables() throws Exception {
-        Path readme = Path.of(System.getProperty("user.dir")).resolve("README.md");
+        Path readme = Path.of(System.getProperty("user.dir")).resolve("docs/api.md");
         if (!Files.exists(readme)) {
-            readme = Path.of(System.getProperty("user.dir")).getParent().resolve("README.md");
+            readme = Path.of(System.getProperty("user.dir")).getParent().resolve("docs/api.md");
         }
         String text = Files.readString(readme);
         int start = text.indexOf("### `POST /api/v1/activities/{activityId}/purchases`");

@@ -11,7 +11,7 @@ import seckill.app.sale.PurchaseOutcome;
 /**
  * A purchase outcome as HTTP: a reservation is {@code 202} (new) or {@code 200} (the same one again)
  * with its {@code Location}; everything else is a problem+json {@link Problem} with a stable code,
- * and {@code Retry-After} wherever a retry can succeed. The README's purchase tables list them.
+ * and {@code Retry-After} wherever a retry can succeed. The purchase tables of docs/api.md list them.
  */
 final class PurchaseAnswers {
 
