@@ -26,18 +26,29 @@ import static org.hamcrest.Matchers.is;
  * Redis of the run's own, the database SECKILL_DB_* names. Every fault kind is injected at least
  * once, overlapping; the checker must find every promise held. The history is then judged again
  * without Redis (from the shelf it recorded): clean; and with one planted lost 202: a violation.
+ * {@code -Dchaos.topology=cluster} (or {@code sentinel}) runs the same test on a Redis Cluster of three
+ * masters with a replica each (or a Sentinel group) the run starts itself, 40 s by default
+ * ({@code -Dchaos.seconds=S}), with master kills and frozen replicas among the faults: what CI's cluster
+ * phase runs.
  */
 class ChaosDrillTest {
 
     /** 42 in CI; {@code -Dchaos.seed=S} runs another seed through the same test. */
     private static final long SEED = Long.getLong("chaos.seed", 42);
 
+    /** {@code single} unless {@code -Dchaos.topology=sentinel|cluster}. */
+    private static final Topology TOPOLOGY = Topology.parse(System.getProperty("chaos.topology", "single"));
+
+    /** A minute on a single Redis; 40 s on the others (their start and heal take longer), unless {@code -Dchaos.seconds}. */
+    private static final long SECONDS = Long.getLong("chaos.seconds", TOPOLOGY == Topology.SINGLE ? 60 : 40);
+
     @Test
     void aSeededRunHoldsEveryPromiseAndAPlantedViolationIsCaught() throws Exception {
-        Path history = Path.of("target", "chaos", "chaos-" + SEED + ".jsonl");
+        Path history = Path.of("target", "chaos", "chaos-" + SEED + (TOPOLOGY == Topology.SINGLE ? ""
+                : "-" + TOPOLOGY.label()) + ".jsonl");
         Files.createDirectories(history.getParent());
-        ChaosOptions options = new ChaosOptions(SEED, Duration.ofMinutes(1), 2, history, Duration.ofSeconds(60),
-                Duration.ofSeconds(90));
+        ChaosOptions options = new ChaosOptions(SEED, Duration.ofSeconds(SECONDS), 2, history, Duration.ofSeconds(60),
+                Duration.ofSeconds(90), TOPOLOGY);
         // the stores the tests are given, else the embedded ones (as every other test)
         DevServers embedded = new DevServers(true);
         String url = System.getenv("SECKILL_DB_URL");
