@@ -181,8 +181,8 @@ final class OwnCluster implements ReplicatedRedis {
         long synced = (System.nanoTime() - start) / 1_000_000;
         String of = killed.info("replication").map(i -> i.lines().filter(l -> l.startsWith("master_port:"))
                 .findFirst().orElse("?")).orElse("?").trim();
-        return (failedOver ? "failed over after " + failover + " ms" : "NO failover within " + RECOVERY.toSeconds() + " s")
-                + "; restarted with its nodes.conf, " + (replica ? "a replica in sync (" + of + ") after " + synced + " ms"
+        return (failedOver ? "failed over (" + failover + " ms waited after the fault's length)" : "NO failover within " + RECOVERY.toSeconds() + " s")
+                + "; restarted with its nodes.conf, " + (replica ? "a replica in sync (" + of + ") " + synced + " ms after"
                 : "NOT a replica in sync after " + synced + " ms");
     }
 

@@ -156,9 +156,9 @@ final class SentinelGroup implements ReplicatedRedis {
         boolean replica = ReplicatedRedis.await(RECOVERY, killed::syncedReplica);
         long synced = (System.nanoTime() - start) / 1_000_000;
         String now = master(0).map(RedisNode::toString).orElse("none");
-        return (failedOver ? "failed over to " + now + " after " + failover + " ms"
+        return (failedOver ? "failed over to " + now + " (" + failover + " ms waited after the fault's length)"
                 : "NO failover within " + RECOVERY.toSeconds() + " s") + "; restarted, "
-                + (replica ? "a replica in sync after " + synced + " ms" : "NOT a replica in sync after " + synced + " ms");
+                + (replica ? "a replica in sync " + synced + " ms after" : "NOT a replica in sync after " + synced + " ms");
     }
 
     @Override

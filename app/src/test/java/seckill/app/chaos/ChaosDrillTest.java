@@ -27,7 +27,7 @@ import static org.hamcrest.Matchers.is;
  * once, overlapping; the checker must find every promise held. The history is then judged again
  * without Redis (from the shelf it recorded): clean; and with one planted lost 202: a violation.
  * {@code -Dchaos.topology=cluster} (or {@code sentinel}) runs the same test on a Redis Cluster of three
- * masters with a replica each (or a Sentinel group) the run starts itself, 40 s by default
+ * masters with a replica each (or a Sentinel group) the run starts itself, 30 s by default
  * ({@code -Dchaos.seconds=S}), with master kills and frozen replicas among the faults: what CI's cluster
  * phase runs.
  */
@@ -39,8 +39,8 @@ class ChaosDrillTest {
     /** {@code single} unless {@code -Dchaos.topology=sentinel|cluster}. */
     private static final Topology TOPOLOGY = Topology.parse(System.getProperty("chaos.topology", "single"));
 
-    /** A minute on a single Redis; 40 s on the others (their start and heal take longer), unless {@code -Dchaos.seconds}. */
-    private static final long SECONDS = Long.getLong("chaos.seconds", TOPOLOGY == Topology.SINGLE ? 60 : 40);
+    /** A minute on a single Redis; 30 s on the others (their start and heal take longer), unless {@code -Dchaos.seconds}. */
+    private static final long SECONDS = Long.getLong("chaos.seconds", TOPOLOGY == Topology.SINGLE ? 60 : 30);
 
     @Test
     void aSeededRunHoldsEveryPromiseAndAPlantedViolationIsCaught() throws Exception {
