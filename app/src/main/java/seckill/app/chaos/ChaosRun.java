@@ -292,7 +292,7 @@ final class ChaosRun {
             return;
         }
         SignedPayments.Callback callback = new SignedPayments(PAYMENT_KEY)
-                .of(orderNo.get(), "chaos-pay-" + step.ref(), clock.instant());
+                .of(orderNo.get(), "chaos-pay-" + activity + "-" + step.ref(), clock.instant());
         client.send(step.index(), OpKind.PAYMENT, step.instance(), step.buyer(), activity, step.sku(), null,
                 HttpRequest.newBuilder(client.uri(step.instance(), "/api/v1/payments/callback"))
                         .header(callback.signatureHeader(), callback.signature())

@@ -41,6 +41,8 @@ final class OwnCluster implements ReplicatedRedis {
 
     static OwnCluster start(Path dir) {
         OwnCluster cluster = new OwnCluster(dir);
+        // a runner JVM that is stopped (Ctrl-C, a test timeout) still stops its nodes by PID
+        Runtime.getRuntime().addShutdownHook(new Thread(cluster::close, "chaos-redis-stop"));
         try {
             for (int i = 0; i < 6; i++) {
                 String name = "node" + i;

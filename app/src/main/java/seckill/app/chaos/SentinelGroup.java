@@ -33,6 +33,8 @@ final class SentinelGroup implements ReplicatedRedis {
 
     static SentinelGroup start(Path dir) {
         SentinelGroup group = new SentinelGroup();
+        // a runner JVM that is stopped (Ctrl-C, a test timeout) still stops its nodes by PID
+        Runtime.getRuntime().addShutdownHook(new Thread(group::close, "chaos-redis-stop"));
         try {
             RedisNode master = RedisNode.on("master", dir, false, List.of());
             group.data.add(master);
