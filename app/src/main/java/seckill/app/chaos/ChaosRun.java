@@ -189,6 +189,14 @@ final class ChaosRun {
 
     /** The Sentinel group or cluster of the run (logs under {@code dir}); null on a single Redis. */
     private ReplicatedRedis startReplicated(Path dir) throws java.io.IOException {
+        if (options.topology() != Topology.SINGLE && java.nio.file.Files.exists(dir)) {
+            // an earlier run's node files (a cluster node's nodes.conf) must not make this run's nodes
+            try (var old = java.nio.file.Files.walk(dir)) {
+                for (Path p : old.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    java.nio.file.Files.delete(p);
+                }
+            }
+        }
         return switch (options.topology()) {
             case SINGLE -> null;
             case SENTINEL -> SentinelGroup.start(java.nio.file.Files.createDirectories(dir));

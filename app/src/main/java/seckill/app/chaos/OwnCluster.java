@@ -45,10 +45,9 @@ final class OwnCluster implements ReplicatedRedis {
         Runtime.getRuntime().addShutdownHook(new Thread(cluster::close, "chaos-redis-stop"));
         try {
             for (int i = 0; i < 6; i++) {
-                String name = "node" + i;
-                Path nodesConf = dir.resolve(name + "-nodes.conf");
-                RedisNode node = RedisNode.on(name, dir, true, List.of("--cluster-enabled", "yes",
-                        "--cluster-config-file", nodesConf.toString(), "--cluster-node-timeout", "1000",
+                // nodes.conf in the node's own directory (redis-server resolves it against --dir)
+                RedisNode node = RedisNode.on("node" + i, dir, true, List.of("--cluster-enabled", "yes",
+                        "--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "1000",
                         "--cluster-replica-validity-factor", "0"));
                 cluster.nodes.add(node);
                 node.start();
