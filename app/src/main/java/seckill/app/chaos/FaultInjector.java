@@ -111,7 +111,9 @@ final class FaultInjector {
                 java.util.Optional<RedisNode> master = nodes.master(step.ref());
                 master.ifPresent(RedisNode::kill);
                 sleep(Duration.ofMillis(step.lengthMillis()));
-                String rejoined = master.map(nodes::rejoin).orElse("");
+                // the shard's master now: the replica promoted, whose replica the killed node must have become
+                String rejoined = master.map(nodes::rejoin).orElse("") + "; shard " + step.ref() + " served by "
+                        + nodes.master(step.ref()).map(RedisNode::toString).orElse("none");
                 history.write(new HistoryEntry.FaultEvent(step.index(), kind, "shard " + step.ref() + " master "
                         + master.map(m -> m + ": " + rejoined).orElse("none"), start, startWall, nanos.getAsLong(),
                         clock.instant().toString()));
