@@ -9,7 +9,9 @@ import java.util.random.RandomGenerator;
  * Draws a chaos run's whole schedule up front from a seeded source, so the same seed gives the same
  * steps whatever happens while they run: buyers' clicks (new, retried with the same requestId, a
  * requestId reused on another SKU), payments (on time, late, twice, never), hostile requests,
- * operator halts and resumes, and faults that overlap (each of the five kinds at least once).
+ * operator halts and resumes, and faults that overlap (each kind the topology allows at least once,
+ * {@link Topology#faults()}). A single-Redis schedule draws exactly what it drew before topologies
+ * existed, so a seed's earlier results still name the same schedule.
  */
 final class ChaosPlan {
 
@@ -18,10 +20,17 @@ final class ChaosPlan {
 
     private final RandomGenerator random;
     private final PlanShape shape;
+    private final Topology topology;
 
     ChaosPlan(RandomGenerator random, PlanShape shape) {
+        this(random, shape, Topology.SINGLE);
+    }
+
+    /** A plan whose faults are the ones that make sense on {@code topology} ({@link Topology#faults()}). */
+    ChaosPlan(RandomGenerator random, PlanShape shape, Topology topology) {
         this.random = random;
         this.shape = shape;
+        this.topology = topology;
     }
 
     List<Step> draw(long durationMillis, int instances) {
@@ -60,16 +69,19 @@ final class ChaosPlan {
                 pay(steps, purchase, instances, durationMillis);
             }
         }
-        long faults = Math.max(Step.Kind.values().length - Step.Kind.KILL.ordinal(),
-                Math.round(shape.faultsPerMinute() * durationMillis / 60_000.0));
-        List<Step.Kind> kinds = List.of(Step.Kind.KILL, Step.Kind.PAUSE_PROCESS, Step.Kind.DB_CUT, Step.Kind.REDIS_CUT,
-                Step.Kind.REDIS_PAUSE);
+        List<Step.Kind> kinds = topology.faults();
+        long faults = Math.max(kinds.size(), Math.round(shape.faultsPerMinute() * durationMillis / 60_000.0));
         for (int f = 0; f < faults; f++) {
             Step.Kind kind = f < kinds.size() ? kinds.get(f) : kinds.get(random.nextInt(kinds.size()));
             long at = durationMillis / 10 + random.nextLong(durationMillis * 6 / 10);
             long length = kind == Step.Kind.REDIS_PAUSE ? 1_000 + random.nextLong(3_000) : 2_000 + random.nextLong(6_000);
-            steps.add(step(steps, at, kind, kind == Step.Kind.REDIS_PAUSE ? -1 : random.nextInt(instances), 0, 0, null,
-                    -1, length, kind.name().toLowerCase()));
+            switch (kind) {
+                case MASTER_KILL, REPLICA_FREEZE -> steps.add(step(steps, at, kind, -1,
+                        kind == Step.Kind.REPLICA_FREEZE ? random.nextInt(2) : 0, 0, null,
+                        random.nextInt(topology.shards()), length, kind.name().toLowerCase()));
+                default -> steps.add(step(steps, at, kind, kind == Step.Kind.REDIS_PAUSE ? -1 : random.nextInt(instances),
+                        0, 0, null, -1, length, kind.name().toLowerCase()));
+            }
         }
         long halts = Math.round(shape.haltsPerMinute() * durationMillis / 60_000.0);
         for (int h = 0; h < halts; h++) {

@@ -29,6 +29,7 @@ import java.util.stream.Collectors;
 
 import jakarta.json.JsonObject;
 import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.UnifiedJedis;
 import seckill.app.drill.TcpProxy;
 import seckill.app.identity.TokenMint;
 import seckill.chaos.api.Checker;
@@ -83,36 +84,47 @@ final class ChaosRun {
     /** Runs it; the checker's verdict. */
     Verdict run() throws Exception {
         long durationMillis = options.duration().toMillis();
-        List<Step> plan = new ChaosPlan(new SplittableRandom(options.seed()), shape)
+        List<Step> plan = new ChaosPlan(new SplittableRandom(options.seed()), shape, options.topology())
                 .draw(durationMillis, options.instances());
         Path logs = options.history().toAbsolutePath().getParent();
         String name = options.history().getFileName().toString();
         List<ServiceProcess> instances = new ArrayList<>();
         List<TcpProxy> proxies = new ArrayList<>();
         try (HistoryWriter history = new HistoryWriter(options.history());
-             OwnRedis redis = OwnRedis.start(logs.resolve(name + ".redis.log"))) {
-            history.write(new HistoryEntry.RunStarted(options.seed(), durationMillis, options.instances(), "single",
-                    clock.instant().toString()));
+             OwnRedis redis = options.topology() == Topology.SINGLE ? OwnRedis.start(logs.resolve(name + ".redis.log"))
+                     : null;
+             ReplicatedRedis nodes = startReplicated(logs.resolve(name + ".redis"))) {
+            history.write(new HistoryEntry.RunStarted(options.seed(), durationMillis, options.instances(),
+                    options.topology().label(), clock.instant().toString()));
             plan.forEach(s -> history.write(new HistoryEntry.Planned(s.index(), s.atMillis(), s.kind().name(),
                     s.instance(), s.describe())));
-            out.printf("chaos: seed %d, %d steps (%s), %d instance(s), %d s; history %s%n", options.seed(), plan.size(),
-                    plan.stream().collect(Collectors.groupingBy(Step::kind, TreeMap::new, Collectors.counting())),
-                    options.instances(), durationMillis / 1000, options.history());
+            out.printf("chaos: seed %d, %d steps (%s), %d instance(s), %d s, topology %s; history %s%n", options.seed(),
+                    plan.size(), plan.stream().collect(Collectors.groupingBy(Step::kind, TreeMap::new,
+                            Collectors.counting())), options.instances(), durationMillis / 1000,
+                    options.topology().label(), options.history());
             List<TcpProxy> databaseProxies = new ArrayList<>();
             List<TcpProxy> redisProxies = new ArrayList<>();
             for (int i = 0; i < options.instances(); i++) {
                 TcpProxy db = TcpProxy.forJdbcUrl(database.url());
-                TcpProxy r = TcpProxy.to("127.0.0.1", redis.port());
                 databaseProxies.add(db);
-                redisProxies.add(r);
                 proxies.add(db);
-                proxies.add(r);
+                String redisUri;
+                if (nodes == null) {
+                    TcpProxy r = TcpProxy.to("127.0.0.1", redis.port());
+                    redisProxies.add(r);
+                    proxies.add(r);
+                    redisUri = "redis://127.0.0.1:" + r.port();
+                } else {
+                    // the instances reach the nodes the Sentinels or the cluster name: no proxy can stand between
+                    redisUri = nodes.serviceUri();
+                }
+                List<String> settings = new ArrayList<>(nodes == null ? List.of() : nodes.serviceProperties());
                 instances.add(new ServiceProcess(i, Map.of("SECKILL_DB_URL", db.route(database.url()),
                         "SECKILL_DB_USER", database.user(), "SECKILL_DB_PASSWORD", database.password(),
-                        "SECKILL_REDIS_URI", "redis://127.0.0.1:" + r.port(), "SECKILL_ADMIN_TOKEN", ADMIN_TOKEN),
+                        "SECKILL_REDIS_URI", redisUri, "SECKILL_ADMIN_TOKEN", ADMIN_TOKEN),
                         // set here, not left to whatever config the class path carries: a run from the jar and
                         // one from the tests' class path must behave alike
-                        List.of("seckill.admission.token-required=false",
+                        concat(settings, List.of("seckill.admission.token-required=false",
                                 "seckill.admission.token-keys=chaos=" + PURCHASE_TOKEN_KEY,
                                 "seckill.admission.buyer-rate=2",
                                 "seckill.identity.dev-sign-in=false",
@@ -125,7 +137,7 @@ final class ChaosRun {
                                 "server.sockets.0.port=0",
                                 "server.features.observe.sockets.0=@default",
                                 "mp.openapi.sockets.0=@default",
-                                "seckill.settlement.timeout-scan-seconds=2"),
+                                "seckill.settlement.timeout-scan-seconds=2")),
                         logs.resolve(name + ".instance-" + i + ".log")));
             }
             instances.getFirst().start();
@@ -143,10 +155,13 @@ final class ChaosRun {
             out.printf("chaos: %d instance(s) ready on ports %s, activity %d%n", instances.size(),
                     instances.stream().map(ServiceProcess::port).toList(), activity);
 
-            FaultInjector faults = new FaultInjector(instances, databaseProxies, redisProxies, redis.port(), history,
-                    clock, nanos);
+            FaultInjector faults = new FaultInjector(instances, databaseProxies, redisProxies,
+                    redis == null ? -1 : redis.port(), nodes, history, clock, nanos);
             execute(plan, activity, client, faults);
-            faults.healAll();
+            String redisHeal = faults.healAll();
+            if (!redisHeal.isEmpty()) {
+                out.println("chaos: redis healed: " + redisHeal);
+            }
             long healed = nanos.getAsLong();
             history.write(new HistoryEntry.Healed(healed, clock.instant().toString(), options.resumeBound().toMillis()));
             out.println("chaos: healed; lifting halts and probing every instance");
@@ -155,7 +170,7 @@ final class ChaosRun {
             reconcile(client, activity);
 
             try (Connection ledger = DriverManager.getConnection(database.url(), database.user(), database.password());
-                 RedisClient reader = RedisClient.create(URI.create(redis.uri()))) {
+                 UnifiedJedis reader = nodes == null ? RedisClient.create(URI.create(redis.uri())) : nodes.reader()) {
                 Checker checker = new Checker(ledger, reader, 10);
                 history.write(checker.readShelf(activity, nanos.getAsLong(), clock.instant().toString()));
                 Verdict verdict = checker.judge(History.read(options.history()));
@@ -170,6 +185,29 @@ final class ChaosRun {
             instances.forEach(ServiceProcess::stop);
             proxies.forEach(TcpProxy::close);
         }
+    }
+
+    /** The Sentinel group or cluster of the run (logs under {@code dir}); null on a single Redis. */
+    private ReplicatedRedis startReplicated(Path dir) throws java.io.IOException {
+        if (options.topology() != Topology.SINGLE && java.nio.file.Files.exists(dir)) {
+            // an earlier run's node files (a cluster node's nodes.conf) must not make this run's nodes
+            try (var old = java.nio.file.Files.walk(dir)) {
+                for (Path p : old.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    java.nio.file.Files.delete(p);
+                }
+            }
+        }
+        return switch (options.topology()) {
+            case SINGLE -> null;
+            case SENTINEL -> SentinelGroup.start(java.nio.file.Files.createDirectories(dir));
+            case CLUSTER -> OwnCluster.start(java.nio.file.Files.createDirectories(dir));
+        };
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
     }
 
     private void execute(List<Step> plan, long activity, RecordingClient client, FaultInjector faults)
@@ -262,7 +300,7 @@ final class ChaosRun {
             return;
         }
         SignedPayments.Callback callback = new SignedPayments(PAYMENT_KEY)
-                .of(orderNo.get(), "chaos-pay-" + step.ref(), clock.instant());
+                .of(orderNo.get(), "chaos-pay-" + activity + "-" + step.ref(), clock.instant());
         client.send(step.index(), OpKind.PAYMENT, step.instance(), step.buyer(), activity, step.sku(), null,
                 HttpRequest.newBuilder(client.uri(step.instance(), "/api/v1/payments/callback"))
                         .header(callback.signatureHeader(), callback.signature())

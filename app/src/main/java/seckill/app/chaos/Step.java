@@ -3,7 +3,9 @@ package seckill.app.chaos;
 /**
  * One step of a chaos schedule, drawn from the seed before the run: when ({@code atMillis} after
  * the start), what, against which instance, and the step's parameters ({@code ref}: the purchase
- * step a payment, retry or resume refers to; {@code lengthMillis}: how long a fault lasts).
+ * step a payment, retry or resume refers to; {@code lengthMillis}: how long a fault lasts). A Redis node
+ * fault ({@code MASTER_KILL}, {@code REPLICA_FREEZE}) names its node by shard ({@code ref}) and, for a
+ * replica, by its number among the shard's live replicas ({@code buyer}), looked up when it starts.
  */
 record Step(int index, long atMillis, Kind kind, int instance, long buyer, long sku, String requestId, int ref,
             long lengthMillis, String variant) {
@@ -24,7 +26,11 @@ record Step(int index, long atMillis, Kind kind, int instance, long buyer, long 
         PAUSE_PROCESS,
         DB_CUT,
         REDIS_CUT,
-        REDIS_PAUSE;
+        REDIS_PAUSE,
+        /** {@code kill -9} of a Redis master (behind Sentinel, or one cluster shard's), brought back as a replica. */
+        MASTER_KILL,
+        /** {@code SIGSTOP} of a Redis replica, {@code SIGCONT} at the fault's end. */
+        REPLICA_FREEZE;
 
         boolean fault() {
             return ordinal() >= KILL.ordinal();
@@ -40,6 +46,8 @@ record Step(int index, long atMillis, Kind kind, int instance, long buyer, long 
             case RESUME -> "resume (halted at step " + ref + ")";
             case HOSTILE -> variant;
             case KILL, PAUSE_PROCESS, DB_CUT, REDIS_CUT, REDIS_PAUSE -> "for " + lengthMillis + " ms";
+            case MASTER_KILL -> "shard " + ref + "'s master, for " + lengthMillis + " ms";
+            case REPLICA_FREEZE -> "shard " + ref + "'s replica " + buyer + ", for " + lengthMillis + " ms";
         };
     }
 }

@@ -8,10 +8,13 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 import seckill.app.infra.DevServers;
 import seckill.chaos.api.Checker;
+import seckill.chaos.api.FaultKind;
 import seckill.chaos.api.History;
 import seckill.chaos.api.HistoryEntry;
 import seckill.chaos.api.OpKind;
@@ -26,18 +29,30 @@ import static org.hamcrest.Matchers.is;
  * Redis of the run's own, the database SECKILL_DB_* names. Every fault kind is injected at least
  * once, overlapping; the checker must find every promise held. The history is then judged again
  * without Redis (from the shelf it recorded): clean; and with one planted lost 202: a violation.
+ * {@code -Dchaos.topology=cluster} (or {@code sentinel}) runs the same test on a Redis Cluster of three
+ * masters with a replica each (or a Sentinel group) the run starts itself, 30 s by default
+ * ({@code -Dchaos.seconds=S}), with master kills and frozen replicas among the faults: what CI's cluster
+ * phase runs. There every killed master must also have come back as a replica in sync (on the cluster,
+ * of the node that serves its shard now), as the history's fault lines say.
  */
 class ChaosDrillTest {
 
     /** 42 in CI; {@code -Dchaos.seed=S} runs another seed through the same test. */
     private static final long SEED = Long.getLong("chaos.seed", 42);
 
+    /** {@code single} unless {@code -Dchaos.topology=sentinel|cluster}. */
+    private static final Topology TOPOLOGY = Topology.parse(System.getProperty("chaos.topology", "single"));
+
+    /** A minute on a single Redis; 30 s on the others (their start and heal take longer), unless {@code -Dchaos.seconds}. */
+    private static final long SECONDS = Long.getLong("chaos.seconds", TOPOLOGY == Topology.SINGLE ? 60 : 30);
+
     @Test
     void aSeededRunHoldsEveryPromiseAndAPlantedViolationIsCaught() throws Exception {
-        Path history = Path.of("target", "chaos", "chaos-" + SEED + ".jsonl");
+        Path history = Path.of("target", "chaos", "chaos-" + SEED + (TOPOLOGY == Topology.SINGLE ? ""
+                : "-" + TOPOLOGY.label()) + ".jsonl");
         Files.createDirectories(history.getParent());
-        ChaosOptions options = new ChaosOptions(SEED, Duration.ofMinutes(1), 2, history, Duration.ofSeconds(60),
-                Duration.ofSeconds(90));
+        ChaosOptions options = new ChaosOptions(SEED, Duration.ofSeconds(SECONDS), 2, history, Duration.ofSeconds(60),
+                Duration.ofSeconds(90), TOPOLOGY);
         // the stores the tests are given, else the embedded ones (as every other test)
         DevServers embedded = new DevServers(true);
         String url = System.getenv("SECKILL_DB_URL");
@@ -48,6 +63,17 @@ class ChaosDrillTest {
                 System.out).run();
 
         assertThat(verdict.report(), verdict.clean(), is(true));
+        // every killed master came back as a replica in sync; on the cluster, of the node serving its shard now
+        for (HistoryEntry.FaultEvent kill : History.read(history).faults().stream()
+                .filter(f -> f.kind() == FaultKind.MASTER_KILL).toList()) {
+            String target = kill.target();
+            assertThat(target, target.contains("a replica in sync") && !target.contains("NOT ")
+                    && !target.contains("NO failover"), is(true));
+            Matcher cluster = Pattern.compile("master_port:(\\d+).*served by .*\\(port (\\d+)\\)").matcher(target);
+            if (TOPOLOGY == Topology.CLUSTER) {
+                assertThat(target, cluster.find() && cluster.group(1).equals(cluster.group(2)), is(true));
+            }
+        }
 
         // the same history with one 202 whose reservation the ledger never saw: the checker must say so
         History run = History.read(history);

@@ -20,6 +20,11 @@ class ChaosOptionsTest {
         assertThat(o.instances(), is(3));
         assertThat(o.history(), is(Path.of("chaos-7.jsonl")));
         assertThat(o.resumeBound(), is(Duration.ofSeconds(60)));
+        assertThat(o.topology(), is(Topology.SINGLE));
+        assertThat(ChaosOptions.parse(new String[] {"--seed", "7", "--topology", "cluster"}).topology(),
+                is(Topology.CLUSTER));
+        assertThat(ChaosOptions.parse(new String[] {"--seed", "7", "--topology", "sentinel"}).topology(),
+                is(Topology.SENTINEL));
     }
 
     @Test
@@ -27,6 +32,8 @@ class ChaosOptionsTest {
         assertThat(assertThrows(IllegalArgumentException.class, () -> ChaosOptions.parse(new String[] {"--minutes", "1"}))
                 .getMessage(), containsString("--seed is required"));
         assertThat(assertThrows(IllegalArgumentException.class, () -> ChaosOptions.parse(
-                new String[] {"--seed", "1", "--topology", "cluster"})).getMessage(), containsString("unknown option"));
+                new String[] {"--seed", "1", "--shards", "3"})).getMessage(), containsString("unknown option"));
+        assertThat(assertThrows(IllegalArgumentException.class, () -> ChaosOptions.parse(
+                new String[] {"--seed", "1", "--topology", "mesh"})).getMessage(), containsString("single, sentinel or cluster"));
     }
 }

@@ -6,6 +6,8 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.anyOf;
+import static org.hamcrest.Matchers.containsInAnyOrder;
 import static org.hamcrest.Matchers.everyItem;
 import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.hasItems;
@@ -26,10 +28,47 @@ class ChaosPlanTest {
         assertThat(draw(42), is(not(draw(43))));
     }
 
+    private static List<Step> draw(long seed, Topology topology) {
+        return new ChaosPlan(new SplittableRandom(seed), PlanShape.standard(), topology).draw(60_000, 2);
+    }
+
+    @Test
+    void theSameSeedDrawsTheSameScheduleOnEveryTopologyWithItsNodeFaults() {
+        for (Topology topology : Topology.values()) {
+            assertThat(draw(42, topology), is(draw(42, topology)));
+        }
+        assertThat(draw(42, Topology.SINGLE), is(draw(42)));
+        for (Topology replicated : List.of(Topology.SENTINEL, Topology.CLUSTER)) {
+            List<Step> plan = draw(5, replicated);
+            assertThat(plan.stream().filter(s -> s.kind().fault()).map(Step::kind).distinct().toList(),
+                    containsInAnyOrder(replicated.faults().toArray()));
+            // a node fault names its node by shard (and replica number), drawn from the seed too
+            plan.stream().filter(s -> s.kind() == Step.Kind.MASTER_KILL || s.kind() == Step.Kind.REPLICA_FREEZE)
+                    .forEach(s -> {
+                        assertThat(s.instance(), is(-1));
+                        assertThat(s.ref() >= 0 && s.ref() < replicated.shards(), is(true));
+                    });
+        }
+        // the cluster's master kills land on more than one shard over a few seeds
+        assertThat(java.util.stream.LongStream.range(1, 10).boxed().flatMap(seed -> draw(seed, Topology.CLUSTER).stream())
+                .filter(s -> s.kind() == Step.Kind.MASTER_KILL).map(Step::ref).distinct().count(), greaterThan(1L));
+    }
+
+    @Test
+    void aSingleRedisScheduleHasNoNodeFaultsAndAReplicatedOneNoRedisCut() {
+        assertThat(draw(42).stream().map(Step::kind).toList(),
+                everyItem(not(anyOf(is(Step.Kind.MASTER_KILL), is(Step.Kind.REPLICA_FREEZE)))));
+        assertThat(draw(42, Topology.CLUSTER).stream().map(Step::kind).toList(), everyItem(not(is(Step.Kind.REDIS_CUT))));
+        assertThat(draw(42, Topology.SENTINEL).stream().map(Step::kind).toList(), everyItem(not(is(Step.Kind.REDIS_CUT))));
+    }
+
     @Test
     void aScheduleHoldsEveryKindOfStepAndEveryFault() {
         List<Step> plan = draw(42);
-        assertThat(plan.stream().map(Step::kind).distinct().toList(), hasItems(Step.Kind.values()));
+        assertThat(plan.stream().map(Step::kind).distinct().toList(), hasItems(Step.Kind.PURCHASE, Step.Kind.RETRY,
+                Step.Kind.REUSED_ID, Step.Kind.PAY, Step.Kind.HALT, Step.Kind.RESUME, Step.Kind.HOSTILE));
+        assertThat(plan.stream().map(Step::kind).distinct().toList(), hasItems(Topology.SINGLE.faults()
+                .toArray(Step.Kind[]::new)));
         assertThat(plan.stream().map(Step::atMillis).toList(), everyItem(lessThan(60_000L)));
         assertThat(plan.stream().filter(s -> s.kind() == Step.Kind.PAY).map(Step::variant).distinct().count(), is(3L));
     }

@@ -11,5 +11,12 @@ public enum FaultKind {
     /** Every Redis connection of one instance reset through its proxy; new ones refused. */
     REDIS_CUT,
     /** Redis stops answering every client ({@code CLIENT PAUSE}). */
-    REDIS_PAUSE
+    REDIS_PAUSE,
+    /**
+     * {@code kill -9} of a Redis master (the one Sentinel names, or one cluster shard's); once its shard
+     * has failed over it is started again on its port and rejoins as a replica.
+     */
+    MASTER_KILL,
+    /** {@code SIGSTOP} of a Redis replica, {@code SIGCONT} when the fault ends. */
+    REPLICA_FREEZE
 }

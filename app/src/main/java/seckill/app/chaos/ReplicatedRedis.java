@@ -1,0 +1,74 @@
+package seckill.app.chaos;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+
+import redis.clients.jedis.UnifiedJedis;
+
+/**
+ * The Redis of a chaos run on a topology with replicas ({@link SentinelGroup}, {@link OwnCluster}):
+ * started by the runner on free loopback ports, named to the instances by URI and settings, faulted
+ * node by node ({@code MASTER_KILL}, {@code REPLICA_FREEZE}, {@code REDIS_PAUSE} of every master),
+ * read by the checker, and stopped by PID. A shard is a master with its replicas: the Sentinel group
+ * has one, the cluster three (numbered by the slot range they serve, so a shard keeps its number
+ * across failovers).
+ */
+sealed interface ReplicatedRedis extends AutoCloseable permits SentinelGroup, OwnCluster {
+
+    /** How long the runner waits for a failover, a rejoin or the whole topology to be back. */
+    Duration RECOVERY = Duration.ofSeconds(60);
+
+    /** What {@code seckill.redis.uri} is for every instance. */
+    String serviceUri();
+
+    /** Settings the instances run with on this topology ({@code -D} lines). */
+    List<String> serviceProperties();
+
+    /** A client the checker reads the shelf with (a plain client to the master, or a cluster client). */
+    UnifiedJedis reader();
+
+    int shards();
+
+    /** The node serving shard {@code shard} as master now, if one answers. */
+    Optional<RedisNode> master(int shard);
+
+    /** The {@code which}-th live replica of shard {@code shard} now (modulo how many there are), if any. */
+    Optional<RedisNode> replica(int shard, int which);
+
+    /** {@code CLIENT PAUSE <millis> ALL} on every master that answers; the masters paused. */
+    List<RedisNode> pauseMasters(long millis);
+
+    /** {@code CLIENT UNPAUSE} on every node that answers. */
+    void unpause();
+
+    /**
+     * Brings a killed master back as an operator would: waits until its shard has failed over to
+     * another node (restarting an empty master before that would bring it back with no data), starts
+     * it again on its port and waits until it is a replica in sync. What happened, for the history.
+     */
+    String rejoin(RedisNode killed);
+
+    /** Every shard has a master and every replica it was started with is in sync (and Sentinel a quorum). */
+    boolean whole();
+
+    /** Continues every frozen node, brings back every killed one ({@link #rejoin}), waits until {@link #whole()}. */
+    String heal();
+
+    @Override
+    void close();
+
+    /** Waits for a condition, at most {@code timeout}; whether it came. */
+    static boolean await(Duration timeout, BooleanSupplier condition) {
+        Instant deadline = Instant.now().plus(timeout);
+        while (!condition.getAsBoolean()) {
+            if (Instant.now().isAfter(deadline)) {
+                return false;
+            }
+            RedisNode.pause(100);
+        }
+        return true;
+    }
+}
