@@ -11,6 +11,7 @@ import java.util.UUID;
 import java.util.logging.Logger;
 
 import io.helidon.dbclient.DbClient;
+import io.helidon.microprofile.testing.junit5.AddBean;
 import io.helidon.microprofile.testing.junit5.AddConfig;
 import io.helidon.microprofile.testing.junit5.HelidonTest;
 import jakarta.inject.Inject;
@@ -21,7 +22,9 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.UnifiedJedis;
+import seckill.app.drill.InvariantCheck;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -36,10 +39,11 @@ import static org.hamcrest.Matchers.notNullValue;
  * ({@link ServedContract}): every answer below is checked for a documented status, content type,
  * headers and body schema, so an answer that drifts from the contract fails here (issue #32).
  * Real Redis and MariaDB; the states (sold out, halted, throttled, paid) are reached through the API.
- * Not covered here (each has its own test of behaviour): 503 BUSY (PurchasesInFlightTest), 503 while
- * Redis or the database is away (RedisFailoverTest, DatabaseOutageTest), 409 PURCHASE_IN_PROGRESS.
+ * 503 BUSY and 503 DATABASE_UNAVAILABLE are checked where their faults are made (PurchasesInFlightTest,
+ * DatabaseOutageTest); 409 PURCHASE_IN_PROGRESS (a race of one buyer's clicks) and 500 INTERNAL are not.
  */
 @HelidonTest
+@AddBean(MovableClock.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.admission.buyer-rate", value = "2")
@@ -62,6 +66,9 @@ class ContractAnswersTest {
 
     @Inject
     UnifiedJedis redis;
+
+    @Inject
+    MovableClock clock;
 
     private SaleFixture sale;
 
@@ -290,6 +297,44 @@ class ContractAnswersTest {
         assertThat(check(admin("POST", "/api/v1/admin/settlement/sweep")).statusCode(), is(200));
         assertProblem(sale.send(HttpRequest.newBuilder(sale.base.resolve("/api/v1/admin/overview"))
                 .header("Authorization", "Bearer not-the-admin-token").GET()), 401, "UNAUTHENTICATED");
+    }
+
+    /** A SKU whose stock Redis lost, a sale that ended, and Redis not answering. */
+    @Test
+    @Order(7)
+    void whatALostStockAnEndAndAnAbsentRedisAnswerAreTheContracts() {
+        long activity = launch(Instant.now().minusSeconds(5), Instant.now().plusSeconds(3600), 5);
+        // Redis loses the SKU's keys (as RedisLostStockTest makes it do)
+        for (String key : List.of("stock", "buyers", "events", "refilled", "refilled-units", "served", "preheat", "dead")) {
+            redis.del(InvariantCheck.bucketKey(activity, SKU, 0, 1, key));
+        }
+        HttpResponse<String> notReady = assertProblem(sale.purchase(activity, 91, SKU, 1, "contract-91"), 503, "NOT_READY");
+        assertThat(notReady.headers().firstValue("Retry-After").orElse(null), notNullValue());
+        // what the operator sees of it: the reconciliation and the overview say NOT_PREHEATED
+        assertThat(check(admin("POST", "/api/v1/admin/activities/" + activity + "/reconciliation")).body(),
+                containsString("NOT_PREHEATED"));
+        assertThat(check(admin("GET", "/api/v1/admin/overview?activity=" + activity)).body(), containsString("NOT_PREHEATED"));
+        assertThat(check(admin("POST", "/api/v1/admin/activities/" + activity + "/preheat")).body(), containsString("RESTORED"));
+        HttpResponse<String> bought = check(sale.purchase(activity, 91, SKU, 1, "contract-91"));
+        assertThat(bought.body(), bought.statusCode(), is(202));
+
+        long ending = launch(Instant.now().minusSeconds(10), Instant.now().plusMillis(1_500), 5);
+        clock.advance(Duration.ofMillis(1_600));
+        assertProblem(sale.purchase(ending, 92, SKU, 1, "contract-92"), 409, "ENDED");
+        assertProblem(challenge(ending, 92), 409, "ENDED");
+        assertThat(check(sale.get("/api/v1/activities/" + ending, null)).body(), containsString("\"state\":\"ENDED\""));
+
+        // longer than the service's 2 s Redis timeout, twice
+        redis.sendCommand(Protocol.Command.CLIENT, "PAUSE", "5000");
+        try {
+            assertProblem(challenge(activity, 93), 503, "REDIS_UNAVAILABLE");
+            HttpResponse<String> mine = assertProblem(sale.get("/api/v1/activities/" + activity + "/reservations", "91"),
+                    503, "REDIS_UNAVAILABLE");
+            assertThat(mine.headers().firstValue("Retry-After").orElse(null), notNullValue());
+        } finally {
+            // blocks until the pause is over
+            assertThat(redis.ping(), is("PONG"));
+        }
     }
 
     /** Last: failed admin logins from this address until the throttle answers 429 (it would refuse the tests after it). */
