@@ -22,10 +22,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.params.XPendingParams;
+import redis.clients.jedis.params.XReadGroupParams;
 import redis.clients.jedis.resps.StreamPendingEntry;
 import redis.clients.jedis.StreamEntryID;
 import seckill.app.drill.InvariantCheck;
 import seckill.ordering.api.OrderingSwitch;
+import seckill.reservation.api.ReservationId;
 import seckill.settlement.api.Reconciliation;
 import seckill.settlement.api.SettlementSweeps;
 import seckill.settlement.api.SkuReconciliation;
@@ -195,6 +197,132 @@ class ReservationTraceTest {
         assertThat(anonymous.statusCode(), is(401));
         HttpResponse<String> asBuyer = sale.get("/api/v1/admin/reservations/" + activity + "-" + SKU + "-0-1", "7");
         assertThat(asBuyer.statusCode(), is(401));
+    }
+
+    @Test
+    void anEntryHeldByAWorkerThatDiedIsPendingStalledUntilALiveWorkerReclaimsIt() {
+        long activity = sale.createOpenActivity(SKU, 10, 1);
+        long buyer = activity * 1000 + 3;
+        ordering.pause();
+        String id = reserve(activity, buyer, "s-1");
+        String stream = InvariantCheck.bucketKey(activity, SKU, 0, 1, "events");
+        // a worker of another instance reads the entry, then dies before it commits or acknowledges
+        var read = redis.xreadGroup("ordering", "dead-worker", XReadGroupParams.xReadGroupParams().count(1),
+                Map.of(stream, StreamEntryID.XREADGROUP_UNDELIVERED_ENTRY));
+        assertThat(read.getFirst().getValue().getFirst().getFields().get("reservationId"), is(id));
+        String entryId = read.getFirst().getValue().getFirst().getID().toString();
+
+        // idle past seckill.ordering.reclaim-idle-seconds (1 s here) with no commit: stalled
+        SaleFixture.await("stalled", Duration.ofSeconds(10), () -> "PENDING_STALLED".equals(verdict(trace(id))));
+        JsonObject stalled = trace(id);
+        JsonObject entry = stalled.getJsonObject("redis").getJsonObject("streamEntry");
+        StreamPendingEntry pending = pendingOf(stream, entryId).getFirst();
+        assertThat(entry.getString("state"), is("PENDING"));
+        assertThat(entry.getString("id"), is(entryId));
+        assertThat(entry.getString("consumer"), is(pending.getConsumerName()));
+        assertThat(entry.getString("consumer"), is("dead-worker"));
+        assertThat(entry.getJsonNumber("deliveries").longValue(), is(pending.getDeliveredTimes()));
+        assertThat(entry.getJsonNumber("idleMillis").longValue() >= 1_000, is(true));
+        assertThat(stalled.getJsonObject("verdict").getString("words"), containsString("dead-worker"));
+        assertThat(stalled.getJsonObject("ledger").containsKey("order"), is(false));
+        assertThat(sale.ordersOf(id, buyer), is(0L));
+
+        // a live worker claims what the dead one held
+        ordering.resume();
+        SaleFixture.await("the order", Duration.ofSeconds(30), () -> sale.ordersOf(id, buyer) == 1);
+        SaleFixture.await("acknowledged", Duration.ofSeconds(30), () -> pendingOf(stream, entryId).isEmpty());
+        JsonObject ordered = trace(id);
+        assertThat(ordered.toString(), verdict(ordered), is("ORDERED"));
+        assertThat(ordered.getJsonObject("redis").getJsonObject("streamEntry").getString("state"), is("ACKNOWLEDGED"));
+    }
+
+    @Test
+    void anUnpaidOrderThatTimedOutIsExpiredAndRefilledOnceTheOutboxAppliedIt() {
+        long activity = sale.createActivity(Instant.now().minusSeconds(5), Instant.now().plusSeconds(600), SKU, 10, 1, 1);
+        long buyer = activity * 1000 + 4;
+        String id = reserve(activity, buyer, "e-1");
+        SaleFixture.await("the order", Duration.ofSeconds(30), () -> sale.ordersOf(id, buyer) == 1);
+        // the payment window (1 s) passes for the service; the sweep expires the order
+        clock.advance(Duration.ofMillis(1_100));
+        assertThat(sweeps.expireOverdue() >= 1, is(true));
+        assertThat(sale.count("SELECT status FROM seckill_order WHERE reservation_id = ?", id), is(2L));
+
+        JsonObject expired = trace(id);
+        assertThat(expired.toString(), verdict(expired), is("EXPIRED_REFILL_PENDING"));
+        assertThat(expired.getJsonObject("ledger").getJsonObject("order").getString("status"), is("TIMEOUT"));
+        JsonObject refill = expired.getJsonObject("ledger").getJsonObject("refill");
+        assertThat(refill.getBoolean("applied"), is(false));
+        assertThat(sale.count("SELECT status FROM stock_sync_outbox WHERE reservation_id = ?", id), is(0L));
+        String refilledKey = InvariantCheck.bucketKey(activity, SKU, 0, 1, "refilled");
+        assertThat(expired.getJsonObject("redis").getBoolean("refilled"), is(false));
+        assertThat(redis.sismember(refilledKey, id), is(false));
+
+        assertThat(sweeps.relayRefills() >= 1, is(true));
+        JsonObject refilled = trace(id);
+        assertThat(refilled.toString(), verdict(refilled), is("EXPIRED_REFILLED"));
+        JsonObject applied = refilled.getJsonObject("ledger").getJsonObject("refill");
+        assertThat(applied.getBoolean("applied"), is(true));
+        assertThat(applied.containsKey("appliedAt"), is(true));
+        assertThat(sale.count("SELECT status FROM stock_sync_outbox WHERE reservation_id = ?", id), is(1L));
+        assertThat(refilled.getJsonObject("redis").getBoolean("refilled"), is(true));
+        assertThat(redis.sismember(refilledKey, id), is(true));
+        assertThat(redis.get(InvariantCheck.bucketKey(activity, SKU, 0, 1, "stock")), is("10"));
+        String buyersKey = InvariantCheck.bucketKey(activity, SKU, 0, 1, "buyers");
+        assertThat(refilled.getJsonObject("redis").getJsonObject("buyerRecord").getBoolean("holdsThis"),
+                is(id.equals(redis.hget(buyersKey, Long.toString(buyer)))));
+    }
+
+    @Test
+    void aReservationTheLedgerRefusesIsFailedAndRefilledOnceTheOutboxAppliedIt() {
+        long activity = sale.createOpenActivity(SKU, 5, 1);
+        long buyer = activity * 1000 + 5;
+        String bucket = InvariantCheck.bucketKey(activity, SKU, 0, 1, "");
+        // recorded exactly as reserve.lua records one, minted now, but with a requestId no order row can hold:
+        // the ledger refuses it on every delivery and, after seckill.ordering.max-deliveries, gives up on it
+        long sequence = (System.currentTimeMillis() - Instant.parse("2025-01-01T00:00:00Z").toEpochMilli()) << 22 | 4095;
+        String id = new ReservationId(activity, SKU, 0, sequence).toString();
+        redis.decr(bucket + "stock");
+        redis.hset(bucket + "buyers", Long.toString(buyer), id);
+        redis.hset(bucket + "served", id, Long.toString(buyer));
+        redis.xadd(bucket + "events", StreamEntryID.NEW_ENTRY, Map.of("reservationId", id, "userId",
+                Long.toString(buyer), "activityId", Long.toString(activity), "skuId", Long.toString(SKU),
+                "quantity", "1", "requestId", "x".repeat(200), "reservedAt", Long.toString(System.currentTimeMillis())));
+
+        SaleFixture.await("the failure", Duration.ofSeconds(30),
+                () -> sale.count("SELECT COUNT(*) FROM seckill_reservation_failure WHERE reservation_id = ?", id) == 1);
+        SaleFixture.await("acknowledged", Duration.ofSeconds(10), () -> pendingOf(bucket + "events", null).isEmpty());
+        JsonObject failed = trace(id);
+        assertThat(failed.toString(), verdict(failed), is("FAILED_REFILL_PENDING"));
+        JsonObject failure = failed.getJsonObject("ledger").getJsonObject("failure");
+        assertThat(failure.getString("reason"),
+                is(sale.column("SELECT reason FROM seckill_reservation_failure WHERE reservation_id = ?", id).getFirst()));
+        assertThat(failed.getJsonObject("verdict").getString("words"), containsString(failure.getString("reason")));
+        assertThat(failure.getJsonNumber("buyerId").longValue(), is(buyer));
+        JsonObject entry = failed.getJsonObject("redis").getJsonObject("streamEntry");
+        assertThat(entry.getString("state"), is("ACKNOWLEDGED"));
+        assertThat(entry.getJsonObject("fields").getString("reservationId"), is(id));
+        // every refusal before the ledger gave up is counted (max-deliveries is 2 here)
+        JsonObject refusals = failed.getJsonObject("ledger").getJsonObject("refusals");
+        assertThat(refusals.getInt("attempts"), is((int) sale.count(
+                "SELECT attempts FROM seckill_reservation_rejection WHERE reservation_id = ?", id)));
+        assertThat(refusals.getInt("attempts"), is(2));
+        assertThat(refusals.getString("lastReason"), containsString("LEDGER_REFUSED"));
+        assertThat(failed.getJsonObject("ledger").getJsonObject("refill").getBoolean("applied"), is(false));
+        assertThat(failed.getJsonObject("redis").getJsonObject("buyerRecord").getBoolean("holdsThis"), is(true));
+
+        assertThat(sweeps.relayRefills() >= 1, is(true));
+        JsonObject refilled = trace(id);
+        assertThat(refilled.toString(), verdict(refilled), is("FAILED_REFILLED"));
+        assertThat(refilled.getJsonObject("ledger").getJsonObject("refill").getBoolean("applied"), is(true));
+        assertThat(sale.count("SELECT status FROM stock_sync_outbox WHERE reservation_id = ?", id), is(1L));
+        assertThat(refilled.getJsonObject("redis").getBoolean("refilled"), is(redis.sismember(bucket + "refilled", id)));
+        assertThat(refilled.getJsonObject("redis").getBoolean("refilled"), is(true));
+        // the buyer is released: Redis holds nothing for them, and the answer says so
+        assertThat(redis.hexists(bucket + "buyers", Long.toString(buyer)), is(false));
+        JsonObject record = refilled.getJsonObject("redis").getJsonObject("buyerRecord");
+        assertThat(record.getBoolean("holdsThis"), is(false));
+        assertThat(record.containsKey("value"), is(false));
+        assertThat(redis.get(bucket + "stock"), is("5"));
     }
 
     // ---- helpers
