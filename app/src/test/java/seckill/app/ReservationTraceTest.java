@@ -193,6 +193,9 @@ class ReservationTraceTest {
         HttpResponse<String> none = admin("/api/v1/admin/reservations?activityId=" + activity + "&buyerId=1");
         assertThat(none.body(), none.statusCode(), is(200));
         assertThat(object(none.body()).getJsonArray("reservations").isEmpty(), is(true));
+        HttpResponse<String> half = admin("/api/v1/admin/reservations?activityId=" + activity);
+        assertThat(half.statusCode(), is(400));
+        assertThat(half.body(), containsString("INVALID_REQUEST"));
         HttpResponse<String> anonymous = sale.get("/api/v1/admin/reservations/" + activity + "-" + SKU + "-0-1", null);
         assertThat(anonymous.statusCode(), is(401));
         HttpResponse<String> asBuyer = sale.get("/api/v1/admin/reservations/" + activity + "-" + SKU + "-0-1", "7");

@@ -54,7 +54,7 @@ public class AdminReservationsResource {
     @Produces(MediaType.APPLICATION_JSON)
     public String ofBuyer(@QueryParam("activityId") String activityIdText, @QueryParam("buyerId") String buyerIdText) {
         if (activityIdText == null || buyerIdText == null) {
-            throw new Problem(400, "BAD_REQUEST", "Bad request", "Give activityId and buyerId, or look up "
+            throw new Problem(400, "INVALID_REQUEST", "Invalid request", "Give activityId and buyerId, or look up "
                     + "/api/v1/admin/reservations/{reservationId}.");
         }
         long activityId = Buyer.pathId(activityIdText, "activity");
@@ -76,7 +76,7 @@ public class AdminReservationsResource {
         } catch (NumberFormatException ignored) {
             // fall through
         }
-        throw new Problem(400, "BAD_REQUEST", "Bad request", "buyerId must be a positive number.");
+        throw new Problem(400, "INVALID_REQUEST", "Invalid request", "buyerId must be a positive number.");
     }
 
     private static <T> T traced(java.util.function.Supplier<T> lookup) {
