@@ -278,14 +278,34 @@ class ReservationTraceTest {
     @Test
     void aReservationTheLedgerRefusesIsFailedAndRefilledOnceTheOutboxAppliedIt() {
         long activity = sale.createOpenActivity(SKU, 5, 1);
-        long buyer = activity * 1000 + 5;
-        String bucket = InvariantCheck.bucketKey(activity, SKU, 0, 1, "");
-        // recorded exactly as reserve.lua records one, minted now, but with a requestId no order row can hold:
-        // the ledger refuses it on every delivery and, after seckill.ordering.max-deliveries, gives up on it
+        refusedThenRefilled(activity, 1, activity * 1000 + 5, 0, 5);
+    }
+
+    @Test
+    void aRefusedUnitFromADonorBucketIsTracedWhereItWasTakenAndTheBuyerAtHome() {
+        int buckets = 3;
+        long activity = sale.createBucketedActivity(SKU, 30, buckets);
+        long buyer = activity * 1000 + 6;
+        while (SaleFixture.homeBucket(buyer, buckets) != 0) {
+            buyer++;
+        }
+        // the unit and its event in bucket 2, the buyer's record at home in bucket 0, as a donor's take records them
+        refusedThenRefilled(activity, buckets, buyer, 2, 10);
+    }
+
+    /**
+     * A reservation recorded exactly as the scripts record one (minted now; the unit, its minted id and its
+     * event in {@code unitBucket}, the buyer's record in their home bucket), but with a requestId no order
+     * row can hold: the ledger refuses it on every delivery and, after seckill.ordering.max-deliveries,
+     * gives up on it; the relay then puts the unit back ({@code stock} units per bucket).
+     */
+    private void refusedThenRefilled(long activity, int buckets, long buyer, int unitBucket, int stock) {
+        String bucket = InvariantCheck.bucketKey(activity, SKU, unitBucket, buckets, "");
+        String home = InvariantCheck.bucketKey(activity, SKU, SaleFixture.homeBucket(buyer, buckets), buckets, "");
         long sequence = (System.currentTimeMillis() - Instant.parse("2025-01-01T00:00:00Z").toEpochMilli()) << 22 | 4095;
-        String id = new ReservationId(activity, SKU, 0, sequence).toString();
+        String id = new ReservationId(activity, SKU, unitBucket, sequence).toString();
         redis.decr(bucket + "stock");
-        redis.hset(bucket + "buyers", Long.toString(buyer), id);
+        redis.hset(home + "buyers", Long.toString(buyer), id);
         redis.hset(bucket + "served", id, Long.toString(buyer));
         redis.xadd(bucket + "events", StreamEntryID.NEW_ENTRY, Map.of("reservationId", id, "userId",
                 Long.toString(buyer), "activityId", Long.toString(activity), "skuId", Long.toString(SKU),
@@ -311,7 +331,11 @@ class ReservationTraceTest {
         assertThat(refusals.getInt("attempts"), is(2));
         assertThat(refusals.getString("lastReason"), containsString("LEDGER_REFUSED"));
         assertThat(failed.getJsonObject("ledger").getJsonObject("refill").getBoolean("applied"), is(false));
-        assertThat(failed.getJsonObject("redis").getJsonObject("buyerRecord").getBoolean("holdsThis"), is(true));
+        JsonObject held = failed.getJsonObject("redis").getJsonObject("buyerRecord");
+        assertThat(held.getBoolean("holdsThis"), is(true));
+        assertThat(held.getString("key"), is(home + "buyers"));
+        assertThat(entry.getString("stream"), is(bucket + "events"));
+        assertThat(failed.getInt("bucket"), is(unitBucket));
 
         assertThat(sweeps.relayRefills() >= 1, is(true));
         JsonObject refilled = trace(id);
@@ -321,11 +345,11 @@ class ReservationTraceTest {
         assertThat(refilled.getJsonObject("redis").getBoolean("refilled"), is(redis.sismember(bucket + "refilled", id)));
         assertThat(refilled.getJsonObject("redis").getBoolean("refilled"), is(true));
         // the buyer is released: Redis holds nothing for them, and the answer says so
-        assertThat(redis.hexists(bucket + "buyers", Long.toString(buyer)), is(false));
+        assertThat(redis.hexists(home + "buyers", Long.toString(buyer)), is(false));
         JsonObject record = refilled.getJsonObject("redis").getJsonObject("buyerRecord");
         assertThat(record.getBoolean("holdsThis"), is(false));
         assertThat(record.containsKey("value"), is(false));
-        assertThat(redis.get(bucket + "stock"), is("5"));
+        assertThat(redis.get(bucket + "stock"), is(Integer.toString(stock)));
     }
 
     // ---- helpers
