@@ -125,6 +125,7 @@ class DatabaseOutageTest {
         assertThat(read.body(), read.statusCode(), is(503));
         assertThat(read.headers().firstValue("Retry-After").orElse(null), notNullValue());
         assertThat(read.body(), containsString("DATABASE_UNAVAILABLE"));
+        ServedContract.of(target).check(read);
         assertThat("the stream keeps the sale going, the instance stays in the load balancer: " + ready.body(),
                 ready.statusCode(), is(200));
         assertThat(ready.body(), containsString("\"ledger\":\"UNAVAILABLE\""));

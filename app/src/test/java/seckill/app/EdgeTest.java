@@ -53,6 +53,11 @@ class EdgeTest {
 
     private static final Path NGINX = Path.of("/usr/sbin/nginx");
     private static final Path CONFIG = Path.of("..", "config", "nginx", "nginx.conf");
+    /** The only text of the shipped file this test changes: where the edge listens and its two instances. */
+    private static final String SHIPPED_LISTEN = "listen 8000;";
+    private static final String SHIPPED_FIRST_UPSTREAM = "server 127.0.0.1:8080 ";
+    private static final String SHIPPED_SECOND_UPSTREAM = "server 127.0.0.1:8081 ";
+    private static final Path SHIPPED_ERROR_LOG = Path.of("/var/log/nginx/seckill-error.log");
 
     @Inject
     WebTarget target;
@@ -185,28 +190,31 @@ class EdgeTest {
         assumeTrue(Files.isExecutable(NGINX), "Debian's nginx is not installed");
     }
 
-    /** Starts the shipped config with its listen port, upstreams and file paths pointed at this test's. */
+    /**
+     * Starts the shipped config with only its listen port and its two upstreams pointed at this test's
+     * (free ports, so a run never meets a real edge's); every path stays Debian's as shipped
+     * ({@code ShippedEdgeConfigTest} checks the file as it is with {@code nginx -t}). Run in the
+     * foreground ({@code -g "daemon off;"}) so this test owns the process and stops it by its PID.
+     */
     private int startNginx(int first, int second) throws Exception {
         int port;
         try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
         }
-        Path prefix = Files.createTempDirectory("seckill-nginx");
-        Files.setPosixFilePermissions(prefix, PosixFilePermissions.fromString("rwxrwxrwx"));
-        String conf = Files.readString(CONFIG)
-                .replace("listen 8000;", "listen 127.0.0.1:" + port + ";")
-                .replace("server 127.0.0.1:8080 ", "server 127.0.0.1:" + first + " ")
-                .replace("server 127.0.0.1:8081 ", "server 127.0.0.1:" + second + " ")
-                .replace("/run/nginx-seckill.pid", prefix.resolve("nginx.pid").toString())
-                .replace("/var/log/nginx/seckill-error.log", prefix.resolve("error.log").toString())
-                .replace("/var/cache/nginx/seckill", prefix.resolve("cache").toString());
-        Path file = prefix.resolve("nginx.conf");
+        Path folder = Files.createTempDirectory("seckill-nginx");
+        Files.setPosixFilePermissions(folder, PosixFilePermissions.fromString("rwxr-xr-x"));
+        String conf = Files.readString(CONFIG);
+        conf = rewrite(conf, SHIPPED_LISTEN, "listen 127.0.0.1:" + port + ";");
+        conf = rewrite(conf, SHIPPED_FIRST_UPSTREAM, "server 127.0.0.1:" + first + " ");
+        conf = rewrite(conf, SHIPPED_SECOND_UPSTREAM, "server 127.0.0.1:" + second + " ");
+        Path file = folder.resolve("nginx.conf");
         Files.writeString(file, conf);
-        nginx = new ProcessBuilder(NGINX.toString(), "-p", prefix.toString(), "-c", file.toString(), "-g", "daemon off;")
-                .redirectErrorStream(true).redirectOutput(prefix.resolve("out.log").toFile()).start();
+        Path out = folder.resolve("out.log");
+        nginx = new ProcessBuilder(NGINX.toString(), "-c", file.toString(), "-g", "daemon off;")
+                .redirectErrorStream(true).redirectOutput(out.toFile()).start();
         SaleFixture.await("nginx listening", Duration.ofSeconds(10), () -> {
             if (!nginx.isAlive()) {
-                throw new AssertionError("nginx exited: " + read(prefix.resolve("out.log")) + read(prefix.resolve("error.log")));
+                throw new AssertionError("nginx exited: " + read(out) + read(SHIPPED_ERROR_LOG));
             }
             try (Socket socket = new Socket("127.0.0.1", port)) {
                 return true;
@@ -215,6 +223,14 @@ class EdgeTest {
             }
         });
         return port;
+    }
+
+    /** Replaces one shipped line; a line the shipped file no longer has fails instead of being silently kept. */
+    private static String rewrite(String conf, String shipped, String replacement) {
+        if (!conf.contains(shipped)) {
+            throw new AssertionError(CONFIG + " no longer contains '" + shipped + "': update EdgeTest's constants");
+        }
+        return conf.replace(shipped, replacement);
     }
 
     private static String read(Path file) {

@@ -79,6 +79,27 @@ class OpenApiTest {
                         "ActivityView", "NewActivity", "LaunchedActivity"));
     }
 
+    /**
+     * The document exactly as {@code /openapi} serves it (YAML, what Helidon makes of META-INF/openapi.yml), written to
+     * {@code app/target/openapi-served.yaml} for the linters CI runs after the build
+     * ({@code tools/contract-lint/lint.sh}, docs/contract.md). The linters judge what clients get, not the source file.
+     */
+    @Test
+    void theServedDocumentIsWrittenForTheLinters() throws Exception {
+        String yaml = target.path("/openapi").request("application/vnd.oai.openapi").get(String.class);
+        assertThat(Pattern.compile("(?m)^openapi: 3\\.").matcher(yaml).find(), is(true));
+        assertThat(yaml, containsString("/api/v1/activities/{activityId}/purchases"));
+        Path out = appDirectory().resolve("target/openapi-served.yaml");
+        Files.createDirectories(out.getParent());
+        Files.writeString(out, yaml);
+    }
+
+    /** The app module's folder, whether the tests run from it or from the repository's root. */
+    static Path appDirectory() {
+        Path here = Path.of(System.getProperty("user.dir"));
+        return Files.isDirectory(here.resolve("app/src")) ? here.resolve("app") : here;
+    }
+
     /** A response, or the shared response its {@code $ref} names. */
     private static JsonObject resolved(JsonObject openapi, JsonObject response) {
         if (!response.containsKey("$ref")) {

@@ -53,6 +53,7 @@ class PurchasesInFlightTest {
         assertThat(second.statusCode(), is(503));
         assertThat(second.body(), containsString("\"code\":\"BUSY\""));
         assertThat(second.headers().firstValue("Retry-After").orElseThrow(), is("1"));
+        ServedContract.of(target).check(second);
         // answered while the first still waits on the paused Redis
         assertThat(millis, lessThan(1_000L));
         assertThat(first.get().statusCode(), is(202));

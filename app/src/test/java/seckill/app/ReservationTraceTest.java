@@ -81,9 +81,15 @@ class ReservationTraceTest {
 
     private SaleFixture sale;
 
+    /** Every answer of the lookup is also checked against the served OpenAPI contract. */
+    private static ServedContract contract;
+
     @BeforeEach
     void fixture() {
         sale = new SaleFixture(target.getUri(), db);
+        if (contract == null) {
+            contract = ServedContract.of(target);
+        }
         if (!ordering.running() || ordering.aliveWorkers() < 1) {
             ordering.pause();
             ordering.resume();
@@ -196,7 +202,7 @@ class ReservationTraceTest {
         HttpResponse<String> half = admin("/api/v1/admin/reservations?activityId=" + activity);
         assertThat(half.statusCode(), is(400));
         assertThat(half.body(), containsString("INVALID_REQUEST"));
-        HttpResponse<String> anonymous = sale.get("/api/v1/admin/reservations/" + activity + "-" + SKU + "-0-1", null);
+        HttpResponse<String> anonymous = contract.check(sale.get("/api/v1/admin/reservations/" + activity + "-" + SKU + "-0-1", null));
         assertThat(anonymous.statusCode(), is(401));
         HttpResponse<String> asBuyer = sale.get("/api/v1/admin/reservations/" + activity + "-" + SKU + "-0-1", "7");
         assertThat(asBuyer.statusCode(), is(401));
@@ -367,8 +373,8 @@ class ReservationTraceTest {
     }
 
     private HttpResponse<String> admin(String path) {
-        return sale.send(HttpRequest.newBuilder(sale.base.resolve(path))
-                .header("Authorization", "Bearer " + SaleFixture.ADMIN_TOKEN).GET());
+        return contract.check(sale.send(HttpRequest.newBuilder(sale.base.resolve(path))
+                .header("Authorization", "Bearer " + SaleFixture.ADMIN_TOKEN).GET()));
     }
 
     private static String verdict(JsonObject trace) {

@@ -3,6 +3,7 @@ package seckill.app.http;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -74,6 +75,10 @@ public class AdminAuthentication implements ContainerRequestFilter {
         this.metrics = metrics;
         this.failedLogins = new FailedAdminLogins(
                 new FailedAdminLogins.Limits(perAddress, total, Duration.ofSeconds(windowSeconds), 100_000));
+        // registered at start, so each series (and its help) exists before the first failure
+        for (String outcome : List.of("missing", "wrong", "throttled")) {
+            outcomes.computeIfAbsent(outcome, o -> metrics.counter(FAILURES, new Tag("outcome", o)));
+        }
     }
 
     @Override

@@ -57,10 +57,15 @@ public class BodyLimits implements ContainerRequestFilter {
         request.setEntityStream(new Bounded(request.getEntityStream(), limit));
     }
 
+    /**
+     * The 413 problem: {@code maxBytes} is the limit (issue #32: {@code limit} is a text on a 429, so the
+     * contract gives the byte limit its own number field); {@code limit}, the same number, stays for
+     * clients that read it before {@code maxBytes} existed.
+     */
     static Problem tooLarge(long limit) {
         return new Problem(413, "PAYLOAD_TOO_LARGE", "Payload too large",
                 "The body is larger than " + limit + " bytes, the most this endpoint takes.")
-                .with("limit", limit).header("Connection", "close");
+                .with("maxBytes", limit).with("limit", limit).header("Connection", "close");
     }
 
     /** Reads through until the limit is passed, then fails the read with the 413 problem. */

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -62,6 +63,16 @@ public class PurchaseRoute implements HttpService {
                     + "MALFORMED, EXPIRED, BAD_SIGNATURE, UNKNOWN_KEY, OTHER_BUYER, OTHER_ACTIVITY, ...); the client "
                     + "is not told the reason. Many BAD_SIGNATURE or OTHER_BUYER means forged or shared tokens.")
             .build();
+    private static final Metadata PURCHASES = Metadata.builder().withName("seckill.purchases")
+            .withDescription("Purchase requests answered by this instance, by outcome: reserved (202), duplicate (200, "
+                    + "a repeat of the buyer's reservation), else the problem code in lower case (sold_out, "
+                    + "throttled, halted, busy, token_invalid, ...).")
+            .build();
+    /** Registered at start, so the series exist (at 0) before the first purchase; other outcomes as they occur. */
+    private static final List<String> FIRST_OUTCOMES = List.of("reserved", "duplicate");
+    /** The reasons admission gives today, registered at start; a new reason is counted under the same help. */
+    private static final List<String> TOKEN_REFUSAL_REASONS = List.of("MISSING", "USED", "MALFORMED", "UNKNOWN_KEY",
+            "BAD_SIGNATURE", "EXPIRED", "OTHER_BUYER", "OTHER_ACTIVITY", "NOT_CONFIGURED");
 
     private final ClientAddress clientAddress;
     private final BuyerAuthentication buyers;
@@ -79,6 +90,9 @@ public class PurchaseRoute implements HttpService {
         this.placing = placing;
         this.metrics = metrics;
         this.bodyLimit = bodyLimit;
+        FIRST_OUTCOMES.forEach(o -> outcomes.computeIfAbsent(o, x -> metrics.counter(PURCHASES, new Tag("outcome", x))));
+        TOKEN_REFUSAL_REASONS.forEach(r -> tokenRefusals.computeIfAbsent(r,
+                x -> metrics.counter(TOKEN_REFUSALS, new Tag("reason", x))));
     }
 
     /** For CDI's proxy. */
@@ -211,6 +225,6 @@ public class PurchaseRoute implements HttpService {
     }
 
     private void count(String outcome) {
-        outcomes.computeIfAbsent(outcome, o -> metrics.counter("seckill.purchases", new Tag("outcome", o))).inc();
+        outcomes.computeIfAbsent(outcome, o -> metrics.counter(PURCHASES, new Tag("outcome", o))).inc();
     }
 }

@@ -5,6 +5,7 @@ import java.util.logging.Logger;
 
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.metrics.Counter;
+import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import seckill.admission.api.Admission;
 import seckill.admission.api.AdmissionDecision;
@@ -30,6 +31,9 @@ import seckill.reservation.api.StockReservations;
  */
 @HotPathSingleton
 public class PlacingPurchase {
+    private static final Metadata RESERVATIONS = Metadata.builder().withName("seckill.reservations")
+            .withDescription("Reservations this instance made (the reservation script took units and recorded the "
+                    + "event): each becomes an order or a recorded failure.").build();
 
     private static final Logger LOG = Logger.getLogger(PlacingPurchase.class.getName());
 
@@ -46,7 +50,7 @@ public class PlacingPurchase {
         this.admission = admission;
         this.reservations = reservations;
         this.inFlight = inFlight;
-        this.reservationsMade = metrics.counter("seckill.reservations");
+        this.reservationsMade = metrics.counter(RESERVATIONS);
     }
 
     public PurchaseOutcome place(Purchase purchase) {

@@ -4,6 +4,7 @@ import java.util.concurrent.Semaphore;
 
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 
 /**
@@ -17,6 +18,9 @@ import org.eclipse.microprofile.metrics.MetricRegistry;
  */
 @HotPathSingleton
 public class PurchasesInFlight {
+    private static final Metadata IN_FLIGHT = Metadata.builder().withName("seckill.purchases.in.flight")
+            .withDescription("Admitted purchase attempts waiting on Redis on this instance now; at "
+                    + "seckill.http.max-purchases-in-flight one more is answered 503 BUSY.").build();
 
     private final int bound;
     private final Semaphore permits;
@@ -27,7 +31,7 @@ public class PurchasesInFlight {
         this.bound = Math.max(0, bound);
         this.permits = new Semaphore(this.bound == 0 ? Integer.MAX_VALUE : this.bound);
         if (metrics != null) {
-            metrics.gauge("seckill.purchases.in.flight", this::inFlight);
+            metrics.gauge(IN_FLIGHT, this::inFlight);
         }
     }
 

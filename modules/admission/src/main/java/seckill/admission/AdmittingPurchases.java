@@ -2,6 +2,7 @@ package seckill.admission;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Logger;
@@ -9,6 +10,7 @@ import java.util.logging.Logger;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.Tag;
+import org.eclipse.microprofile.metrics.Metadata;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisException;
 import seckill.admission.api.Admission;
@@ -28,6 +30,23 @@ import seckill.redis.RedisFailures;
  */
 @HotPathSingleton
 class AdmittingPurchases implements Admission {
+    private static final Metadata SALES_HALTED = Metadata.builder().withName("seckill.sales.halted")
+            .withDescription("1 while this instance does not sell (halted for Redis doubt, missing replicas, a foreign "
+                    + "ledger, or by an operator or the seckill.admission.halt switch), else 0. GET "
+                    + "/api/v1/admin/sales says why.").build();
+    private static final Metadata SALES_HALTS = Metadata.builder().withName("seckill.sales.halts")
+            .withDescription("Times this instance went from selling to halted; with seckill_sales_resumes_total a "
+                    + "flapping sale shows as a rate.").build();
+    private static final Metadata SALES_RESUMES = Metadata.builder().withName("seckill.sales.resumes")
+            .withDescription("Times this instance went from halted back to selling (by itself after a clean "
+                    + "reconciliation, or by an operator).").build();
+    private static final Metadata ADMISSION = Metadata.builder().withName("seckill.admission")
+            .withDescription("Purchase attempts judged by admission, by outcome: admitted (passed on to the "
+                    + "reservation script), throttled_buyer, throttled_global, sold_out, token_invalid, "
+                    + "blocked, halted, in_doubt, not_started, ended.").build();
+    /** Every outcome {@link #outcome} gives, registered at start so each series exists (at 0) before its first count. */
+    private static final List<String> ADMISSION_OUTCOMES = List.of("admitted", "throttled_buyer", "throttled_global",
+            "sold_out", "token_invalid", "blocked", "halted", "in_doubt", "not_started", "ended");
 
     private static final Logger LOG = Logger.getLogger(AdmittingPurchases.class.getName());
 
@@ -68,10 +87,11 @@ class AdmittingPurchases implements Admission {
         checks = new CheapChecks((activityId, skuId) -> broadcast.flags().isSet(activityId, skuId), this::tokenRefusal);
         if (metrics != null) {
             // 1 while this instance does not sell, whatever the reason: the alert an operator pages on
-            metrics.gauge("seckill.sales.halted", () -> haltReason.get() != null || this.switches.halt() ? 1 : 0);
+            metrics.gauge(SALES_HALTED, () -> haltReason.get() != null || this.switches.halt() ? 1 : 0);
             // transitions, so that a sale flapping between halted and open shows as a rate, not as a gauge that looks steady
-            halts = metrics.counter("seckill.sales.halts");
-            resumes = metrics.counter("seckill.sales.resumes");
+            halts = metrics.counter(SALES_HALTS);
+            resumes = metrics.counter(SALES_RESUMES);
+            ADMISSION_OUTCOMES.forEach(o -> outcomes.computeIfAbsent(o, x -> metrics.counter(ADMISSION, new Tag("outcome", x))));
         } else {
             halts = null;
             resumes = null;
@@ -91,7 +111,7 @@ class AdmittingPurchases implements Admission {
 
     private void count(AdmissionDecision decision) {
         if (metrics != null) {
-            outcomes.computeIfAbsent(outcome(decision), o -> metrics.counter("seckill.admission", new Tag("outcome", o)))
+            outcomes.computeIfAbsent(outcome(decision), o -> metrics.counter(ADMISSION, new Tag("outcome", o)))
                     .inc();
         }
     }

@@ -15,6 +15,7 @@ import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.ConfigProvider;
+import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import seckill.ordering.api.LedgerUnavailable;
 import seckill.ordering.api.OrderingSwitch;
@@ -30,6 +31,12 @@ import seckill.reservation.api.UnreplicatedEvents;
  */
 @ApplicationScoped
 class OrderingWorkers implements OrderingSwitch {
+    private static final Metadata STREAM_PENDING = Metadata.builder().withName("seckill.stream.pending")
+            .withDescription("Reservation events delivered to an ordering worker of the consumer group and not yet "
+                    + "acknowledged (recorded but not yet settled), over every live bucket stream.").build();
+    private static final Metadata STREAM_LAG = Metadata.builder().withName("seckill.stream.lag")
+            .withDescription("Reservation events in the bucket streams never yet delivered to an ordering worker, over "
+                    + "every live bucket stream.").build();
 
     private static final Logger LOG = Logger.getLogger(OrderingWorkers.class.getName());
 
@@ -81,8 +88,8 @@ class OrderingWorkers implements OrderingSwitch {
     private volatile boolean running;
 
     void start(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
-        metrics.gauge("seckill.stream.pending", this::pendingTotal);
-        metrics.gauge("seckill.stream.lag", this::lagTotal);
+        metrics.gauge(STREAM_PENDING, this::pendingTotal);
+        metrics.gauge(STREAM_LAG, this::lagTotal);
         if (!enabled) {
             LOG.info("ordering workers disabled (seckill.ordering.enabled=false)");
             return;

@@ -14,6 +14,7 @@ import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.metrics.Counter;
+import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.Tag;
 import seckill.ordering.api.Activity;
@@ -36,6 +37,19 @@ import seckill.reservation.api.ReservationEvents;
  */
 @ApplicationScoped
 class PlacingOrders {
+    private static final Metadata ORDERS_CREATED = Metadata.builder().withName("seckill.orders.created")
+            .withDescription("Orders written to the ledger by this instance's ordering workers (one per reservation "
+                    + "event settled as an order).").build();
+    private static final Metadata BATCHES = Metadata.builder().withName("seckill.ordering.batches")
+            .withDescription("Ordering batches by outcome: refused (the ledger refused the batch as a whole, so its "
+                    + "events were settled one at a time).").build();
+    private static final Metadata FAILED = Metadata.builder().withName("seckill.ordering.failed")
+            .withDescription("Reservation events the ledger recorded as failed, never to become an order (unknown "
+                    + "activity, not enough stock in the ledger, a reused requestId); the buyer sees FAILED.").build();
+    private static final Metadata DEAD_LETTERS = Metadata.builder().withName("seckill.ordering.dead.letters")
+            .withDescription("Reservation events dead-lettered after seckill.ordering.max-deliveries refusals by the "
+                    + "ledger: failure recorded, units refilled, event copied to the bucket's dead-letter "
+                    + "stream.").build();
 
     private static final Logger LOG = Logger.getLogger(PlacingOrders.class.getName());
 
@@ -78,10 +92,10 @@ class PlacingOrders {
     @PostConstruct
     void init() {
         writer = new OrderWriter(db);
-        ordersCreated = metrics.counter("seckill.orders.created");
-        batchesRefused = metrics.counter("seckill.ordering.batches", new Tag("outcome", "refused"));
-        failures = metrics.counter("seckill.ordering.failed");
-        deadLetters = metrics.counter("seckill.ordering.dead.letters");
+        ordersCreated = metrics.counter(ORDERS_CREATED);
+        batchesRefused = metrics.counter(BATCHES, new Tag("outcome", "refused"));
+        failures = metrics.counter(FAILED);
+        deadLetters = metrics.counter(DEAD_LETTERS);
     }
 
     /**

@@ -17,6 +17,7 @@ import java.util.function.BiFunction;
 import java.util.function.IntConsumer;
 
 import org.eclipse.microprofile.metrics.Counter;
+import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.Tag;
 
@@ -33,6 +34,12 @@ import org.eclipse.microprofile.metrics.Tag;
  * @param <R> one caller's answer
  */
 public final class Coalescing<C, R> {
+    private static final Metadata CALLS = Metadata.builder().withName("seckill.coalescing.calls")
+            .withDescription("Redis script calls sent by request coalescing, by path; seckill_coalescing_claims_total "
+                    + "divided by this is the average batch.").build();
+    private static final Metadata CLAIMS = Metadata.builder().withName("seckill.coalescing.claims")
+            .withDescription("Buyers' claims carried by coalesced Redis script calls, by path; near "
+                    + "seckill.redis.coalescing.max-batch per call means the lane is saturated.").build();
 
     /** A claim that never left this instance: nothing happened, retrying is safe. */
     public static final class NotSent extends RuntimeException {
@@ -93,8 +100,8 @@ public final class Coalescing<C, R> {
      * {@code seckill.coalescing.claims} tagged {@code path}: claims ÷ calls is the average batch.
      */
     public void countIn(MetricRegistry metrics, String path) {
-        Counter calls = metrics.counter("seckill.coalescing.calls", new Tag("path", path));
-        Counter claims = metrics.counter("seckill.coalescing.claims", new Tag("path", path));
+        Counter calls = metrics.counter(CALLS, new Tag("path", path));
+        Counter claims = metrics.counter(CLAIMS, new Tag("path", path));
         onCall = size -> {
             calls.inc();
             claims.inc(size);

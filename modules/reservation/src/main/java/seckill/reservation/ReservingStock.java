@@ -14,6 +14,8 @@ import java.util.logging.Logger;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Inject;
+import org.eclipse.microprofile.metrics.Counter;
+import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisException;
@@ -48,6 +50,10 @@ import seckill.reservation.redis.StockBuckets;
  */
 @HotPathSingleton
 class ReservingStock implements StockReservations {
+    private static final Metadata NODE_IDS_REPLACED = Metadata.builder().withName("seckill.reservation.node-ids-replaced")
+            .withDescription("Times this instance replaced its node id because a reservation id it minted already "
+                    + "existed in its bucket (another instance held the same node id: lease keys lost in "
+                    + "Redis).").build();
 
     private static final Logger LOG = Logger.getLogger(ReservingStock.class.getName());
 
@@ -83,6 +89,7 @@ class ReservingStock implements StockReservations {
     private NodeLease lease;
     private ScheduledExecutorService renewals;
     private Coalescing<Claimed, ReservationOutcome> coalescer;
+    private Counter nodeIdsReplaced;
 
     /** One buyer's claim on a bucket, with the keys of its SKU (every claim of a lane shares them). */
     private record Claimed(StockBuckets buckets, ReservationScript.Claim claim) {
@@ -94,6 +101,8 @@ class ReservingStock implements StockReservations {
                 claims.stream().map(Claimed::claim).toList(), clock.instant(), settings.acks()),
                 batching.maxBatch(), batching.maxWaitMicros(), batching.callsPerLane());
         coalescer.countIn(metrics, "reservation");
+        // registered now, so the series (and its help) exists before the rare event it counts
+        nodeIdsReplaced = metrics.counter(NODE_IDS_REPLACED);
         lease = new NodeLease(redis, clock, nodeLease,
                 ProcessHandle.current().pid() + ":" + UUID.randomUUID());
         long node = lease.acquire();
@@ -213,7 +222,7 @@ class ReservingStock implements StockReservations {
         try {
             long fresh = lease.replace();
             sequence = new ReservationSequence(clock, fresh);
-            metrics.counter("seckill.reservation.node-ids-replaced").inc();
+            nodeIdsReplaced.inc();
             LOG.warning(() -> "reservation id " + taken + " was minted in its bucket already: node id " + node
                     + " is another instance's too (lease keys lost in Redis); reservation ids now use node id " + fresh);
         } catch (JedisException | IllegalStateException e) {

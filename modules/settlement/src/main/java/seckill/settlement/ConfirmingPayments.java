@@ -18,6 +18,7 @@ import jakarta.json.JsonReader;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import jakarta.json.spi.JsonProvider;
+import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.Tag;
 import seckill.ordering.api.OrderLedger;
@@ -38,6 +39,10 @@ import seckill.settlement.rules.Price;
  */
 @ApplicationScoped
 class ConfirmingPayments implements PaymentCallbacks {
+    private static final Metadata PAYMENTS = Metadata.builder().withName("seckill.payments")
+            .withDescription("Payment callbacks by outcome (the answer given): accepted, paidbyanother, expired, "
+                    + "unknownorder, paymentidreused, amountmismatch, badsignature, stalesignature, invalid, "
+                    + "notconfigured.").build();
 
     private static final Logger LOG = Logger.getLogger(ConfirmingPayments.class.getName());
     private static final Pattern ORDER_NO = Pattern.compile("[0-9A-Z]{24}");
@@ -69,6 +74,10 @@ class ConfirmingPayments implements PaymentCallbacks {
 
     @PostConstruct
     void init() {
+        // every outcome registered now, so each series (and its help) exists before its first callback
+        for (Class<?> answer : PaymentAnswer.class.getPermittedSubclasses()) {
+            metrics.counter(PAYMENTS, new Tag("outcome", outcome(answer)));
+        }
         // in dev mode the app's dev-defaults config source supplies a well-known key and price
         if (settings.paymentKey().isPresent()) {
             signature = new CallbackSignature(settings.paymentKey().get(), settings.signatureWindow());
@@ -165,8 +174,13 @@ class ConfirmingPayments implements PaymentCallbacks {
     }
 
     private PaymentAnswer count(PaymentAnswer answer) {
-        metrics.counter("seckill.payments", new Tag("outcome", answer.getClass().getSimpleName().toLowerCase())).inc();
+        metrics.counter(PAYMENTS, new Tag("outcome", outcome(answer.getClass()))).inc();
         return answer;
+    }
+
+    /** The outcome tag of an answer: its type's name in lower case ({@code accepted}, {@code badsignature}, …). */
+    private static String outcome(Class<?> answer) {
+        return answer.getSimpleName().toLowerCase(java.util.Locale.ROOT);
     }
 
     private static String text(JsonObject body, String field) {

@@ -7,6 +7,7 @@ import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.metrics.Counter;
+import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import seckill.ordering.api.ExpiredOrder;
 import seckill.ordering.api.OrderLedger;
@@ -18,6 +19,9 @@ import seckill.ordering.api.OrderLedger;
  */
 @ApplicationScoped
 class ExpiringUnpaidOrders {
+    private static final Metadata TIMEOUTS = Metadata.builder().withName("seckill.orders.timeouts")
+            .withDescription("Unpaid orders expired by the timeout sweep after their payment window; their units go "
+                    + "back through the outbox.").build();
 
     private final OrderLedger ledger;
     private final Clock clock;
@@ -39,7 +43,7 @@ class ExpiringUnpaidOrders {
 
     @PostConstruct
     void init() {
-        timeouts = metrics.counter("seckill.orders.timeouts");
+        timeouts = metrics.counter(TIMEOUTS);
     }
 
     int sweep() {

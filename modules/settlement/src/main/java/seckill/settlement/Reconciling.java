@@ -18,6 +18,7 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.faulttolerance.Bulkhead;
 import org.eclipse.microprofile.faulttolerance.Timeout;
 import org.eclipse.microprofile.metrics.Counter;
+import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import seckill.ordering.api.Activity;
 import seckill.ordering.api.ActivityCatalog;
@@ -46,6 +47,15 @@ import seckill.settlement.sql.SettlementRows;
  */
 @ApplicationScoped
 class Reconciling implements Reconciliation {
+    private static final Metadata MISMATCHES = Metadata.builder().withName("seckill.reconciliation.mismatches")
+            .withDescription("SKU reconciliations (re-judged once) where Redis' stock, the bucket streams and the "
+                    + "ledger disagree beyond the work in flight. Alert SeckillReconciliationMismatch.").build();
+    private static final Metadata OVERSOLD = Metadata.builder().withName("seckill.reconciliation.oversold")
+            .withDescription("SKU reconciliations that found more units ordered than the SKU had: must never happen. "
+                    + "Alert SeckillOversold.").build();
+    private static final Metadata REFILLS_LOST = Metadata.builder().withName("seckill.reconciliation.refills-lost")
+            .withDescription("Refills the ledger had marked applied but Redis no longer held (lost in a failover), put "
+                    + "back to pending so the outbox relay applies them again.").build();
 
     private static final Logger LOG = Logger.getLogger(Reconciling.class.getName());
 
@@ -86,9 +96,9 @@ class Reconciling implements Reconciliation {
     @PostConstruct
     void init() {
         rows = new SettlementRows(db);
-        mismatches = metrics.counter("seckill.reconciliation.mismatches");
-        oversells = metrics.counter("seckill.reconciliation.oversold");
-        lostRefills = metrics.counter("seckill.reconciliation.refills-lost");
+        mismatches = metrics.counter(MISMATCHES);
+        oversells = metrics.counter(OVERSOLD);
+        lostRefills = metrics.counter(REFILLS_LOST);
     }
 
     /**

@@ -8,6 +8,7 @@ import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.metrics.Counter;
+import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import seckill.admission.api.Admission;
 import seckill.ordering.api.ActivityCatalog;
@@ -29,6 +30,12 @@ import seckill.reservation.api.StockReservations;
  */
 @ApplicationScoped
 class RelayingStockRefills {
+    private static final Metadata REFILLS_APPLIED = Metadata.builder().withName("seckill.refills.applied")
+            .withDescription("Refills (timed-out orders, failed reservations) the outbox relay put back into their "
+                    + "Redis bucket.").build();
+    private static final Metadata OUTBOX_BACKLOG = Metadata.builder().withName("seckill.outbox.backlog")
+            .withDescription("Refills in the outbox not yet applied to Redis: units buyers cannot buy yet. Alert "
+                    + "SeckillOutboxBacklog.").build();
 
     private static final Logger LOG = Logger.getLogger(RelayingStockRefills.class.getName());
     private static final int PAGE = 100;
@@ -64,8 +71,8 @@ class RelayingStockRefills {
 
     @PostConstruct
     void init() {
-        refills = metrics.counter("seckill.refills.applied");
-        metrics.gauge("seckill.outbox.backlog", this::backlog);
+        refills = metrics.counter(REFILLS_APPLIED);
+        metrics.gauge(OUTBOX_BACKLOG, this::backlog);
     }
 
     synchronized int relay() {
