@@ -185,4 +185,43 @@ class PagesTest {
         assertThat(again.body(), again.statusCode(), is(202));
         SaleFixture.await("five orders", Duration.ofSeconds(10), () -> sale.orders(activity) == 5);
     }
+    @Test
+    void theOperationsViewTracesAReservationByIdAndByBuyer() throws Exception {
+        long activity = BuyerPage.launch(sale, Instant.now().minusSeconds(5), List.of(new NewActivity.Sku(9541, 5, 1, 1)));
+        long buyer = activity * 1000 + 1;
+        HttpResponse<String> bought = sale.purchaseWithToken(activity, buyer, 9541,
+                sale.solvedToken(redis, activity, buyer), "trace-1");
+        assertThat(bought.body(), bought.statusCode(), is(202));
+        String id = SaleFixture.field(bought.body(), "reservationId");
+        SaleFixture.await("the order", Duration.ofSeconds(30), () -> sale.ordersOf(id, buyer) == 1);
+        String orderNo = sale.column("SELECT order_no FROM seckill_order WHERE reservation_id = ?", id).getFirst();
+
+        browser.open(sale.base.resolve("/ops?activity=" + activity).toString());
+        browser.byId("token").sendKeys(SaleFixture.ADMIN_TOKEN);
+        browser.byId("login").submit();
+        browser.byId("trace-id").sendKeys(id);
+        browser.byId("trace-go").click();
+        String verdict = "div.trace[data-reservation='" + id + "'] .trace-verdict";
+        browser.await("the verdict", Duration.ofSeconds(10),
+                d -> d.findElements(By.cssSelector(verdict)).stream().anyMatch(e -> e.getText().equals("ORDERED")));
+        assertThat(browser.text("trace"), containsString(orderNo + " PENDING"));
+        assertThat(browser.text("trace"), containsString("ACKNOWLEDGED"));
+        browser.screenshot("ops-trace");
+
+        // by activity and buyer: the same reservation
+        browser.byId("trace-id").clear();
+        browser.byId("trace-activity").sendKeys(Long.toString(activity));
+        browser.byId("trace-buyer").sendKeys(Long.toString(buyer));
+        browser.byId("trace-go").click();
+        browser.await("the buyer's reservation", Duration.ofSeconds(10),
+                d -> d.findElements(By.cssSelector(verdict)).stream().anyMatch(e -> e.getText().equals("ORDERED")));
+
+        // an id no layer knows: the problem's detail, no trace
+        browser.byId("trace-activity").clear();
+        browser.byId("trace-buyer").clear();
+        browser.byId("trace-id").sendKeys(activity + "-9541-0-zzzzzz");
+        browser.byId("trace-go").click();
+        browser.await("not found", Duration.ofSeconds(10), d -> browser.text("trace-message").contains("No layer knows"));
+        assertThat(browser.text("trace"), is(""));
+    }
 }

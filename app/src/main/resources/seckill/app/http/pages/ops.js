@@ -168,6 +168,101 @@
     poll();
   }
 
+  // ---- support's trace: one reservation (or a buyer's in an activity) through every layer
+
+  function line(table, label, text, className) {
+    const row = document.createElement('tr');
+    const th = document.createElement('th');
+    th.textContent = label;
+    row.appendChild(th);
+    cell(row, text, className);
+    table.appendChild(row);
+  }
+
+  function describeEntry(e) {
+    let text = e.state + (e.id ? ' ' + e.id : '') + ' in ' + e.stream;
+    if (e.state === 'PENDING') text += ', held by ' + e.consumer + ', ' + e.deliveries + ' deliveries, idle ' + Math.round(e.idleMillis / 1000) + ' s';
+    return text;
+  }
+
+  function showTrace(t) {
+    const box = document.createElement('div');
+    box.className = 'trace';
+    box.dataset.reservation = t.reservationId;
+    const head = document.createElement('p');
+    const code = document.createElement('strong');
+    code.className = 'trace-verdict state-' + t.verdict.code;
+    code.textContent = t.verdict.code;
+    head.appendChild(code);
+    const words = document.createElement('span');
+    words.className = 'trace-words';
+    words.textContent = ' ' + t.verdict.words;
+    head.appendChild(words);
+    box.appendChild(head);
+    const table = document.createElement('table');
+    line(table, 'reservation', t.reservationId + ' (activity ' + t.activityId + ', SKU ' + t.skuId + ', bucket ' + t.bucket
+        + ' of ' + t.buckets + ', minted ' + t.mintedAt + ')');
+    line(table, 'buyer', t.buyerId === undefined ? 'unknown' : String(t.buyerId));
+    const r = t.redis;
+    const record = r.buyerRecord;
+    line(table, 'Redis: buyer record', record ? record.key + ' → ' + (record.value === undefined ? '(none)' : record.value)
+        + (record.holdsThis ? ' (holds this reservation)' : '') : 'buyer unknown');
+    line(table, 'Redis: stream entry', describeEntry(r.streamEntry), 'trace-entry');
+    line(table, 'Redis: unit refilled', r.refilled ? 'yes' : 'no');
+    const l = t.ledger;
+    line(table, 'ledger: order', l.order ? l.order.orderNo + ' ' + l.order.status + (l.order.paidAt ? ', paid ' + l.order.paidAt
+        : ', pay by ' + l.order.expiresAt) : 'none', 'trace-order');
+    line(table, 'ledger: failure', l.failure ? l.failure.reason : 'none');
+    if (l.refusals) line(table, 'ledger: refusals', l.refusals.attempts + ', last: ' + l.refusals.lastReason);
+    line(table, 'ledger: refill', l.refill ? (l.refill.applied ? 'applied to Redis ' + (l.refill.appliedAt || '')
+        : 'waiting in the outbox (' + l.refill.attempts + ' attempts)') : 'none');
+    line(table, 'reconciliation', t.reconciliation ? t.reconciliation.state + ' at ' + t.reconciliation.checkedAt
+        + (t.reconciliation.detail ? ' (' + t.reconciliation.detail + ')' : '') : 'not yet');
+    box.appendChild(table);
+    $('trace').appendChild(box);
+  }
+
+  async function trace() {
+    const id = $('trace-id').value.trim();
+    const activity = $('trace-activity').value.trim();
+    const buyer = $('trace-buyer').value.trim();
+    $('trace').textContent = '';
+    $('trace-message').textContent = '';
+    $('trace-message').className = 'status';
+    let answer;
+    if (id) {
+      answer = await admin('GET', '/api/v1/admin/reservations/' + encodeURIComponent(id));
+    } else if (activity && buyer) {
+      answer = await admin('GET', '/api/v1/admin/reservations?activityId=' + encodeURIComponent(activity)
+          + '&buyerId=' + encodeURIComponent(buyer));
+    } else {
+      $('trace-message').textContent = 'Give a reservation id, or an activity and a buyer.';
+      $('trace-message').className = 'status bad';
+      return;
+    }
+    if (answer.status !== 200) {
+      $('trace-message').textContent = answer.json.detail || ('answered ' + answer.status);
+      $('trace-message').className = 'status bad';
+      return;
+    }
+    const traces = answer.json.reservations || [answer.json];
+    if (!traces.length) {
+      $('trace-message').textContent = 'The buyer holds no reservation in that activity.';
+      return;
+    }
+    traces.forEach(showTrace);
+    $('trace-form').scrollIntoView();
+  }
+
+  $('trace-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    if ($('token').value && $('token').value !== token()) sessionStorage.setItem('seckill.admin', $('token').value);
+    trace().catch(() => {
+      $('trace-message').textContent = 'The service does not answer.';
+      $('trace-message').className = 'status bad';
+    });
+  });
+
   $('token').value = token();
   $('activity').value = new URLSearchParams(location.search).get('activity') || '';
   $('login').addEventListener('submit', (e) => {

@@ -104,6 +104,26 @@ final class OrderingSql {
 
     static final String SELECT_FAILURE = "SELECT reason FROM seckill_reservation_failure WHERE reservation_id = ? AND user_id = ?";
 
+    // ---- support's trace of one reservation (TraceRows); nullable columns as text, '' for NULL
+
+    static final String TRACE_ORDER = """
+            SELECT order_no, reservation_id, activity_id, sku_id, user_id, quantity, status, expire_at, created_at,
+                   updated_at, COALESCE(payment_id, '') AS payment_id, COALESCE(CAST(paid_at AS CHAR), '') AS paid_at,
+                   COALESCE(CAST(event_position AS CHAR), '') AS event_position
+            FROM seckill_order WHERE reservation_id = ?""";
+
+    static final String TRACE_FAILURE = """
+            SELECT user_id, quantity, reason, failed_at, COALESCE(CAST(event_position AS CHAR), '') AS event_position
+            FROM seckill_reservation_failure WHERE reservation_id = ?""";
+
+    static final String TRACE_REJECTIONS = """
+            SELECT attempts, last_reason, updated_at FROM seckill_reservation_rejection WHERE reservation_id = ?""";
+
+    static final String TRACE_REFILL = """
+            SELECT bucket, user_id, quantity, release_buyer, status, attempts, created_at,
+                   COALESCE(CAST(applied_at AS CHAR), '') AS applied_at
+            FROM stock_sync_outbox WHERE reservation_id = ? AND change_type = 2""";
+
     static final String SELECT_ACTIVITIES_ENDING_AFTER = "SELECT id FROM seckill_activity WHERE ends_at > ? ORDER BY id";
 
     static final String INSERT_REFILL = """

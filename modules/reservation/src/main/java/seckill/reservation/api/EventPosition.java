@@ -21,4 +21,9 @@ public record EventPosition(String stream, String entryId) {
         long seq = dash < 0 ? 0 : Math.min(999_999, Long.parseLong(entryId.substring(dash + 1)));
         return millis * 1_000_000 + seq;
     }
+
+    /** The entry id {@code <ms>-<seq>} whose {@link #ordinalOf ordinal} is {@code ordinal} (what the ledger stores). */
+    public static String entryIdOf(long ordinal) {
+        return (ordinal / 1_000_000) + "-" + (ordinal % 1_000_000);
+    }
 }

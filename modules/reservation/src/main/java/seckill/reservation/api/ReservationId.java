@@ -62,6 +62,14 @@ public record ReservationId(long activityId, long skuId, int bucket, long sequen
         return true;
     }
 
+    /**
+     * When the id was minted, by the minting instance's clock (its sequence's leading milliseconds):
+     * where to look for its event in the stream when nothing else says.
+     */
+    public java.time.Instant mintedAt() {
+        return seckill.reservation.redis.ReservationSequence.mintedAt(sequence);
+    }
+
     @Override
     public String toString() {
         return activityId + "-" + skuId + "-" + bucket + "-" + Long.toString(sequence, 36);

@@ -34,6 +34,11 @@ public final class ReservationSequence {
         return (sequence >>> COUNTER_BITS) & (MAX_NODES - 1);
     }
 
+    /** The instant a sequence number was minted (its milliseconds since the epoch above, on the minting instance's clock). */
+    public static Instant mintedAt(long sequence) {
+        return Instant.ofEpochMilli(EPOCH + (sequence >>> (NODE_BITS + COUNTER_BITS)));
+    }
+
     public synchronized long next() {
         long now = Math.max(clock.millis() - EPOCH, lastMillis);
         if (now == lastMillis) {
