@@ -157,6 +157,9 @@ final class ChaosRun {
 
             FaultInjector faults = new FaultInjector(instances, databaseProxies, redisProxies,
                     redis == null ? -1 : redis.port(), nodes, history, clock, nanos);
+            faults.activity(activity, shape.skus().stream().collect(Collectors.toMap(PlanShape.SkuShape::skuId,
+                    PlanShape.SkuShape::buckets)), () -> preheat(client, activity,
+                    nanos.getAsLong() + options.resumeBound().toNanos()));
             execute(plan, activity, client, faults);
             String redisHeal = faults.healAll();
             if (!redisHeal.isEmpty()) {
@@ -345,6 +348,8 @@ final class ChaosRun {
      */
     private void afterHeal(RecordingClient client, long activity, long healed) throws InterruptedException {
         long until = healed + options.resumeBound().plusSeconds(5).toNanos();
+        // the operator puts back whatever Redis lost (a bucket's keys; left alone where Redis still has them)
+        out.println("chaos: preheat after the heal: " + preheat(client, activity, healed + options.resumeBound().toNanos()));
         try (ExecutorService each = Executors.newVirtualThreadPerTaskExecutor()) {
             for (int i = 0; i < options.instances(); i++) {
                 int instance = i;
@@ -364,6 +369,30 @@ final class ChaosRun {
                     }
                     return null;
                 });
+            }
+        }
+    }
+
+    /**
+     * The operator's preheat ({@code POST /api/v1/admin/activities/{id}/preheat}: every bucket Redis lost
+     * put back from the ledger), tried on each instance in turn once a second until one answers 200 or
+     * {@code untilNanos} passes (instances may be restarting, Redis refusing writes); what it answered last.
+     */
+    private String preheat(RecordingClient client, long activity, long untilNanos) {
+        String last = "not tried";
+        for (int attempt = 0; ; attempt++) {
+            int instance = attempt % options.instances();
+            RecordingClient.Answer answer = client.send(-1, OpKind.PREHEAT, instance, null, activity, null, null,
+                    admin(client, instance, "/api/v1/admin/activities/" + activity + "/preheat"));
+            last = answer.status() + " " + (answer.body() == null ? "" : answer.body()) + " (try " + (attempt + 1) + ")";
+            if (answer.status() == 200 || nanos.getAsLong() >= untilNanos) {
+                return last;
+            }
+            try {
+                Thread.sleep(1_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return last;
             }
         }
     }

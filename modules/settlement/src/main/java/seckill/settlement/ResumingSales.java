@@ -54,9 +54,10 @@ class ResumingSales {
     /**
      * Halts sales while Redis may evict the sale's keys ({@link HaltReason.EvictionPolicy}); a halt of
      * Redis's is explained by it, an operator's stays theirs. A Redis that does not answer is judged by
-     * the reservations themselves, not here.
+     * the reservations themselves, not here. Run on its own schedule too (a resume check can spend
+     * seconds in a reconciliation waiting for the database) and before every resume; returns whether unsafe.
      */
-    private boolean evictionUnsafe() {
+    boolean evictionUnsafe() {
         Optional<String> unsafe;
         try {
             unsafe = eviction.unsafePolicy();

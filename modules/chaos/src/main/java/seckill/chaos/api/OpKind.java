@@ -17,5 +17,7 @@ public enum OpKind {
     /** A request meant to be refused: bad JSON, huge numbers, forged or missing identity. */
     HOSTILE,
     /** Reconciliation through the admin API at the end. */
-    RECONCILE
+    RECONCILE,
+    /** The operator's preheat through the admin API: a bucket's lost keys put back from the ledger. */
+    PREHEAT
 }
