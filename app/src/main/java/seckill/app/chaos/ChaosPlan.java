@@ -23,6 +23,13 @@ final class ChaosPlan {
     /** The policy an {@code EVICTION} sets: tolerated ({@code noeviction}, writes refused) or one the service must halt on. */
     static final List<String> EVICTIONS = List.of("noeviction", "allkeys-random");
 
+    /** Hot switches an operator flips: key, flipped value, default (what the flip goes back to). */
+    static final List<String[]> SWITCHES = List.of(
+            new String[] {"seckill.admission.halt", "true", "false"},
+            new String[] {"seckill.admission.sold-out-threshold", "3", "0"},
+            new String[] {"seckill.admission.global-rate", "5", "0"},
+            new String[] {"seckill.ordering.max-orders-per-second", "2", "0"});
+
     private final RandomGenerator random;
     private final PlanShape shape;
     private final Topology topology;
@@ -112,6 +119,17 @@ final class ChaosPlan {
                         EVICTIONS.get(random.nextInt(EVICTIONS.size()))));
                 default -> throw new IllegalStateException("not a later fault: " + kind);
             }
+        }
+        // hot switches flipped by an operator, drawn after everything else for the same reason
+        long flips = Math.round(shape.haltsPerMinute() * durationMillis / 60_000.0);
+        for (int f = 0; f < flips; f++) {
+            long at = durationMillis / 10 + random.nextLong(durationMillis * 6 / 10);
+            int instance = random.nextInt(instances);
+            String[] flip = SWITCHES.get(random.nextInt(SWITCHES.size()));
+            Step on = step(steps, at, Step.Kind.SWITCH_FLIP, instance, 0, 0, null, -1, 0, flip[0] + "=" + flip[1]);
+            steps.add(on);
+            steps.add(step(steps, at + 3_000 + random.nextLong(5_000), Step.Kind.SWITCH_FLIP, instance, 0, 0, null,
+                    on.index(), 0, flip[0] + "=" + flip[2]));
         }
         return steps;
     }

@@ -206,9 +206,12 @@ final class FaultInjector {
                             buckets.getOrDefault(step.sku(), 1));
                     String what = "sku " + step.sku() + " bucket " + step.ref() + " of activity " + activity;
                     String outcome = "busy";
+                    // the script judges its first key, the stream, then deletes them all
+                    List<String> streamFirst = new java.util.ArrayList<>(List.of(bucket.stream()));
+                    bucket.keys().stream().filter(k -> !k.equals(bucket.stream())).forEach(streamFirst::add);
                     // a bucket with events not yet ordered cannot be put back from the ledger: wait for a quiet moment
                     for (int attempt = 0; attempt < 40 && outcome.equals("busy"); attempt++) {
-                        outcome = String.valueOf(jedis.eval(QUIET_BUCKET_LOSS, bucket.keys(), List.of()));
+                        outcome = String.valueOf(jedis.eval(QUIET_BUCKET_LOSS, streamFirst, List.of()));
                         if (outcome.equals("busy")) {
                             sleep(Duration.ofMillis(100));
                         }

@@ -34,10 +34,15 @@ record Step(int index, long atMillis, Kind kind, int instance, long buyer, long 
         /** Keys deleted from outside (variant: {@code quiet-bucket}, {@code stream-registry}, {@code node-leases}). */
         KEY_LOSS,
         /** {@code maxmemory} and a policy set on the run's Redis (variant: the policy), reverted at the end. */
-        EVICTION;
+        EVICTION,
+        /**
+         * An operator's hot switch written to one instance's {@code switches.yaml} (variant
+         * {@code key=value}; the flip and, 3-8 s later, its default again are two steps). Not a fault.
+         */
+        SWITCH_FLIP;
 
         boolean fault() {
-            return ordinal() >= KILL.ordinal();
+            return ordinal() >= KILL.ordinal() && this != SWITCH_FLIP;
         }
     }
 
@@ -55,6 +60,7 @@ record Step(int index, long atMillis, Kind kind, int instance, long buyer, long 
             case KEY_LOSS -> variant + (variant.equals("quiet-bucket") ? " sku " + sku + " bucket " + ref : "")
                     + ", for " + lengthMillis + " ms";
             case EVICTION -> "maxmemory-policy " + variant + ", for " + lengthMillis + " ms";
+            case SWITCH_FLIP -> variant + (ref >= 0 ? " (back, flipped at step " + ref + ")" : "");
         };
     }
 }

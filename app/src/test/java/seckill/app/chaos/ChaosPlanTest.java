@@ -97,8 +97,16 @@ class ChaosPlanTest {
     @Test
     void keyLossAndEvictionAreDrawnAfterEveryEarlierStepSoASeedsEarlierScheduleStaysItsOwn() {
         for (long seed : new long[] {42, 7, 1, 2, 3, 5, 11, 23}) {
-            List<Step> plan = draw(seed);
-            // the earlier kinds are drawn exactly as before: the later faults are the last two steps
+            List<Step> all = draw(seed);
+            // the switch flips are drawn last of all (two flips a minute, each flipped back: 4 steps)
+            List<Step> flips = all.subList(all.size() - 4, all.size());
+            assertThat(flips.stream().map(Step::kind).distinct().toList(), is(List.of(Step.Kind.SWITCH_FLIP)));
+            assertThat(flips.get(1).ref(), is(flips.get(0).index()));
+            assertThat(flips.get(1).atMillis() - flips.get(0).atMillis() >= 3_000, is(true));
+            assertThat(flips.get(1).variant().split("=")[0], is(flips.get(0).variant().split("=")[0]));
+            List<Step> plan = all.subList(0, all.size() - 4);
+            assertThat(plan.stream().map(Step::kind).toList(), everyItem(not(is(Step.Kind.SWITCH_FLIP))));
+            // the earlier kinds are drawn exactly as before: the later faults come right after them
             List<Step> later = plan.subList(plan.size() - 2, plan.size());
             assertThat(later.stream().map(Step::kind).toList(), is(List.of(Step.Kind.KEY_LOSS, Step.Kind.EVICTION)));
             assertThat(plan.subList(0, plan.size() - 2).stream().map(Step::kind).toList(),

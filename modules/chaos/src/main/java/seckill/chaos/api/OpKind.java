@@ -19,5 +19,7 @@ public enum OpKind {
     /** Reconciliation through the admin API at the end. */
     RECONCILE,
     /** The operator's preheat through the admin API: a bucket's lost keys put back from the ledger. */
-    PREHEAT
+    PREHEAT,
+    /** A hot switch written to one instance's {@code switches.yaml} (no request: answered 200 when written). */
+    SWITCH_FLIP
 }
