@@ -18,6 +18,18 @@ final class ChaosPlan {
     private static final List<String> HOSTILE = List.of("bad-json", "huge-numbers", "no-token", "forged-token",
             "forged-user-header", "negative-quantity", "unknown-activity");
 
+    /** What a {@code KEY_LOSS} deletes. */
+    static final List<String> KEY_LOSSES = List.of("quiet-bucket", "stream-registry", "node-leases");
+    /** The policy an {@code EVICTION} sets: tolerated ({@code noeviction}, writes refused) or one the service must halt on. */
+    static final List<String> EVICTIONS = List.of("noeviction", "allkeys-random");
+
+    /** Hot switches an operator flips: key, flipped value, default (what the flip goes back to). */
+    static final List<String[]> SWITCHES = List.of(
+            new String[] {"seckill.admission.halt", "true", "false"},
+            new String[] {"seckill.admission.sold-out-threshold", "3", "0"},
+            new String[] {"seckill.admission.global-rate", "5", "0"},
+            new String[] {"seckill.ordering.max-orders-per-second", "2", "0"});
+
     private final RandomGenerator random;
     private final PlanShape shape;
     private final Topology topology;
@@ -91,6 +103,33 @@ final class ChaosPlan {
             steps.add(halt);
             steps.add(step(steps, at + 3_000 + random.nextLong(5_000), Step.Kind.RESUME, instance, 0, 0, null,
                     halt.index(), 0, "operator"));
+        }
+        // drawn last: the kinds added later must not move any earlier step of a seed
+        for (Step.Kind kind : topology.laterFaults()) {
+            long at = durationMillis / 10 + random.nextLong(durationMillis * 6 / 10);
+            long length = 2_000 + random.nextLong(6_000);
+            switch (kind) {
+                case KEY_LOSS -> {
+                    String variant = KEY_LOSSES.get(random.nextInt(KEY_LOSSES.size()));
+                    PlanShape.SkuShape sku = shape.skus().get(random.nextInt(shape.skus().size()));
+                    int bucket = random.nextInt(sku.buckets());
+                    steps.add(step(steps, at, kind, -1, 0, sku.skuId(), null, bucket, length, variant));
+                }
+                case EVICTION -> steps.add(step(steps, at, kind, -1, 0, 0, null, -1, length,
+                        EVICTIONS.get(random.nextInt(EVICTIONS.size()))));
+                default -> throw new IllegalStateException("not a later fault: " + kind);
+            }
+        }
+        // hot switches flipped by an operator, drawn after everything else for the same reason
+        long flips = Math.round(shape.haltsPerMinute() * durationMillis / 60_000.0);
+        for (int f = 0; f < flips; f++) {
+            long at = durationMillis / 10 + random.nextLong(durationMillis * 6 / 10);
+            int instance = random.nextInt(instances);
+            String[] flip = SWITCHES.get(random.nextInt(SWITCHES.size()));
+            Step on = step(steps, at, Step.Kind.SWITCH_FLIP, instance, 0, 0, null, -1, 0, flip[0] + "=" + flip[1]);
+            steps.add(on);
+            steps.add(step(steps, at + 3_000 + random.nextLong(5_000), Step.Kind.SWITCH_FLIP, instance, 0, 0, null,
+                    on.index(), 0, flip[0] + "=" + flip[2]));
         }
         return steps;
     }

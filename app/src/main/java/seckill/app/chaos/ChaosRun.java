@@ -70,6 +70,8 @@ final class ChaosRun {
     private final Map<Long, String> tokens = new ConcurrentHashMap<>();
     private final Map<Integer, String> reservations = new ConcurrentHashMap<>();
     private final Set<String> answeredReservations = ConcurrentHashMap.newKeySet();
+    private final List<Path> configDirs = new ArrayList<>();
+    private final Map<Integer, Map<String, String>> switches = new ConcurrentHashMap<>();
 
     ChaosRun(ChaosOptions options, PlanShape shape, Database database, Clock clock, LongSupplier nanos,
              PrintStream out) {
@@ -119,9 +121,14 @@ final class ChaosRun {
                     redisUri = nodes.serviceUri();
                 }
                 List<String> settings = new ArrayList<>(nodes == null ? List.of() : nodes.serviceProperties());
+                // the instance's own config directory: its switches.yaml is what SWITCH_FLIP steps write
+                Path config = java.nio.file.Files.createDirectories(logs.resolve(name + ".config-" + i));
+                configDirs.add(config);
+                writeSwitches(i);
                 instances.add(new ServiceProcess(i, Map.of("SECKILL_DB_URL", db.route(database.url()),
                         "SECKILL_DB_USER", database.user(), "SECKILL_DB_PASSWORD", database.password(),
-                        "SECKILL_REDIS_URI", redisUri, "SECKILL_ADMIN_TOKEN", ADMIN_TOKEN),
+                        "SECKILL_REDIS_URI", redisUri, "SECKILL_ADMIN_TOKEN", ADMIN_TOKEN,
+                        "SECKILL_CONFIG_DIR", config.toString()),
                         // set here, not left to whatever config the class path carries: a run from the jar and
                         // one from the tests' class path must behave alike
                         concat(settings, List.of("seckill.admission.token-required=false",
@@ -157,6 +164,11 @@ final class ChaosRun {
 
             FaultInjector faults = new FaultInjector(instances, databaseProxies, redisProxies,
                     redis == null ? -1 : redis.port(), nodes, history, clock, nanos);
+            faults.activity(activity, shape.skus().stream().collect(Collectors.toMap(PlanShape.SkuShape::skuId,
+                    PlanShape.SkuShape::buckets)), () -> preheat(client, activity,
+                    // a few tries at the fault's end (instances may be down): the preheat after the heal
+                    // tries until the resume bound, so a fault is not held open (nor the run made longer)
+                    nanos.getAsLong() + Duration.ofSeconds(5).toNanos()));
             execute(plan, activity, client, faults);
             String redisHeal = faults.healAll();
             if (!redisHeal.isEmpty()) {
@@ -238,6 +250,13 @@ final class ChaosRun {
             case RESUME -> client.send(step.index(), OpKind.RESUME, step.instance(), null, null, null, null,
                     admin(client, step.instance(), "/api/v1/admin/sales/resume"));
             case HOSTILE -> hostile(client, step, activity);
+            case SWITCH_FLIP -> {
+                String[] flip = step.variant().split("=", 2);
+                client.record(step.index(), OpKind.SWITCH_FLIP, step.instance(), () -> {
+                    switches.computeIfAbsent(step.instance(), i -> new ConcurrentHashMap<>()).put(flip[0], flip[1]);
+                    writeSwitches(step.instance());
+                }, step.variant());
+            }
             default -> throw new IllegalStateException("not a client step: " + step);
         }
     }
@@ -345,6 +364,8 @@ final class ChaosRun {
      */
     private void afterHeal(RecordingClient client, long activity, long healed) throws InterruptedException {
         long until = healed + options.resumeBound().plusSeconds(5).toNanos();
+        // the operator puts back whatever Redis lost (a bucket's keys; left alone where Redis still has them)
+        out.println("chaos: preheat after the heal: " + preheat(client, activity, healed + options.resumeBound().toNanos()));
         try (ExecutorService each = Executors.newVirtualThreadPerTaskExecutor()) {
             for (int i = 0; i < options.instances(); i++) {
                 int instance = i;
@@ -364,6 +385,48 @@ final class ChaosRun {
                     }
                     return null;
                 });
+            }
+        }
+    }
+
+    /**
+     * Writes one instance's {@code switches.yaml} (whole, then moved into place, so the instance never
+     * reads half a file): every switch flipped so far at its current value.
+     */
+    private synchronized void writeSwitches(int instance) {
+        StringBuilder yaml = new StringBuilder("# written by the chaos drill's SWITCH_FLIP steps\n");
+        new TreeMap<>(switches.getOrDefault(instance, Map.of())).forEach((k, v) -> yaml.append(k).append(": ")
+                .append(v).append('\n'));
+        Path dir = configDirs.get(instance);
+        try {
+            Path temp = java.nio.file.Files.writeString(dir.resolve("switches.yaml.tmp"), yaml);
+            java.nio.file.Files.move(temp, dir.resolve("switches.yaml"),
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * The operator's preheat ({@code POST /api/v1/admin/activities/{id}/preheat}: every bucket Redis lost
+     * put back from the ledger), tried on each instance in turn once a second until one answers 200 or
+     * {@code untilNanos} passes (instances may be restarting, Redis refusing writes); what it answered last.
+     */
+    private String preheat(RecordingClient client, long activity, long untilNanos) {
+        String last = "not tried";
+        for (int attempt = 0; ; attempt++) {
+            int instance = attempt % options.instances();
+            RecordingClient.Answer answer = client.send(-1, OpKind.PREHEAT, instance, null, activity, null, null,
+                    admin(client, instance, "/api/v1/admin/activities/" + activity + "/preheat"));
+            last = answer.status() + " " + (answer.body() == null ? "" : answer.body()) + " (try " + (attempt + 1) + ")";
+            if (answer.status() == 200 || nanos.getAsLong() >= untilNanos) {
+                return last;
+            }
+            try {
+                Thread.sleep(1_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return last;
             }
         }
     }

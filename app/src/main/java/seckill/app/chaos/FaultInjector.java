@@ -12,6 +12,7 @@ import seckill.app.drill.TcpProxy;
 import seckill.chaos.api.FaultKind;
 import seckill.chaos.api.HistoryEntry;
 import seckill.chaos.api.HistoryWriter;
+import seckill.reservation.api.KeysAtRisk;
 
 /**
  * Injects a run's faults from outside the service: signals to an instance's PID, cuts through its
@@ -35,6 +36,28 @@ final class FaultInjector {
     private final Map<Object, Integer> holds = new ConcurrentHashMap<>();
     private final ReplicatedRedis nodes;
     private final Object masterKills = new Object();
+    private final Object memoryLimit = new Object();
+    private volatile long activity;
+    private volatile Map<Long, Integer> buckets = Map.of();
+    private volatile java.util.function.Supplier<String> preheat = () -> "";
+
+    private static final String QUIET_BUCKET_LOSS = String.join("\n",
+            "-- KEYS[1] the bucket's stream, KEYS[1..] every key of the bucket (one hash tag). Deletes them only",
+            "-- when every entry of the stream was delivered to every group and acknowledged: the ledger holds",
+            "-- every reservation, so the bucket can be put back from it.",
+            "if redis.call('EXISTS', KEYS[1]) == 0 then return 'absent' end",
+            "local last = nil",
+            "local info = redis.call('XINFO', 'STREAM', KEYS[1])",
+            "for i = 1, #info, 2 do if info[i] == 'last-generated-id' then last = info[i + 1] end end",
+            "for _, g in ipairs(redis.call('XINFO', 'GROUPS', KEYS[1])) do",
+            "  local pending, delivered",
+            "  for i = 1, #g, 2 do",
+            "    if g[i] == 'pending' then pending = g[i + 1] end",
+            "    if g[i] == 'last-delivered-id' then delivered = g[i + 1] end",
+            "  end",
+            "  if pending ~= 0 or delivered ~= last then return 'busy' end",
+            "end",
+            "return 'deleted ' .. redis.call('DEL', unpack(KEYS))");
 
     FaultInjector(List<ServiceProcess> instances, List<TcpProxy> databaseProxies, List<TcpProxy> redisProxies,
                   int redisPort, HistoryWriter history, Clock clock, LongSupplier nanos) {
@@ -54,8 +77,22 @@ final class FaultInjector {
         this.nanos = nanos;
     }
 
+    /**
+     * The run's activity (whose buckets a {@code KEY_LOSS} deletes) and the operator's preheat that puts
+     * lost buckets back from the ledger (what it answered, for the fault's target).
+     */
+    void activity(long activityId, Map<Long, Integer> bucketsBySku, java.util.function.Supplier<String> preheating) {
+        this.activity = activityId;
+        this.buckets = bucketsBySku;
+        this.preheat = preheating;
+    }
+
     /** Runs one fault for its length, on the calling thread, and writes it to the history once it ended. */
     void inject(Step step) {
+        if (step.kind() == Step.Kind.KEY_LOSS || step.kind() == Step.Kind.EVICTION) {
+            injectOnRedisData(step);
+            return;
+        }
         if (step.kind() == Step.Kind.MASTER_KILL || step.kind() == Step.Kind.REPLICA_FREEZE) {
             injectOnNode(step);
             return;
@@ -76,7 +113,8 @@ final class FaultInjector {
                     target = "redis masters " + nodes.pauseMasters(step.lengthMillis());
                 }
             }
-            case MASTER_KILL, REPLICA_FREEZE -> throw new IllegalStateException("a node fault: " + step);
+            case MASTER_KILL, REPLICA_FREEZE, KEY_LOSS, EVICTION ->
+                    throw new IllegalStateException("not an instance fault: " + step);
         }
         sleep(Duration.ofMillis(step.lengthMillis()));
         switch (kind) {
@@ -87,7 +125,8 @@ final class FaultInjector {
             case REDIS_PAUSE -> {
                 // CLIENT PAUSE lifts itself after its length; nothing to undo
             }
-            case MASTER_KILL, REPLICA_FREEZE -> throw new IllegalStateException("a node fault: " + step);
+            case MASTER_KILL, REPLICA_FREEZE, KEY_LOSS, EVICTION ->
+                    throw new IllegalStateException("not an instance fault: " + step);
         }
         history.write(new HistoryEntry.FaultEvent(step.index(), kind, target, start, startWall, nanos.getAsLong(),
                 clock.instant().toString()));
@@ -132,6 +171,103 @@ final class FaultInjector {
     }
 
     /**
+     * A fault on what the run's Redis holds ({@code single} only): {@code KEY_LOSS} deletes keys the
+     * reservation module names at risk ({@code KeysAtRisk}), and after a quiet bucket's loss preheats
+     * the activity at the fault's end, as an operator repairing it would; {@code EVICTION} sets
+     * {@code maxmemory} and the step's policy ({@code noeviction} below the memory in use: writes refused;
+     * an evicting one with 64 MB of headroom: nothing evicted yet, the service must notice and halt) and
+     * puts back {@code maxmemory 0} and {@code noeviction} when it ends (the last of overlapping ones).
+     */
+    private void injectOnRedisData(Step step) {
+        FaultKind kind = FaultKind.valueOf(step.kind().name());
+        long start = nanos.getAsLong();
+        String startWall = clock.instant().toString();
+        String target;
+        if (kind == FaultKind.KEY_LOSS) {
+            target = loseKeys(step);
+            sleep(Duration.ofMillis(step.lengthMillis()));
+            if (step.variant().equals("quiet-bucket") && target.contains(": deleted")) {
+                target += "; preheated: " + preheat.get();
+            }
+        } else {
+            target = "redis: maxmemory-policy " + step.variant() + ", " + limitMemory(step.variant());
+            sleep(Duration.ofMillis(step.lengthMillis()));
+            release(memoryLimit, this::unlimitMemory);
+        }
+        history.write(new HistoryEntry.FaultEvent(step.index(), kind, target, start, startWall, nanos.getAsLong(),
+                clock.instant().toString()));
+    }
+
+    private String loseKeys(Step step) {
+        try (Jedis jedis = new Jedis("127.0.0.1", redisPort)) {
+            switch (step.variant()) {
+                case "quiet-bucket" -> {
+                    KeysAtRisk.Bucket bucket = KeysAtRisk.bucket(activity, step.sku(), step.ref(),
+                            buckets.getOrDefault(step.sku(), 1));
+                    String what = "sku " + step.sku() + " bucket " + step.ref() + " of activity " + activity;
+                    String outcome = "busy";
+                    // the script judges its first key, the stream, then deletes them all
+                    List<String> streamFirst = new java.util.ArrayList<>(List.of(bucket.stream()));
+                    bucket.keys().stream().filter(k -> !k.equals(bucket.stream())).forEach(streamFirst::add);
+                    // a bucket with events not yet ordered cannot be put back from the ledger: wait for a quiet moment
+                    for (int attempt = 0; attempt < 40 && outcome.equals("busy"); attempt++) {
+                        outcome = String.valueOf(jedis.eval(QUIET_BUCKET_LOSS, streamFirst, List.of()));
+                        if (outcome.equals("busy")) {
+                            sleep(Duration.ofMillis(100));
+                        }
+                    }
+                    return what + ": " + (outcome.startsWith("deleted") ? "deleted (" + outcome.substring(8)
+                            + " keys)" : outcome + ", nothing deleted");
+                }
+                case "stream-registry" -> {
+                    return "stream registry: " + jedis.del(KeysAtRisk.streamRegistry()) + " key deleted";
+                }
+                case "node-leases" -> {
+                    long deleted = 0;
+                    for (String pattern : KeysAtRisk.nodeLeases()) {
+                        String cursor = "0";
+                        do {
+                            var page = jedis.scan(cursor, new redis.clients.jedis.params.ScanParams().match(pattern)
+                                    .count(100));
+                            for (String key : page.getResult()) {
+                                deleted += jedis.del(key);
+                            }
+                            cursor = page.getCursor();
+                        } while (!cursor.equals("0"));
+                    }
+                    return "node id leases: " + deleted + " key(s) deleted";
+                }
+                default -> throw new IllegalStateException("unknown key loss " + step.variant());
+            }
+        } catch (RuntimeException e) {
+            return step.variant() + ": failed: " + e;
+        }
+    }
+
+    private String limitMemory(String policy) {
+        String[] applied = {"not applied (an eviction fault already in effect)"};
+        hold(memoryLimit, () -> {
+            try (Jedis jedis = new Jedis("127.0.0.1", redisPort)) {
+                long used = jedis.info("memory").lines().filter(l -> l.startsWith("used_memory:"))
+                        .map(l -> Long.parseLong(l.substring("used_memory:".length()).trim())).findFirst().orElse(0L);
+                long limit = policy.equals("noeviction") ? Math.max(1, used / 2) : used + 64L * 1024 * 1024;
+                // the limit first, then the policy: no moment with an evicting policy below the memory in use
+                jedis.configSet("maxmemory", Long.toString(limit));
+                jedis.configSet("maxmemory-policy", policy);
+                applied[0] = "maxmemory " + limit + " (" + used + " bytes in use)";
+            }
+        });
+        return applied[0];
+    }
+
+    private void unlimitMemory() {
+        try (Jedis jedis = new Jedis("127.0.0.1", redisPort)) {
+            jedis.configSet("maxmemory-policy", "noeviction");
+            jedis.configSet("maxmemory", "0");
+        }
+    }
+
+    /**
      * Undoes every fault still in effect; an instance that is down is started again. With replicas,
      * every frozen node is continued, every killed one brought back, and the topology waited for until
      * it is whole (at most {@link ReplicatedRedis#RECOVERY}); what that took, for the log.
@@ -144,6 +280,7 @@ final class FaultInjector {
         String redisHeal = "";
         if (nodes == null) {
             redis("CLIENT", "UNPAUSE");
+            unlimitMemory();
         } else {
             redisHeal = nodes.heal();
         }

@@ -83,4 +83,24 @@ final class RecordingClient {
                 error));
         return new Answer(status, body, retryAfter);
     }
+
+    /**
+     * An operator's action that is no request (a hot switch written to an instance's config directory):
+     * written like one, answered 200 with what was done, or 0 with the error.
+     */
+    void record(int step, OpKind kind, int instance, Runnable action, String done) {
+        long sent = nanos.getAsLong();
+        String sentWall = clock.instant().toString();
+        int status = 200;
+        String error = null;
+        try {
+            action.run();
+        } catch (RuntimeException e) {
+            status = 0;
+            error = e.toString();
+        }
+        history.write(new HistoryEntry.Operation(seq.incrementAndGet(), step, kind, instance, null, null, null, null,
+                sent, sentWall, nanos.getAsLong(), clock.instant().toString(), status, status == 200 ? done : null,
+                null, error));
+    }
 }

@@ -30,10 +30,19 @@ record Step(int index, long atMillis, Kind kind, int instance, long buyer, long 
         /** {@code kill -9} of a Redis master (behind Sentinel, or one cluster shard's), brought back as a replica. */
         MASTER_KILL,
         /** {@code SIGSTOP} of a Redis replica, {@code SIGCONT} at the fault's end. */
-        REPLICA_FREEZE;
+        REPLICA_FREEZE,
+        /** Keys deleted from outside (variant: {@code quiet-bucket}, {@code stream-registry}, {@code node-leases}). */
+        KEY_LOSS,
+        /** {@code maxmemory} and a policy set on the run's Redis (variant: the policy), reverted at the end. */
+        EVICTION,
+        /**
+         * An operator's hot switch written to one instance's {@code switches.yaml} (variant
+         * {@code key=value}; the flip and, 3-8 s later, its default again are two steps). Not a fault.
+         */
+        SWITCH_FLIP;
 
         boolean fault() {
-            return ordinal() >= KILL.ordinal();
+            return ordinal() >= KILL.ordinal() && this != SWITCH_FLIP;
         }
     }
 
@@ -48,6 +57,10 @@ record Step(int index, long atMillis, Kind kind, int instance, long buyer, long 
             case KILL, PAUSE_PROCESS, DB_CUT, REDIS_CUT, REDIS_PAUSE -> "for " + lengthMillis + " ms";
             case MASTER_KILL -> "shard " + ref + "'s master, for " + lengthMillis + " ms";
             case REPLICA_FREEZE -> "shard " + ref + "'s replica " + buyer + ", for " + lengthMillis + " ms";
+            case KEY_LOSS -> variant + (variant.equals("quiet-bucket") ? " sku " + sku + " bucket " + ref : "")
+                    + ", for " + lengthMillis + " ms";
+            case EVICTION -> "maxmemory-policy " + variant + ", for " + lengthMillis + " ms";
+            case SWITCH_FLIP -> variant + (ref >= 0 ? " (back, flipped at step " + ref + ")" : "");
         };
     }
 }

@@ -14,16 +14,27 @@ import java.util.Locale;
  */
 public enum Topology {
     SINGLE(List.of(Step.Kind.KILL, Step.Kind.PAUSE_PROCESS, Step.Kind.DB_CUT, Step.Kind.REDIS_CUT,
-            Step.Kind.REDIS_PAUSE)),
+            Step.Kind.REDIS_PAUSE), List.of(Step.Kind.KEY_LOSS, Step.Kind.EVICTION)),
     SENTINEL(List.of(Step.Kind.KILL, Step.Kind.PAUSE_PROCESS, Step.Kind.DB_CUT, Step.Kind.REDIS_PAUSE,
-            Step.Kind.MASTER_KILL, Step.Kind.REPLICA_FREEZE)),
+            Step.Kind.MASTER_KILL, Step.Kind.REPLICA_FREEZE), List.of()),
     CLUSTER(List.of(Step.Kind.KILL, Step.Kind.PAUSE_PROCESS, Step.Kind.DB_CUT, Step.Kind.REDIS_PAUSE,
-            Step.Kind.MASTER_KILL, Step.Kind.REPLICA_FREEZE));
+            Step.Kind.MASTER_KILL, Step.Kind.REPLICA_FREEZE), List.of());
 
     private final List<Step.Kind> faults;
+    private final List<Step.Kind> laterFaults;
 
-    Topology(List<Step.Kind> faults) {
+    Topology(List<Step.Kind> faults, List<Step.Kind> laterFaults) {
         this.faults = faults;
+        this.laterFaults = laterFaults;
+    }
+
+    /**
+     * Fault kinds added after seeds had results ({@code KEY_LOSS}, {@code EVICTION}, on {@code single}
+     * only for now): each drawn once, after every earlier draw of the schedule, so a seed's earlier
+     * steps stay exactly what they were and these come after them.
+     */
+    List<Step.Kind> laterFaults() {
+        return laterFaults;
     }
 
     /** The fault kinds a schedule on this topology draws from (each at least once), in drawing order. */

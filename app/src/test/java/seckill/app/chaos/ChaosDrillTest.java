@@ -75,6 +75,15 @@ class ChaosDrillTest {
             }
         }
 
+        // on a single Redis the key loss and the eviction were carried out, not merely scheduled
+        for (FaultKind kind : TOPOLOGY == Topology.SINGLE ? List.of(FaultKind.KEY_LOSS, FaultKind.EVICTION)
+                : List.<FaultKind>of()) {
+            List<String> targets = History.read(history).faults().stream().filter(f -> f.kind() == kind)
+                    .map(HistoryEntry.FaultEvent::target).toList();
+            assertThat(kind + " " + targets, targets.size(), is(1));
+            assertThat(targets.toString(), targets.getFirst().contains("failed"), is(false));
+        }
+
         // the same history with one 202 whose reservation the ledger never saw: the checker must say so
         History run = History.read(history);
         HistoryEntry.Operation some = run.operations().stream().filter(op -> op.kind() == OpKind.PURCHASE)

@@ -93,4 +93,49 @@ class ChaosPlanTest {
             assertThat(first.atMillis() <= s.atMillis(), is(true));
         });
     }
+
+    @Test
+    void keyLossAndEvictionAreDrawnAfterEveryEarlierStepSoASeedsEarlierScheduleStaysItsOwn() {
+        for (long seed : new long[] {42, 7, 1, 2, 3, 5, 11, 23}) {
+            List<Step> all = draw(seed);
+            // the switch flips are drawn last of all (two flips a minute, each flipped back: 4 steps)
+            List<Step> flips = all.subList(all.size() - 4, all.size());
+            assertThat(flips.stream().map(Step::kind).distinct().toList(), is(List.of(Step.Kind.SWITCH_FLIP)));
+            assertThat(flips.get(1).ref(), is(flips.get(0).index()));
+            assertThat(flips.get(1).atMillis() - flips.get(0).atMillis() >= 3_000, is(true));
+            assertThat(flips.get(1).variant().split("=")[0], is(flips.get(0).variant().split("=")[0]));
+            List<Step> plan = all.subList(0, all.size() - 4);
+            assertThat(plan.stream().map(Step::kind).toList(), everyItem(not(is(Step.Kind.SWITCH_FLIP))));
+            // the earlier kinds are drawn exactly as before: the later faults come right after them
+            List<Step> later = plan.subList(plan.size() - 2, plan.size());
+            assertThat(later.stream().map(Step::kind).toList(), is(List.of(Step.Kind.KEY_LOSS, Step.Kind.EVICTION)));
+            assertThat(plan.subList(0, plan.size() - 2).stream().map(Step::kind).toList(),
+                    everyItem(not(anyOf(is(Step.Kind.KEY_LOSS), is(Step.Kind.EVICTION)))));
+            for (Step s : later) {
+                assertThat(s.atMillis() >= 6_000 && s.atMillis() < 42_000, is(true));
+                assertThat(s.lengthMillis() >= 2_000 && s.lengthMillis() < 8_000, is(true));
+            }
+            Step loss = later.getFirst();
+            assertThat(ChaosPlan.KEY_LOSSES.contains(loss.variant()), is(true));
+            PlanShape.SkuShape sku = PlanShape.standard().skus().stream().filter(k -> k.skuId() == loss.sku())
+                    .findFirst().orElseThrow();
+            assertThat(loss.ref() >= 0 && loss.ref() < sku.buckets(), is(true));
+            assertThat(ChaosPlan.EVICTIONS.contains(later.getLast().variant()), is(true));
+        }
+        // seed 42's schedule before these kinds existed: 8 faults drawn, the first step and the counts unchanged
+        List<Step> plan = draw(42);
+        assertThat(plan.stream().filter(s -> s.kind().fault()).count(), is(10L));
+        // every variant comes up over a few seeds; the replicated topologies draw neither kind yet
+        java.util.Set<String> variants = new java.util.HashSet<>();
+        for (long seed = 1; seed <= 30; seed++) {
+            draw(seed).stream().filter(s -> s.kind() == Step.Kind.KEY_LOSS || s.kind() == Step.Kind.EVICTION)
+                    .forEach(s -> variants.add(s.variant()));
+        }
+        assertThat(variants, containsInAnyOrder("quiet-bucket", "stream-registry", "node-leases", "noeviction",
+                "allkeys-random"));
+        for (Topology replicated : List.of(Topology.SENTINEL, Topology.CLUSTER)) {
+            assertThat(draw(42, replicated).stream().map(Step::kind).toList(),
+                    everyItem(not(anyOf(is(Step.Kind.KEY_LOSS), is(Step.Kind.EVICTION)))));
+        }
+    }
 }

@@ -9,7 +9,9 @@ import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
 import seckill.admission.api.Admission;
 import seckill.admission.api.HaltReason;
 import seckill.ordering.api.LedgerBinding;
+import seckill.reservation.api.EvictionStatus;
 import seckill.reservation.api.ReplicaStatus;
+import seckill.reservation.api.ReservationUnavailable;
 import seckill.settlement.api.SkuReconciliation;
 import seckill.settlement.rules.ResumeRule;
 
@@ -32,18 +34,48 @@ class ResumingSales {
     private final ReplicaStatus replicas;
     private final LedgerBinding binding;
     private final ResumeRule rule;
+    private final EvictionStatus eviction;
 
     @Inject
     ResumingSales(Admission admission,
                   Reconciling reconciling,
                   ReplicaStatus replicas,
                   LedgerBinding binding,
-                  SettlementSettings settings) {
+                  SettlementSettings settings,
+                  EvictionStatus eviction) {
+        this.eviction = eviction;
         this.admission = admission;
         this.reconciling = reconciling;
         this.replicas = replicas;
         this.binding = binding;
         this.rule = new ResumeRule(settings.autoResume());
+    }
+
+    /**
+     * Halts sales while Redis may evict the sale's keys ({@link HaltReason.EvictionPolicy}); a halt of
+     * Redis's is explained by it, an operator's stays theirs. A Redis that does not answer is judged by
+     * the reservations themselves, not here. Run on its own schedule too (a resume check can spend
+     * seconds in a reconciliation waiting for the database) and before every resume; returns whether unsafe.
+     */
+    boolean evictionUnsafe() {
+        Optional<String> unsafe;
+        try {
+            unsafe = eviction.unsafePolicy();
+        } catch (ReservationUnavailable e) {
+            return false;
+        }
+        if (unsafe.isEmpty()) {
+            return false;
+        }
+        HaltReason.EvictionPolicy why = new HaltReason.EvictionPolicy(unsafe.get());
+        Optional<HaltReason> reason = admission.haltedBecause();
+        if (reason.isEmpty()) {
+            LOG.severe(() -> "sales halted: " + why.words());
+            admission.halt(why);
+        } else if (reason.get().arbiterInDoubt() && !reason.get().equals(why)) {
+            admission.explainHalt(reason.get(), why);
+        }
+        return true;
     }
 
     /** Returns whether sales are open afterwards. */
@@ -55,6 +87,9 @@ class ResumingSales {
             admission.halt(why);
             admission.haltedBecause().filter(reason -> !reason.equals(why))
                     .ifPresent(reason -> admission.explainHalt(reason, why));
+            return false;
+        }
+        if (evictionUnsafe()) {
             return false;
         }
         var reason = admission.haltedBecause();

@@ -57,7 +57,7 @@ class SettlementSchedule implements SettlementSweeps {
             return;
         }
         // one thread per sweep: a long reconciliation must not hold back timeouts or the relay
-        scheduler = Executors.newScheduledThreadPool(4, r -> Thread.ofPlatform().daemon(true)
+        scheduler = Executors.newScheduledThreadPool(5, r -> Thread.ofPlatform().daemon(true)
                 .name("settlement").unstarted(r));
         every(timeoutScanSeconds * 1000, "timeout sweep", () -> {
             if (expiring.sweep() > 0) {
@@ -67,6 +67,8 @@ class SettlementSchedule implements SettlementSweeps {
         every(relayMillis, "outbox relay", relaying::relay);
         every(reconcileSeconds * 1000, "reconciliation", reconciling::reconcileLive);
         every(2_000, "resume check", () -> resuming.tryResume(false));
+        // not behind the resume check: a reconciliation waiting for the database must not delay it
+        every(2_000, "eviction policy check", resuming::evictionUnsafe);
     }
 
     private void every(long millis, String what, Runnable task) {

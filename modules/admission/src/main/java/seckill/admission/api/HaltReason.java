@@ -68,4 +68,21 @@ public sealed interface HaltReason {
             return false;
         }
     }
+
+    /**
+     * The Redis may evict the sale's keys ({@code maxmemory-policy} other than {@code noeviction}): a
+     * reservation answered 202 could vanish with its stream, so nothing is sold until the policy is
+     * {@code noeviction} again; then settlement resumes by itself once every live SKU reconciles clean.
+     */
+    record EvictionPolicy(String detail) implements HaltReason {
+        @Override
+        public String words() {
+            return "redis: EVICTION_POLICY: " + detail + " may evict the sale's keys; only noeviction keeps them";
+        }
+
+        @Override
+        public boolean arbiterInDoubt() {
+            return true;
+        }
+    }
 }

@@ -18,5 +18,17 @@ public enum FaultKind {
      */
     MASTER_KILL,
     /** {@code SIGSTOP} of a Redis replica, {@code SIGCONT} when the fault ends. */
-    REPLICA_FREEZE
+    REPLICA_FREEZE,
+    /**
+     * Keys the service relies on deleted from outside (an operator's {@code DEL}, an eviction, a failover
+     * to a lagging replica): a quiet bucket's keys whole (then preheated again from the ledger when the
+     * fault ends, as an operator would), the stream registry, or the node id leases.
+     */
+    KEY_LOSS,
+    /**
+     * {@code CONFIG SET maxmemory} and {@code maxmemory-policy} on the run's Redis: {@code noeviction} at the
+     * memory in use (writes refused: OOM), or an evicting policy with headroom (the service must halt until
+     * it is {@code noeviction} again); both reverted when the fault ends.
+     */
+    EVICTION
 }

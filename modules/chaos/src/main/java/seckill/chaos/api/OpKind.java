@@ -17,5 +17,9 @@ public enum OpKind {
     /** A request meant to be refused: bad JSON, huge numbers, forged or missing identity. */
     HOSTILE,
     /** Reconciliation through the admin API at the end. */
-    RECONCILE
+    RECONCILE,
+    /** The operator's preheat through the admin API: a bucket's lost keys put back from the ledger. */
+    PREHEAT,
+    /** A hot switch written to one instance's {@code switches.yaml} (no request: answered 200 when written). */
+    SWITCH_FLIP
 }

@@ -39,6 +39,11 @@ public final class NodeLease {
         this.holder = holder;
     }
 
+    /** A lease key pattern and the start counter, for {@code seckill.reservation.api.KeysAtRisk}. */
+    public static java.util.List<String> atRisk() {
+        return java.util.List.of("sk:node:*", START_COUNTER);
+    }
+
     static String key(long node) {
         return "sk:node:" + node;
     }

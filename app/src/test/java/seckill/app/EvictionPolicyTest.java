@@ -1,0 +1,139 @@
+package seckill.app;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.time.Duration;
+
+import io.helidon.dbclient.DbClient;
+import io.helidon.microprofile.testing.junit5.AddConfig;
+import io.helidon.microprofile.testing.junit5.HelidonTest;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.client.WebTarget;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import redis.clients.jedis.Jedis;
+import redis.embedded.RedisServer;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.not;
+
+/**
+ * A Redis that may evict the sale's keys cannot keep the service's promises (issue #30, found by the
+ * chaos drill's first eviction runs: under {@code allkeys-random} the stock keys and the event streams
+ * were evicted, and 28 buyers answered 202 had no order). Every key a reservation relies on carries
+ * the activity's TTL, so a {@code volatile-*} policy reaches them as well as an {@code allkeys-*} one:
+ * only {@code noeviction} keeps them. The policy is changed from outside on the instance's own
+ * {@code redis-server} (memory still far below the limit, so nothing is evicted yet): within a few
+ * seconds the instance halts sales naming the policy (readiness down, purchases 503 HALTED, never
+ * 202); with {@code noeviction} back, sales resume by themselves and sell.
+ */
+@HelidonTest
+@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
+class EvictionPolicyTest {
+
+    private static final long SKU = 30_501;
+    /** Registered, so it starts (and names its Redis to the service) before the class's container does. */
+    @RegisterExtension
+    static final OwnServer REDIS = new OwnServer();
+
+    /** A {@code redis-server} of this class's own: it changes the server's eviction policy. */
+    static final class OwnServer implements AfterAllCallback {
+        int port;
+        private RedisServer server;
+
+        OwnServer() {
+            IOException last = null;
+            for (int attempt = 0; attempt < 3; attempt++) {
+                // a free port may be taken by another process before the server binds it: try another
+                try (ServerSocket socket = new ServerSocket(0)) {
+                    int free = socket.getLocalPort();
+                    socket.close();
+                    RedisServer started = RedisServer.newRedisServer().port(free).bind("127.0.0.1")
+                            .setting("dir " + Files.createTempDirectory("seckill-eviction")).setting("save \"\"")
+                            .setting("appendonly no").build();
+                    started.start();
+                    port = free;
+                    server = started;
+                    // outranks the environment's Redis
+                    System.setProperty("seckill.redis.uri", "redis://127.0.0.1:" + port);
+                    return;
+                } catch (IOException e) {
+                    last = e;
+                }
+            }
+            throw new IllegalStateException("cannot start redis-server", last);
+        }
+
+        @Override
+        public void afterAll(ExtensionContext context) throws IOException {
+            System.clearProperty("seckill.redis.uri");
+            server.stop();
+        }
+    }
+
+    @Inject
+    WebTarget target;
+
+    @Inject
+    DbClient db;
+
+    @Test
+    void anEvictingPolicyHaltsSalesUntilNoevictionIsBack() {
+        SaleFixture sale = new SaleFixture(target.getUri(), db);
+        long activity = sale.createOpenActivity(SKU, 20, 1);
+        long buyer = activity * 1000;
+        assertThat(sale.purchaseRetrying(activity, buyer + 1, SKU, 1, "before").statusCode(), is(202));
+
+        try (Jedis outside = new Jedis("127.0.0.1", REDIS.port)) {
+            outside.configSet("maxmemory", "512mb");
+            outside.configSet("maxmemory-policy", "allkeys-random");
+            try {
+                SaleFixture.await("sales halted, naming the eviction policy", Duration.ofSeconds(10), () -> {
+                    String sales = sale.send(HttpRequest.newBuilder(sale.base.resolve("/api/v1/admin/sales"))
+                            .header("Authorization", "Bearer " + SaleFixture.ADMIN_TOKEN).GET()).body();
+                    return sales.contains("\"state\":\"HALTED\"") && sales.contains("allkeys-random");
+                });
+                HttpResponse<String> ready = sale.get("/health/ready", null);
+                assertThat(ready.body(), ready.statusCode(), is(503));
+                assertThat(ready.body(), containsString("maxmemory-policy"));
+                for (int i = 2; i < 6; i++) {
+                    HttpResponse<String> refused = sale.purchase(activity, buyer + i, SKU, 1, "during-" + i);
+                    assertThat(refused.body(), refused.statusCode(), not(is(202)));
+                    assertThat(refused.body(), refused.statusCode(), is(503));
+                    assertThat(refused.body(), containsString("HALTED"));
+                }
+                // a volatile-* policy reaches the sale's keys too: they all expire with the activity
+                outside.configSet("maxmemory-policy", "volatile-lru");
+                sleep(3_000);
+                HttpResponse<String> still = sale.purchase(activity, buyer + 6, SKU, 1, "volatile");
+                assertThat(still.body(), still.statusCode(), is(503));
+                assertThat(still.body(), containsString("HALTED"));
+            } finally {
+                outside.configSet("maxmemory-policy", "noeviction");
+                outside.configSet("maxmemory", "0");
+            }
+        }
+        SaleFixture.await("sales resumed by themselves", Duration.ofSeconds(20), () ->
+                sale.send(HttpRequest.newBuilder(sale.base.resolve("/api/v1/admin/sales"))
+                        .header("Authorization", "Bearer " + SaleFixture.ADMIN_TOKEN).GET()).body()
+                        .contains("\"state\":\"OPEN\""));
+        assertThat(sale.purchaseRetrying(activity, buyer + 7, SKU, 1, "after").statusCode(), is(202));
+        SaleFixture.await("both 202s ordered", Duration.ofSeconds(20), () -> sale.orders(activity) == 2);
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
