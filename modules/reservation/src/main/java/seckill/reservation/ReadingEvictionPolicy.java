@@ -44,7 +44,7 @@ class ReadingEvictionPolicy implements EvictionStatus {
                 : redis instanceof RedisClusterClient client ? client.getClusterNodes() : null;
         if (nodes == null) {
             try {
-                return policy(redis.info("memory")).filter(p -> !SAFE.equals(p)).map(p -> "maxmemory-policy " + p);
+                return evicting(redis.info("memory")).map(p -> "maxmemory-policy " + p);
             } catch (JedisException e) {
                 throw new ReservationUnavailable("reading the eviction policy failed", e);
             }
@@ -52,10 +52,10 @@ class ReadingEvictionPolicy implements EvictionStatus {
         int answered = 0;
         for (Map.Entry<String, ConnectionPool> node : nodes.entrySet()) {
             try (Connection connection = node.getValue().getResource()) {
-                Optional<String> policy = policy(RedisScript.text(connection.executeCommand(
+                Optional<String> policy = evicting(RedisScript.text(connection.executeCommand(
                         new CommandArguments(Protocol.Command.INFO).add("memory"))));
                 answered++;
-                if (policy.isPresent() && !SAFE.equals(policy.get())) {
+                if (policy.isPresent()) {
                     return Optional.of("maxmemory-policy " + policy.get() + " on " + node.getKey());
                 }
             } catch (RuntimeException unreachable) {
@@ -66,6 +66,17 @@ class ReadingEvictionPolicy implements EvictionStatus {
             throw new ReservationUnavailable("reading the eviction policy failed: no node answered", null);
         }
         return Optional.empty();
+    }
+
+    /**
+     * The policy of an {@code INFO memory} answer when it can evict: not {@code noeviction}, under a
+     * memory limit. Without one ({@code maxmemory:0}) Redis evicts nothing whatever the policy says; a
+     * limit set later is seen by the next reading (every 2 s).
+     */
+    static Optional<String> evicting(String info) {
+        boolean limited = info.lines().filter(l -> l.startsWith("maxmemory:"))
+                .map(l -> !"0".equals(l.substring("maxmemory:".length()).trim())).findFirst().orElse(true);
+        return limited ? policy(info).filter(p -> !SAFE.equals(p)) : Optional.empty();
     }
 
     /** The {@code maxmemory_policy} line of an {@code INFO memory} answer. */
