@@ -140,30 +140,8 @@ final class OwnCluster implements ReplicatedRedis {
     }
 
     @Override
-    public List<RedisNode> pauseMasters(long millis) {
-        List<RedisNode> paused = new ArrayList<>();
-        for (int shard = 0; shard < shards(); shard++) {
-            master(shard).ifPresent(m -> {
-                try (Jedis jedis = m.connect()) {
-                    jedis.sendCommand(Protocol.Command.CLIENT, "PAUSE", Long.toString(millis), "ALL");
-                    paused.add(m);
-                } catch (RuntimeException notNow) {
-                    // a master that does not answer is not paused by us
-                }
-            });
-        }
-        return paused;
-    }
-
-    @Override
-    public void unpause() {
-        nodes.stream().filter(RedisNode::answers).forEach(n -> {
-            try (Jedis jedis = n.connect()) {
-                jedis.sendCommand(Protocol.Command.CLIENT, "UNPAUSE");
-            } catch (RuntimeException notNow) {
-                // best effort: a pause also lapses by itself
-            }
-        });
+    public List<RedisNode> dataNodes() {
+        return nodes;
     }
 
     @Override

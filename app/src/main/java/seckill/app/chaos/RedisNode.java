@@ -11,7 +11,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
@@ -33,10 +32,10 @@ final class RedisNode {
     private final int port;
     private final List<String> arguments;
     private final Path dir;
-    private Process process;
-    private boolean frozen;
+    private final SignalledProcess process;
 
     private RedisNode(String name, int port, List<String> arguments, Path dir) {
+        this.process = new SignalledProcess("redis-server " + name);
         this.name = name;
         this.port = port;
         this.arguments = arguments;
@@ -103,20 +102,12 @@ final class RedisNode {
         return dir;
     }
 
-    synchronized void start() {
-        if (process != null && process.isAlive()) {
-            return;
-        }
+    void start() {
         List<String> command = new ArrayList<>();
         command.add(binary());
         command.addAll(arguments);
-        try {
-            process = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("log").toFile())).start();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot start redis-server " + name, e);
-        }
-        frozen = false;
+        process.start(new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("log").toFile())));
     }
 
     /** Waits until the node answers PING. */
@@ -132,38 +123,24 @@ final class RedisNode {
     }
 
     /** SIGKILL: whatever it had not sent its replicas is gone with it (nothing is kept on disk). */
-    synchronized void kill() {
-        if (process != null) {
-            process.destroyForcibly();
-            try {
-                process.waitFor();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        frozen = false;
+    void kill() {
+        process.kill();
     }
 
-    synchronized void freeze() {
-        if (process != null && process.isAlive()) {
-            signal("-STOP");
-            frozen = true;
-        }
+    void freeze() {
+        process.freeze();
     }
 
-    synchronized void thaw() {
-        if (frozen && process != null && process.isAlive()) {
-            signal("-CONT");
-        }
-        frozen = false;
+    void thaw() {
+        process.thaw();
     }
 
-    synchronized boolean alive() {
-        return process != null && process.isAlive();
+    boolean alive() {
+        return process.alive();
     }
 
-    synchronized boolean frozen() {
-        return frozen;
+    boolean frozen() {
+        return process.frozen();
     }
 
     /** Whether it answers PING now (never asked while frozen: the runner does not wait on its own freeze). */
@@ -209,33 +186,13 @@ final class RedisNode {
     }
 
     /** Stops it for good: continued first if frozen, then SIGTERM, then SIGKILL. */
-    synchronized void stop() {
-        thaw();
-        if (process != null) {
-            process.destroy();
-            try {
-                if (!process.waitFor(5, TimeUnit.SECONDS)) {
-                    process.destroyForcibly().waitFor();
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+    void stop() {
+        process.stop(Duration.ofSeconds(5));
     }
 
     @Override
     public String toString() {
         return name + " (port " + port + ")";
-    }
-
-    private void signal(String signal) {
-        try {
-            new ProcessBuilder("kill", signal, Long.toString(process.pid())).inheritIO().start().waitFor();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     static void pause(long millis) {

@@ -2,10 +2,13 @@ package seckill.app.chaos;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -38,11 +41,35 @@ sealed interface ReplicatedRedis extends AutoCloseable permits SentinelGroup, Ow
     /** The {@code which}-th live replica of shard {@code shard} now (modulo how many there are), if any. */
     Optional<RedisNode> replica(int shard, int which);
 
-    /** {@code CLIENT PAUSE <millis> ALL} on every master that answers; the masters paused. */
-    List<RedisNode> pauseMasters(long millis);
+    /** Every data node (no Sentinel), masters and replicas, as started. */
+    List<RedisNode> dataNodes();
 
-    /** {@code CLIENT UNPAUSE} on every node that answers. */
-    void unpause();
+    /** {@code CLIENT PAUSE <millis> ALL} on every shard's master that answers; the masters paused. */
+    default List<RedisNode> pauseMasters(long millis) {
+        List<RedisNode> paused = new ArrayList<>();
+        for (int shard = 0; shard < shards(); shard++) {
+            master(shard).ifPresent(m -> {
+                try (Jedis jedis = m.connect()) {
+                    jedis.sendCommand(Protocol.Command.CLIENT, "PAUSE", Long.toString(millis), "ALL");
+                    paused.add(m);
+                } catch (RuntimeException notNow) {
+                    // a master that does not answer is not paused by us
+                }
+            });
+        }
+        return paused;
+    }
+
+    /** {@code CLIENT UNPAUSE} on every data node that answers. */
+    default void unpause() {
+        dataNodes().stream().filter(RedisNode::answers).forEach(n -> {
+            try (Jedis jedis = n.connect()) {
+                jedis.sendCommand(Protocol.Command.CLIENT, "UNPAUSE");
+            } catch (RuntimeException notNow) {
+                // best effort: a pause also lapses by itself
+            }
+        });
+    }
 
     /**
      * Brings a killed master back as an operator would: waits until its shard has failed over to

@@ -120,27 +120,8 @@ final class SentinelGroup implements ReplicatedRedis {
     }
 
     @Override
-    public List<RedisNode> pauseMasters(long millis) {
-        Optional<RedisNode> master = master(0);
-        master.ifPresent(m -> {
-            try (Jedis jedis = m.connect()) {
-                jedis.sendCommand(Protocol.Command.CLIENT, "PAUSE", Long.toString(millis), "ALL");
-            } catch (RuntimeException notNow) {
-                // a master that does not answer is not paused by us
-            }
-        });
-        return master.stream().toList();
-    }
-
-    @Override
-    public void unpause() {
-        data.stream().filter(RedisNode::answers).forEach(n -> {
-            try (Jedis jedis = n.connect()) {
-                jedis.sendCommand(Protocol.Command.CLIENT, "UNPAUSE");
-            } catch (RuntimeException notNow) {
-                // best effort: a pause also lapses by itself
-            }
-        });
+    public List<RedisNode> dataNodes() {
+        return data;
     }
 
     @Override

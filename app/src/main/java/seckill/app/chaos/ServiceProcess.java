@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,14 +22,14 @@ final class ServiceProcess {
     private final Map<String, String> environment;
     private final List<String> properties;
     private final Path log;
-    private Process process;
-    private boolean frozen;
+    private final SignalledProcess process;
 
     ServiceProcess(int index, Map<String, String> environment, List<String> properties, Path log) {
         this.index = index;
         this.environment = environment;
         this.properties = properties;
         this.log = log;
+        this.process = new SignalledProcess("instance " + index);
         try (ServerSocket socket = new ServerSocket(0)) {
             this.port = socket.getLocalPort();
         } catch (IOException e) {
@@ -44,8 +45,8 @@ final class ServiceProcess {
         return port;
     }
 
-    synchronized void start() {
-        if (process != null && process.isAlive()) {
+    void start() {
+        if (process.alive()) {
             return;
         }
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
@@ -56,69 +57,30 @@ final class ServiceProcess {
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().putAll(environment);
         builder.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-        try {
-            process = builder.start();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot start instance " + index, e);
-        }
-        frozen = false;
+        process.start(builder);
     }
 
     /** SIGKILL: nothing in flight is finished or handed back. */
-    synchronized void kill() {
-        if (process != null) {
-            process.destroyForcibly();
-            try {
-                process.waitFor();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        frozen = false;
+    void kill() {
+        process.kill();
     }
 
     /** SIGSTOP: the process holds its sockets and locks but does nothing, as in a long GC pause. */
-    synchronized void freeze() {
-        if (process != null && process.isAlive()) {
-            signal("-STOP");
-            frozen = true;
-        }
+    void freeze() {
+        process.freeze();
     }
 
     /** SIGCONT, if this process was frozen (a process started since is not signalled). */
-    synchronized void thaw() {
-        if (frozen && process != null && process.isAlive()) {
-            signal("-CONT");
-        }
-        frozen = false;
+    void thaw() {
+        process.thaw();
     }
 
-    synchronized boolean alive() {
-        return process != null && process.isAlive();
+    boolean alive() {
+        return process.alive();
     }
 
     /** Stops it for good at the end of the run: continued first if frozen, then SIGTERM, then SIGKILL. */
-    synchronized void stop() {
-        thaw();
-        if (process != null) {
-            process.destroy();
-            try {
-                if (!process.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) {
-                    process.destroyForcibly().waitFor();
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    private void signal(String signal) {
-        try {
-            new ProcessBuilder("kill", signal, Long.toString(process.pid())).inheritIO().start().waitFor();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+    void stop() {
+        process.stop(Duration.ofSeconds(10));
     }
 }
