@@ -81,7 +81,8 @@ local function windows(earlierKey, currentKey, now, limit, millis, users)
     end
     w.attempts = w.attempts + 1
     if w.attempts > limit then
-      return {tostring(w.attempts), tostring(w.opened + millis - now)}, false
+      -- numbers: Redis answers them as integers, with no snprintf of Lua's tostring
+      return {w.attempts, w.opened + millis - now}, false
     end
     return nil, true
   end
