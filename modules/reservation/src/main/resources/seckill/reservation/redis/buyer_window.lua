@@ -49,6 +49,7 @@ local function windows(earlierKey, currentKey, now, limit, millis, users)
   local earlier, current = read(earlierKey), read(currentKey)
   local open = {}    -- buyer -> their window as this call leaves it
   local changed = {} -- windows to write back, in order
+  local nChanged = 0
   -- (each table is built whole: a field added later makes Lua rehash it; the opening's text is kept
   -- as read, so writing the window back formats no number but the attempts)
   local function parse(value, key, user)
@@ -69,7 +70,8 @@ local function windows(earlierKey, currentKey, now, limit, millis, users)
           or {key = currentKey, opened = now, openedText = nowText, attempts = 0, ids = '', user = user}
       open[user] = w
       -- judged now, so written back
-      changed[#changed + 1] = w
+      nChanged = nChanged + 1
+      changed[nChanged] = w
     end
     return w
   end

@@ -50,6 +50,7 @@ local start = tonumber(stock) or 0
 local left = start
 local held = {} -- buyers reserved by this call: their id, as the buyers hash will hold it
 local writes = {}
+local written = 0 -- entries of writes and of mints (#writes is a search each time)
 -- buyers answered from what an earlier call wrote: their records are rewritten as they are (see
 -- reserve.lua: a replicated write, so the call's WAIT covers that earlier reservation too)
 local vouched = {}
@@ -96,11 +97,12 @@ for i = 0, n - 1 do
       else
         left = left - quantity
         held[user] = id
-        writes[#writes + 1] = user
-        writes[#writes + 1] = id
+        writes[written + 1] = user
+        writes[written + 2] = id
+        mints[written + 1] = id
+        mints[written + 2] = user
+        written = written + 2
         mintedNow[id] = user
-        mints[#mints + 1] = id
-        mints[#mints + 1] = user
         -- activityId and skuId are not repeated per event: the reservation id names both (and
         -- ReservationEventFields reads events with and without them)
         redis.call('XADD', KEYS[3], '*',
