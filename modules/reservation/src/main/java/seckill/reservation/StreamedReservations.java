@@ -1,7 +1,6 @@
 package seckill.reservation;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -26,6 +25,7 @@ import seckill.reservation.api.EventPosition;
 import seckill.redis.RedisScript;
 import seckill.redis.ReplicaAcks;
 import seckill.reservation.api.ReservationEvent;
+import seckill.reservation.api.ReservationEventFields;
 import seckill.reservation.api.ReservationEvents;
 import seckill.reservation.api.ReservationId;
 import seckill.reservation.api.UnreplicatedEvents;
@@ -313,19 +313,8 @@ class StreamedReservations implements ReservationEvents {
     }
 
     private Optional<ReservationEvent> toEvent(String stream, StreamEntry entry, long deliveries) {
-        Map<String, String> fields = entry.getFields();
-        EventPosition position = new EventPosition(stream, entry.getID().toString());
-        Optional<ReservationId> id = ReservationId.parse(fields.get("reservationId"));
-        if (id.isEmpty()) {
-            // not ours to interpret; surfaced to the consumer as an unreadable event
-            return Optional.of(new ReservationEvent(null, 0, 0, null, null, position, deliveries));
-        }
-        try {
-            return Optional.of(new ReservationEvent(id.get(), Long.parseLong(fields.get("userId")),
-                    Integer.parseInt(fields.get("quantity")), fields.get("requestId"),
-                    Instant.ofEpochMilli(Long.parseLong(fields.get("reservedAt"))), position, deliveries));
-        } catch (RuntimeException malformed) {
-            return Optional.of(new ReservationEvent(null, 0, 0, null, null, position, deliveries));
-        }
+        // one decoder for every reader of the stream, both event shapes (ReservationEventFields)
+        return Optional.of(ReservationEventFields.decode(entry.getFields(),
+                new EventPosition(stream, entry.getID().toString()), deliveries));
     }
 }

@@ -49,25 +49,29 @@ local function windows(earlierKey, currentKey, now, limit, millis, users)
   local earlier, current = read(earlierKey), read(currentKey)
   local open = {}    -- buyer -> their window as this call leaves it
   local changed = {} -- windows to write back, in order
-  local function parse(value, key)
+  local nChanged = 0
+  -- (each table is built whole: a field added later makes Lua rehash it; the opening's text is kept
+  -- as read, so writing the window back formats no number but the attempts)
+  local function parse(value, key, user)
     if not value then
       return nil
     end
-    local opened, attempts, ids = string.match(value, '^(%d+),(%d+),(.*)$')
-    if not opened or tonumber(opened) + millis <= now then
+    local openedText, attempts, ids = string.match(value, '^(%d+),(%d+),(.*)$')
+    local opened = tonumber(openedText)
+    if not opened or opened + millis <= now then
       return nil
     end
-    return {key = key, opened = tonumber(opened), attempts = tonumber(attempts), ids = ids}
+    return {key = key, opened = opened, openedText = openedText, attempts = tonumber(attempts), ids = ids, user = user}
   end
   local function windowOf(i, user)
     local w = open[user]
     if not w then
-      w = parse(current[i], currentKey) or parse(earlier[i], earlierKey)
-          or {key = currentKey, opened = now, attempts = 0, ids = ''}
-      w.user = user
+      w = parse(current[i], currentKey, user) or parse(earlier[i], earlierKey, user)
+          or {key = currentKey, opened = now, openedText = nowText, attempts = 0, ids = '', user = user}
       open[user] = w
       -- judged now, so written back
-      changed[#changed + 1] = w
+      nChanged = nChanged + 1
+      changed[nChanged] = w
     end
     return w
   end
@@ -81,7 +85,8 @@ local function windows(earlierKey, currentKey, now, limit, millis, users)
     end
     w.attempts = w.attempts + 1
     if w.attempts > limit then
-      return {tostring(w.attempts), tostring(w.opened + millis - now)}, false
+      -- numbers: Redis answers them as integers, with no snprintf of Lua's tostring
+      return {w.attempts, w.opened + millis - now}, false
     end
     return nil, true
   end
@@ -92,14 +97,21 @@ local function windows(earlierKey, currentKey, now, limit, millis, users)
   -- Writes each hash once. A hash of period p holds windows that end by (p + 2) * millis; it is kept one
   -- period more, so an instance whose clock runs up to a period behind Redis' still finds its windows.
   function self.save()
+    -- ',n,' per count of attempts, formatted once per call (numbers print whole: %.14g)
+    local counts = {',1,', ',2,', ',3,'}
     for _, key in ipairs({earlierKey, currentKey}) do
       local fields = {}
+      local f = 0
       for _, w in ipairs(changed) do
         if w.key == key then
-          fields[#fields + 1] = w.user
-          -- numbers print whole here: Lua's %.14g holds epoch millis until the year 5138
-          local opened = w.opened == now and nowText or w.opened
-          fields[#fields + 1] = opened .. (w.attempts == 1 and ',1,' or ',' .. w.attempts .. ',') .. w.ids
+          local count = counts[w.attempts]
+          if not count then
+            count = ',' .. w.attempts .. ','
+            counts[w.attempts] = count
+          end
+          fields[f + 1] = w.user
+          fields[f + 2] = w.openedText .. count .. w.ids
+          f = f + 2
         end
       end
       for from = 1, #fields, 1000 do

@@ -67,7 +67,8 @@ local left = redis.call('DECRBY', KEYS[1], quantity)
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
 redis.call('HSET', KEYS[4], ARGV[3], ARGV[1])
 expireLike(KEYS[4], KEYS[1])
+-- the event's fields (ReservationEventFields): activityId and skuId are the reservation id's (ARGV[6],
+-- ARGV[7] are no longer written, issue #35)
 redis.call('XADD', KEYS[3], '*',
-  'reservationId', ARGV[3], 'userId', ARGV[1], 'activityId', ARGV[6], 'skuId', ARGV[7],
-  'quantity', ARGV[2], 'requestId', ARGV[4], 'reservedAt', ARGV[5])
+  'reservationId', ARGV[3], 'userId', ARGV[1], 'quantity', ARGV[2], 'requestId', ARGV[4], 'reservedAt', ARGV[5])
 return {'RESERVED', ARGV[3], tostring(left)}

@@ -19,6 +19,7 @@ if ARGV[5] ~= '0' and (not positiveInteger(ARGV[5]) or not positiveInteger(ARGV[
 end
 local n = tonumber(ARGV[1])
 local out = {}
+local o = 0 -- answers so far (#out is a search each time)
 local stock = redis.call('GET', KEYS[1])
 -- in slices, here and for the HSET below: unpack has a limit on how many values it returns at once,
 -- and max-batch is the operator's to set
@@ -49,6 +50,7 @@ local start = tonumber(stock) or 0
 local left = start
 local held = {} -- buyers reserved by this call: their id, as the buyers hash will hold it
 local writes = {}
+local written = 0 -- entries of writes and of mints (#writes is a search each time)
 -- buyers answered from what an earlier call wrote: their records are rewritten as they are (see
 -- reserve.lua: a replicated write, so the call's WAIT covers that earlier reservation too)
 local vouched = {}
@@ -59,9 +61,9 @@ for i = 0, n - 1 do
   local user, quantity, id, request = ARGV[base], tonumber(ARGV[base + 1]), ARGV[base + 2], ARGV[base + 3]
   if not positiveInteger(user) or not positiveInteger(ARGV[base + 1]) then
     -- this buyer's arguments only: the others of the call are judged as usual
-    out[#out + 1] = 'INVALID'; out[#out + 1] = ''; out[#out + 1] = '0'
+    out[o + 1] = 'INVALID'; out[o + 2] = ''; out[o + 3] = '0'; o = o + 3
   elseif not stock then
-    out[#out + 1] = 'NOT_PREHEATED'; out[#out + 1] = ''; out[#out + 1] = '0'
+    out[o + 1] = 'NOT_PREHEATED'; out[o + 2] = ''; out[o + 3] = '0'; o = o + 3
   else
     local prior = held[user] or priors[i + 1] or nil
     if prior == id then
@@ -69,14 +71,14 @@ for i = 0, n - 1 do
       if not held[user] then
         vouched[#vouched + 1] = user; vouched[#vouched + 1] = prior
       end
-      out[#out + 1] = 'RESERVED'; out[#out + 1] = id; out[#out + 1] = tostring(left)
+      out[o + 1] = 'RESERVED'; out[o + 2] = id; out[o + 3] = left; o = o + 3
     elseif mintedNow[id] or minted[i + 1] then
       -- the id is another unit's already (see reserve.lua): refused before the window counts it
-      out[#out + 1] = 'ID_TAKEN'; out[#out + 1] = mintedNow[id] or minted[i + 1]; out[#out + 1] = tostring(left)
+      out[o + 1] = 'ID_TAKEN'; out[o + 2] = mintedNow[id] or minted[i + 1]; out[o + 3] = left; o = o + 3
     else
       local throttled, counted = window.judge(i + 1, user, id)
       if throttled then
-        out[#out + 1] = 'THROTTLED'; out[#out + 1] = throttled[1]; out[#out + 1] = throttled[2]
+        out[o + 1] = 'THROTTLED'; out[o + 2] = throttled[1]; out[o + 3] = throttled[2]; o = o + 3
       elseif prior or left < quantity then
         -- let through, yet no reservation: the window remembers it, so a re-run is not counted again
         if counted then
@@ -86,24 +88,26 @@ for i = 0, n - 1 do
           if not held[user] then
             vouched[#vouched + 1] = user; vouched[#vouched + 1] = prior
           end
-          out[#out + 1] = 'ALREADY_RESERVED'; out[#out + 1] = prior; out[#out + 1] = tostring(left)
+          out[o + 1] = 'ALREADY_RESERVED'; out[o + 2] = prior; out[o + 3] = left; o = o + 3
         elseif left <= 0 then
-          out[#out + 1] = 'SOLD_OUT'; out[#out + 1] = '0'; out[#out + 1] = '0'
+          out[o + 1] = 'SOLD_OUT'; out[o + 2] = '0'; out[o + 3] = '0'; o = o + 3
         else
-          out[#out + 1] = 'INSUFFICIENT'; out[#out + 1] = tostring(left); out[#out + 1] = tostring(left)
+          out[o + 1] = 'INSUFFICIENT'; out[o + 2] = left; out[o + 3] = left; o = o + 3
         end
       else
         left = left - quantity
         held[user] = id
-        writes[#writes + 1] = user
-        writes[#writes + 1] = id
+        writes[written + 1] = user
+        writes[written + 2] = id
+        mints[written + 1] = id
+        mints[written + 2] = user
+        written = written + 2
         mintedNow[id] = user
-        mints[#mints + 1] = id
-        mints[#mints + 1] = user
+        -- activityId and skuId are not repeated per event: the reservation id names both (and
+        -- ReservationEventFields reads events with and without them)
         redis.call('XADD', KEYS[3], '*',
-          'reservationId', id, 'userId', user, 'activityId', ARGV[3], 'skuId', ARGV[4],
-          'quantity', ARGV[base + 1], 'requestId', request, 'reservedAt', ARGV[2])
-        out[#out + 1] = 'RESERVED'; out[#out + 1] = id; out[#out + 1] = tostring(left)
+          'reservationId', id, 'userId', user, 'quantity', ARGV[base + 1], 'requestId', request, 'reservedAt', ARGV[2])
+        out[o + 1] = 'RESERVED'; out[o + 2] = id; out[o + 3] = left; o = o + 3
       end
     end
   end

@@ -42,7 +42,8 @@ redis.call('HSET', KEYS[3], ARGV[3], ARGV[1])
 if redis.call('PTTL', KEYS[3]) < 0 then
   redis.call('PEXPIRE', KEYS[3], math.max(1, redis.call('PTTL', KEYS[1])))
 end
+-- the event's fields (ReservationEventFields): activityId and skuId are the reservation id's (ARGV[6],
+-- ARGV[7] are no longer written, issue #35)
 redis.call('XADD', KEYS[2], '*',
-  'reservationId', ARGV[3], 'userId', ARGV[1], 'activityId', ARGV[6], 'skuId', ARGV[7],
-  'quantity', ARGV[2], 'requestId', ARGV[4], 'reservedAt', ARGV[5])
+  'reservationId', ARGV[3], 'userId', ARGV[1], 'quantity', ARGV[2], 'requestId', ARGV[4], 'reservedAt', ARGV[5])
 return {'RESERVED', ARGV[3], tostring(left)}

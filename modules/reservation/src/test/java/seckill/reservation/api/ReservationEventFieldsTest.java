@@ -1,0 +1,48 @@
+package seckill.reservation.api;
+
+import java.time.Instant;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.nullValue;
+
+/**
+ * Issue #35: events are written without activityId and skuId (the reservation id names both); entries
+ * written before, with them, still decode to the same event, so a rolling upgrade settles both.
+ */
+class ReservationEventFieldsTest {
+
+    private static final EventPosition AT = new EventPosition("sk:{a7:s3:b1}:events", "5-0");
+
+    @Test
+    void theNewShapeAndTheOldOneDecodeToTheSameEvent() {
+        Map<String, String> now = Map.of("reservationId", "7-3-1-2n9c", "userId", "42", "quantity", "2",
+                "requestId", "r-1", "reservedAt", "1767225600000");
+        Map<String, String> before = new java.util.HashMap<>(now);
+        before.put("activityId", "7");
+        before.put("skuId", "3");
+        ReservationEvent fromNew = ReservationEventFields.decode(now, AT, 1);
+        assertThat(ReservationEventFields.decode(before, AT, 1), is(fromNew));
+        assertThat(fromNew.id(), is(new ReservationId(7, 3, 1, Long.parseLong("2n9c", 36))));
+        assertThat(fromNew.id().activityId(), is(7L));
+        assertThat(fromNew.id().skuId(), is(3L));
+        assertThat(fromNew.userId(), is(42L));
+        assertThat(fromNew.quantity(), is(2));
+        assertThat(fromNew.requestId(), is("r-1"));
+        assertThat(fromNew.reservedAt(), is(Instant.ofEpochMilli(1767225600000L)));
+        assertThat(fromNew.deliveries(), is(1L));
+    }
+
+    @Test
+    void anEntryThatIsNoReservationEventIsUnreadableNotDropped() {
+        ReservationEvent odd = ReservationEventFields.decode(Map.of("reservationId", "7-3-1-2n9c", "userId", "x",
+                "quantity", "1", "requestId", "r", "reservedAt", "1"), AT, 3);
+        assertThat(odd.id(), is(nullValue()));
+        assertThat(odd.position(), is(AT));
+        assertThat(odd.deliveries(), is(3L));
+        assertThat(ReservationEventFields.decode(Map.of("what", "ever"), AT, 1).id(), is(nullValue()));
+    }
+}
