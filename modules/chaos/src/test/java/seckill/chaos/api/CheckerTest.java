@@ -241,6 +241,17 @@ class CheckerTest {
     }
 
     @Test
+    void anOperationLineWrittenBeforeSentAndForgedExistedReadsAsGenuine() {
+        Operation op = (Operation) HistoryLines.read("{\"type\":\"op\",\"seq\":5,\"step\":3,\"kind\":\"PAYMENT\","
+                + "\"instance\":1,\"buyer\":7,\"activity\":9,\"sku\":2,\"sendNanos\":1,\"sendWall\":\"a\","
+                + "\"answerNanos\":2,\"answerWall\":\"b\",\"status\":200,\"body\":\"{}\"}");
+        assertThat(op.sent(), is(org.hamcrest.Matchers.nullValue()));
+        assertThat(op.forged(), is(org.hamcrest.Matchers.nullValue()));
+        assertThat(op.isForged(), is(false));
+        assertThat(HistoryLines.write(op).contains("forged"), is(false));
+    }
+
+    @Test
     void aRunIsJudgedAgainFromTheShelfItsHistoryRecorded() throws Exception {
         stores.redis.set("sk:{a" + activity + ":s1:b0}:stock", Long.toString(shelf));
         history.add(new Checker(stores.db, stores.redis, 5).readShelf(activity, 60_000_000_000L, "w"));
