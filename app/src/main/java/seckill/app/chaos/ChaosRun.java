@@ -347,15 +347,27 @@ final class ChaosRun {
         }
         SignedPayments.Callback callback = new SignedPayments(PAYMENT_KEY).forged(step.variant(), orderNo,
                 "YYYY%020d".formatted(step.index()), "chaos-forged-" + activity + "-" + step.index(), clock.instant());
-        HttpRequest.Builder request = HttpRequest.newBuilder(client.uri(step.instance(), "/api/v1/payments/callback"))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(callback.body()));
-        if (callback.signature() != null) {
-            request.header(callback.signatureHeader(), callback.signature());
+        // sent again as it was after no answer or a 5xx, as a buyer's click is: a forger tries until it is heard
+        for (int attempt = 0; attempt <= RETRIES; attempt++) {
+            HttpRequest.Builder request = HttpRequest.newBuilder(client.uri(step.instance(), "/api/v1/payments/callback"))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(callback.body()));
+            if (callback.signature() != null) {
+                request.header(callback.signatureHeader(), callback.signature());
+            }
+            RecordingClient.Answer answer = client.send(step.index(), OpKind.HOSTILE_PAYMENT, step.instance(),
+                    step.buyer() == 0 ? null : step.buyer(), activity, step.sku() == 0 ? null : step.sku(), null, request,
+                    SignedPayments.sent(callback), step.variant());
+            if (!answer.lostOr5xx() || attempt == RETRIES) {
+                return;
+            }
+            try {
+                Thread.sleep(Duration.ofSeconds(2));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
-        client.send(step.index(), OpKind.HOSTILE_PAYMENT, step.instance(), step.buyer() == 0 ? null : step.buyer(),
-                activity, step.sku() == 0 ? null : step.sku(), null, request, SignedPayments.sent(callback),
-                step.variant());
     }
 
     /** Requests the service must refuse; none of them may make an order (the checker would call it a phantom). */
