@@ -30,6 +30,15 @@ final class ChaosPlan {
             new String[] {"seckill.admission.global-rate", "5", "0"},
             new String[] {"seckill.ordering.max-orders-per-second", "2", "0"});
 
+    /**
+     * How a hostile payment callback is forged: a signature with another key, none, a true signature
+     * over another body (a genuine callback replayed with its amount, or its order number, changed), a
+     * true signature over a wrong amount or currency, a true signature for an order number that does
+     * not exist.
+     */
+    static final List<String> FORGERIES = List.of("bad-signature", "no-signature", "replayed-amount",
+            "replayed-order", "wrong-amount", "wrong-currency", "unknown-order");
+
     private final RandomGenerator random;
     private final PlanShape shape;
     private final Topology topology;
@@ -130,6 +139,18 @@ final class ChaosPlan {
             steps.add(on);
             steps.add(step(steps, at + 3_000 + random.nextLong(5_000), Step.Kind.SWITCH_FLIP, instance, 0, 0, null,
                     on.index(), 0, flip[0] + "=" + flip[2]));
+        }
+        // hostile payment callbacks, drawn after everything else for the same reason: at least one of each
+        // forgery, as many a minute as there are forgeries
+        long forged = Math.max(FORGERIES.size(), Math.round(FORGERIES.size() * durationMillis / 60_000.0));
+        for (int f = 0; f < forged; f++) {
+            String variant = f < FORGERIES.size() ? FORGERIES.get(f) : FORGERIES.get(random.nextInt(FORGERIES.size()));
+            long at = durationMillis / 10 + random.nextLong(durationMillis * 7 / 10);
+            int instance = random.nextInt(instances);
+            List<Step> before = purchases.stream().filter(p -> p.atMillis() < at).toList();
+            Step target = before.isEmpty() ? null : before.get(random.nextInt(before.size()));
+            steps.add(step(steps, at, Step.Kind.HOSTILE_PAY, instance, target == null ? 0 : target.buyer(),
+                    target == null ? 0 : target.sku(), null, target == null ? -1 : target.index(), 0, variant));
         }
         return steps;
     }

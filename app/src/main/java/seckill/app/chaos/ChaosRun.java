@@ -250,6 +250,7 @@ final class ChaosRun {
             case RESUME -> client.send(step.index(), OpKind.RESUME, step.instance(), null, null, null, null,
                     admin(client, step.instance(), "/api/v1/admin/sales/resume"));
             case HOSTILE -> hostile(client, step, activity);
+            case HOSTILE_PAY -> hostilePay(client, step, activity);
             case SWITCH_FLIP -> {
                 String[] flip = step.variant().split("=", 2);
                 client.record(step.index(), OpKind.SWITCH_FLIP, step.instance(), () -> {
@@ -324,7 +325,49 @@ final class ChaosRun {
                 HttpRequest.newBuilder(client.uri(step.instance(), "/api/v1/payments/callback"))
                         .header(callback.signatureHeader(), callback.signature())
                         .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString(callback.body())));
+                        .POST(HttpRequest.BodyPublishers.ofString(callback.body())), SignedPayments.sent(callback),
+                null);
+    }
+
+    /**
+     * A payment callback the service must refuse, for the order the referenced purchase made (looked
+     * up first, as a genuine payment is) or, without one, for an order number no order has. Its payment
+     * id is its own ({@code chaos-forged-…}), so the checker can tell that it left no audit row.
+     */
+    private void hostilePay(RecordingClient client, Step step, long activity) {
+        String unknown = "ZZZZ%020d".formatted(step.index());
+        String orderNo = unknown;
+        String reservation = step.ref() >= 0 ? reservations.get(step.ref()) : null;
+        if (reservation != null) {
+            RecordingClient.Answer view = client.send(step.index(), OpKind.LOOKUP, step.instance(), step.buyer(),
+                    activity, step.sku(), null, HttpRequest.newBuilder(client.uri(step.instance(),
+                            "/api/v1/reservations/" + reservation)).header("Authorization", "Bearer " + token(step.buyer()))
+                            .GET());
+            orderNo = (view.status() == 200 ? field(view.body(), "orderNo") : Optional.<String>empty()).orElse(unknown);
+        }
+        SignedPayments.Callback callback = new SignedPayments(PAYMENT_KEY).forged(step.variant(), orderNo,
+                "YYYY%020d".formatted(step.index()), "chaos-forged-" + activity + "-" + step.index(), clock.instant());
+        // sent again as it was after no answer or a 5xx, as a buyer's click is: a forger tries until it is heard
+        for (int attempt = 0; attempt <= RETRIES; attempt++) {
+            HttpRequest.Builder request = HttpRequest.newBuilder(client.uri(step.instance(), "/api/v1/payments/callback"))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(callback.body()));
+            if (callback.signature() != null) {
+                request.header(callback.signatureHeader(), callback.signature());
+            }
+            RecordingClient.Answer answer = client.send(step.index(), OpKind.HOSTILE_PAYMENT, step.instance(),
+                    step.buyer() == 0 ? null : step.buyer(), activity, step.sku() == 0 ? null : step.sku(), null, request,
+                    SignedPayments.sent(callback), step.variant());
+            if (!answer.lostOr5xx() || attempt == RETRIES) {
+                return;
+            }
+            try {
+                Thread.sleep(Duration.ofSeconds(2));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     /** Requests the service must refuse; none of them may make an order (the checker would call it a phantom). */

@@ -56,7 +56,16 @@ final class RecordingClient {
 
     Answer send(int step, OpKind kind, int instance, Long buyer, Long activity, Long sku, String requestId,
                 HttpRequest.Builder request) {
-        long sent = nanos.getAsLong();
+        return send(step, kind, instance, buyer, activity, sku, requestId, request, null, null);
+    }
+
+    /**
+     * Sends {@code request} and writes it with {@code sent} (what the checker needs of what was sent) and
+     * {@code forged} (null, or how the request was forged on purpose).
+     */
+    Answer send(int step, OpKind kind, int instance, Long buyer, Long activity, Long sku, String requestId,
+                HttpRequest.Builder request, String sent, String forged) {
+        long sentNanos = nanos.getAsLong();
         String sentWall = clock.instant().toString();
         int status = 0;
         String body = null;
@@ -79,8 +88,8 @@ final class RecordingClient {
             error = "interrupted";
         }
         history.write(new HistoryEntry.Operation(seq.incrementAndGet(), step, kind, instance, buyer, activity, sku,
-                requestId, sent, sentWall, nanos.getAsLong(), clock.instant().toString(), status, body, retryAfter,
-                error));
+                requestId, sentNanos, sentWall, nanos.getAsLong(), clock.instant().toString(), status, body, retryAfter,
+                error, sent, forged));
         return new Answer(status, body, retryAfter);
     }
 

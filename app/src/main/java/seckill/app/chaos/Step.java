@@ -39,10 +39,16 @@ record Step(int index, long atMillis, Kind kind, int instance, long buyer, long 
          * An operator's hot switch written to one instance's {@code switches.yaml} (variant
          * {@code key=value}; the flip and, 3-8 s later, its default again are two steps). Not a fault.
          */
-        SWITCH_FLIP;
+        SWITCH_FLIP,
+        /**
+         * A payment callback the service must refuse (variant: how it is forged, {@link ChaosPlan#FORGERIES}),
+         * for the order an earlier purchase ({@code ref}, −1: none) made, or for an order number that does
+         * not exist. Drawn after every other step. Not a fault.
+         */
+        HOSTILE_PAY;
 
         boolean fault() {
-            return ordinal() >= KILL.ordinal() && this != SWITCH_FLIP;
+            return ordinal() >= KILL.ordinal() && this != SWITCH_FLIP && this != HOSTILE_PAY;
         }
     }
 
@@ -61,6 +67,8 @@ record Step(int index, long atMillis, Kind kind, int instance, long buyer, long 
                     + ", for " + lengthMillis + " ms";
             case EVICTION -> "maxmemory-policy " + variant + ", for " + lengthMillis + " ms";
             case SWITCH_FLIP -> variant + (ref >= 0 ? " (back, flipped at step " + ref + ")" : "");
+            case HOSTILE_PAY -> variant + " payment callback" + (ref >= 0 ? " for the order of step " + ref : "")
+                    + " (must be refused)";
         };
     }
 }

@@ -84,6 +84,14 @@ class ChaosDrillTest {
             assertThat(targets.toString(), targets.getFirst().contains("failed"), is(false));
         }
 
+        // every forgery of a payment callback was sent (NO_FORGED_PAYMENT judged their answers and the ledger);
+        // how many get an answer depends on the faults and the machine (instances down for a KILL's restart)
+        List<HistoryEntry.Operation> forged = History.read(history).operations().stream()
+                .filter(op -> op.kind() == OpKind.HOSTILE_PAYMENT).toList();
+        assertThat(forged.stream().map(HistoryEntry.Operation::forged).distinct().sorted().toList(),
+                is(ChaosPlan.FORGERIES.stream().sorted().toList()));
+        assertThat(verdict.of(Promise.NO_FORGED_PAYMENT).held(), is(true));
+
         // the same history with one 202 whose reservation the ledger never saw: the checker must say so
         History run = History.read(history);
         HistoryEntry.Operation some = run.operations().stream().filter(op -> op.kind() == OpKind.PURCHASE)

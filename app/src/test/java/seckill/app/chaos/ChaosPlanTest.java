@@ -95,10 +95,44 @@ class ChaosPlanTest {
     }
 
     @Test
+    void hostilePaymentsAreDrawnAfterEveryOtherStepOneOfEachForgeryForAnEarlierPurchase() {
+        // the steps before them end with the second switch flip back, as every schedule did before they existed
+        for (long seed : new long[] {42, 7, 11, 23}) {
+            List<Step> all = draw(seed);
+            int forgeries = ChaosPlan.FORGERIES.size();
+            List<Step> hostile = all.subList(all.size() - forgeries, all.size());
+            assertThat(hostile.stream().map(Step::kind).distinct().toList(), is(List.of(Step.Kind.HOSTILE_PAY)));
+            assertThat(hostile.stream().map(Step::variant).toList(), is(ChaosPlan.FORGERIES));
+            assertThat(all.subList(0, all.size() - forgeries).stream().map(Step::kind).toList(),
+                    everyItem(not(is(Step.Kind.HOSTILE_PAY))));
+            assertThat(all.get(all.size() - forgeries - 1).kind(), is(Step.Kind.SWITCH_FLIP));
+            assertThat(hostile.stream().map(Step::kind).map(Step.Kind::fault).toList(), everyItem(is(false)));
+            for (Step s : hostile) {
+                assertThat(s.atMillis() >= 6_000 && s.atMillis() < 48_000, is(true));
+                if (s.ref() >= 0) {
+                    Step purchase = all.get(s.ref());
+                    assertThat(purchase.kind(), is(Step.Kind.PURCHASE));
+                    assertThat(purchase.atMillis() < s.atMillis(), is(true));
+                    assertThat(purchase.buyer(), is(s.buyer()));
+                    assertThat(purchase.sku(), is(s.sku()));
+                }
+            }
+        }
+        // a longer run draws seven a minute, every forgery at least once
+        List<Step> twoMinutes = new ChaosPlan(new SplittableRandom(42), PlanShape.standard()).draw(120_000, 2);
+        assertThat(twoMinutes.stream().filter(s -> s.kind() == Step.Kind.HOSTILE_PAY).count(), is(14L));
+        assertThat(twoMinutes.stream().filter(s -> s.kind() == Step.Kind.HOSTILE_PAY).map(Step::variant).distinct()
+                .count(), is((long) ChaosPlan.FORGERIES.size()));
+        assertThat(draw(42), is(draw(42)));
+    }
+
+    @Test
     void keyLossAndEvictionAreDrawnAfterEveryEarlierStepSoASeedsEarlierScheduleStaysItsOwn() {
         for (long seed : new long[] {42, 7, 1, 2, 3, 5, 11, 23}) {
-            List<Step> all = draw(seed);
-            // the switch flips are drawn last of all (two flips a minute, each flipped back: 4 steps)
+            List<Step> withHostilePayments = draw(seed);
+            // the hostile payment callbacks are drawn after everything else (seven a minute): the rest is as before them
+            List<Step> all = withHostilePayments.subList(0, withHostilePayments.size() - ChaosPlan.FORGERIES.size());
+            // the switch flips are drawn last of all before them (two flips a minute, each flipped back: 4 steps)
             List<Step> flips = all.subList(all.size() - 4, all.size());
             assertThat(flips.stream().map(Step::kind).distinct().toList(), is(List.of(Step.Kind.SWITCH_FLIP)));
             assertThat(flips.get(1).ref(), is(flips.get(0).index()));

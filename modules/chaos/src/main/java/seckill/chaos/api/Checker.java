@@ -79,6 +79,7 @@ public final class Checker {
                 op -> (op.status() == 429 || op.status() == 503) && (op.retryAfter() == null || op.retryAfter().isBlank())));
         verdicts.add(resumesAfterHeal(history, ops));
         verdicts.add(reconciledClean(ops));
+        verdicts.add(noForgedPayment(activityId, ops));
         return new Verdict(verdicts);
     }
 
@@ -271,6 +272,55 @@ public final class Checker {
         return examples.verdict(Promise.RECONCILED_CLEAN);
     }
 
+    /**
+     * Every PAID order's (order number, payment id) is a genuine callback's in the history: a
+     * {@code PAYMENT} answered 200 naming both, or one that sent both and got no answer or a 5xx (it
+     * may have committed). Every forged callback was answered something other than 2xx and its
+     * payment id left no audit row.
+     */
+    private Verdict.PromiseVerdict noForgedPayment(long activityId, List<Operation> ops) {
+        Examples examples = new Examples(maxExamples);
+        Map<String, Operation> genuine = new HashMap<>();
+        for (Operation op : ops) {
+            if (op.kind() != OpKind.PAYMENT || op.isForged()) {
+                continue;
+            }
+            if (op.status() == 200) {
+                parse(op.body()).ifPresent(b -> genuine.putIfAbsent(
+                        b.getString("orderNo", "") + "/" + b.getString("paymentId", ""), op));
+            } else if (op.status() == 0 || op.status() >= 500) {
+                parse(sentBody(op)).ifPresent(b -> genuine.putIfAbsent(
+                        b.getString("orderNo", "") + "/" + b.getString("paymentId", ""), op));
+            }
+        }
+        for (LedgerReading.Paid paid : ledger.paid(activityId)) {
+            if (!genuine.containsKey(paid.orderNo() + "/" + paid.paymentId())) {
+                List<String> sent = ops.stream().filter(op -> op.kind() == OpKind.PAYMENT || op.isForged())
+                        .filter(op -> op.sent() != null && op.sent().contains(paid.orderNo())).limit(3)
+                        .map(op -> describe(op) + (op.isForged() ? " forged " + op.forged() : "") + " answered "
+                                + op.status() + " sent " + abbreviate(op.sent(), 400)).toList();
+                examples.add("order " + paid.orderNo() + " (reservation " + paid.reservationId() + ", buyer "
+                        + paid.userId() + ") is PAID by payment " + paid.paymentId()
+                        + " but no genuine callback in the history paid it; callbacks naming it: " + sent);
+            }
+        }
+        for (Operation op : ops) {
+            if (!op.isForged()) {
+                continue;
+            }
+            Optional<String> paymentId = parse(sentBody(op)).map(b -> b.getString("paymentId", null));
+            Optional<LedgerReading.PaymentRow> row = paymentId.flatMap(ledger::payment);
+            if (op.status() >= 200 && op.status() < 300) {
+                examples.add(describe(op) + " forged " + op.forged() + ": answered " + op.status() + " "
+                        + abbreviate(op.body()) + "; sent " + abbreviate(op.sent(), 400));
+            } else if (row.isPresent()) {
+                examples.add(describe(op) + " forged " + op.forged() + ": answered " + op.status()
+                        + " but left payment row " + row.get() + "; sent " + abbreviate(op.sent(), 400));
+            }
+        }
+        return examples.verdict(Promise.NO_FORGED_PAYMENT);
+    }
+
     /** A purchase answered by a sale that sells: not a 5xx (a halt is 503), not a 429. */
     private static boolean serving(Operation op) {
         return op.answered() && op.status() < 500 && op.status() != 429;
@@ -303,11 +353,20 @@ public final class Checker {
     }
 
     private static String abbreviate(String body) {
+        return abbreviate(body, 160);
+    }
+
+    private static String abbreviate(String body, int max) {
         if (body == null) {
             return "";
         }
         String flat = body.replaceAll("\\s+", " ");
-        return flat.length() <= 160 ? flat : flat.substring(0, 160) + "...";
+        return flat.length() <= max ? flat : flat.substring(0, max) + "...";
+    }
+
+    /** The body a request sent: the first line of {@code sent} (the headers that mattered follow it). */
+    private static String sentBody(Operation op) {
+        return op.sent() == null ? null : op.sent().split("\n", 2)[0];
     }
 
     /** Counts every violation, keeps the first few as counterexamples. */

@@ -32,10 +32,28 @@ public sealed interface HistoryEntry {
      * One client request and what came of it: the HTTP status (0 when no answer came) with the body
      * and {@code Retry-After}, or the exception ({@code error}: timeout, connection refused, ...).
      * {@code step} is the schedule step it executes (-1 for the runner's own probes and checks).
+     * {@code sent}: what was sent, where the checker needs it (a payment callback's body and signature
+     * header); {@code forged}: null for a genuine request, else how a payment callback was forged
+     * ({@code bad-signature}, {@code no-signature}, {@code replayed-amount}, ...): the service must
+     * refuse it. Both absent in files written before they existed.
      */
     record Operation(long seq, int step, OpKind kind, int instance, Long buyer, Long activity, Long sku,
                      String requestId, long sendNanos, String sendWall, long answerNanos, String answerWall,
-                     int status, String body, String retryAfter, String error) implements HistoryEntry {
+                     int status, String body, String retryAfter, String error, String sent, String forged)
+            implements HistoryEntry {
+
+        /** An operation with nothing of what was sent kept, not forged (every kind but payments). */
+        public Operation(long seq, int step, OpKind kind, int instance, Long buyer, Long activity, Long sku,
+                         String requestId, long sendNanos, String sendWall, long answerNanos, String answerWall,
+                         int status, String body, String retryAfter, String error) {
+            this(seq, step, kind, instance, buyer, activity, sku, requestId, sendNanos, sendWall, answerNanos,
+                    answerWall, status, body, retryAfter, error, null, null);
+        }
+
+        /** Whether the request was forged on purpose (a hostile payment callback). */
+        public boolean isForged() {
+            return forged != null || kind == OpKind.HOSTILE_PAYMENT;
+        }
 
         /** Whether an HTTP answer came back at all. */
         public boolean answered() {
@@ -45,7 +63,7 @@ public sealed interface HistoryEntry {
         /** The same operation, answered by an exception instead of a status. */
         public Operation withError(String error) {
             return new Operation(seq, step, kind, instance, buyer, activity, sku, requestId, sendNanos, sendWall,
-                    answerNanos, answerWall, 0, null, null, error);
+                    answerNanos, answerWall, 0, null, null, error, sent, forged);
         }
     }
 

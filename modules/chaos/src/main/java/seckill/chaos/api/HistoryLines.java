@@ -47,6 +47,8 @@ final class HistoryLines {
                 optional(o, "body", op.body());
                 optional(o, "retryAfter", op.retryAfter());
                 optional(o, "error", op.error());
+                optional(o, "sent", op.sent());
+                optional(o, "forged", op.forged());
             }
             case HistoryEntry.FaultEvent f -> o.add("type", "fault").add("step", f.step()).add("kind", f.kind().name())
                     .add("target", f.target()).add("startNanos", f.startNanos()).add("startWall", f.startWall())
@@ -88,7 +90,8 @@ final class HistoryLines {
                     optionalLong(o, "activity"), optionalLong(o, "sku"), o.getString("requestId", null),
                     o.getJsonNumber("sendNanos").longValue(), o.getString("sendWall"),
                     o.getJsonNumber("answerNanos").longValue(), o.getString("answerWall"), o.getInt("status"),
-                    o.getString("body", null), o.getString("retryAfter", null), o.getString("error", null));
+                    o.getString("body", null), o.getString("retryAfter", null), o.getString("error", null),
+                    o.getString("sent", null), o.getString("forged", null));
             case "fault" -> new HistoryEntry.FaultEvent(o.getInt("step"), FaultKind.valueOf(o.getString("kind")),
                     o.getString("target"), o.getJsonNumber("startNanos").longValue(), o.getString("startWall"),
                     o.getJsonNumber("endNanos").longValue(), o.getString("endWall"));

@@ -22,6 +22,14 @@ final class LedgerReading {
     record Stock(long skuId, long total, int buckets) {
     }
 
+    /** A PAID order (status 1) and the payment that paid it: the order's own {@code payment_id}, else an audit row's. */
+    record Paid(String orderNo, String reservationId, long userId, String paymentId) {
+    }
+
+    /** A row of {@code seckill_payment} (the settlement changelog's audit of accepted callbacks). */
+    record PaymentRow(String paymentId, String orderNo, String amount, String outcome) {
+    }
+
     private final Connection db;
 
     LedgerReading(Connection db) {
@@ -48,6 +56,27 @@ final class LedgerReading {
     List<Stock> stock(long activityId) {
         return query("SELECT sku_id, total, buckets FROM seckill_stock WHERE activity_id = ?", activityId,
                 r -> new Stock(r.getLong(1), r.getLong(2), r.getInt(3)));
+    }
+
+    List<Paid> paid(long activityId) {
+        return query("SELECT o.order_no, o.reservation_id, o.user_id, COALESCE(o.payment_id, (SELECT MIN(p.payment_id)"
+                + " FROM seckill_payment p WHERE p.order_no = o.order_no AND p.outcome = 'PAID'))"
+                + " FROM seckill_order o WHERE o.activity_id = ? AND o.status = 1", activityId,
+                r -> new Paid(r.getString(1), r.getString(2), r.getLong(3), r.getString(4)));
+    }
+
+    /** The audit row a payment id left, if any. */
+    java.util.Optional<PaymentRow> payment(String paymentId) {
+        try (PreparedStatement s = db.prepareStatement(
+                "SELECT payment_id, order_no, amount, outcome FROM seckill_payment WHERE payment_id = ?")) {
+            s.setString(1, paymentId);
+            try (ResultSet r = s.executeQuery()) {
+                return r.next() ? java.util.Optional.of(new PaymentRow(r.getString(1), r.getString(2),
+                        r.getString(3), r.getString(4))) : java.util.Optional.empty();
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read the ledger: " + e.getMessage(), e);
+        }
     }
 
     private interface Row<T> {

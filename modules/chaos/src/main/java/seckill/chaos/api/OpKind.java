@@ -21,5 +21,11 @@ public enum OpKind {
     /** The operator's preheat through the admin API: a bucket's lost keys put back from the ledger. */
     PREHEAT,
     /** A hot switch written to one instance's {@code switches.yaml} (no request: answered 200 when written). */
-    SWITCH_FLIP
+    SWITCH_FLIP,
+    /**
+     * A payment callback forged on purpose (bad or no signature, a signature for another body, a
+     * wrong amount or currency under a true signature, an order number that does not exist): it must
+     * be answered 4xx and pay nothing. Its {@code forged} field names how it was forged.
+     */
+    HOSTILE_PAYMENT
 }

@@ -12,7 +12,9 @@ public enum Promise {
     RETRY_AFTER("every 429 and 503 carried Retry-After"),
     RESUMES_AFTER_HEAL("after the last fault healed, every instance answered a purchase (not 5xx, not 429) within"
             + " the stated bound"),
-    RECONCILED_CLEAN("reconciliation through the admin API at the end reports every SKU CLEAN");
+    RECONCILED_CLEAN("reconciliation through the admin API at the end reports every SKU CLEAN"),
+    NO_FORGED_PAYMENT("every PAID order was paid by a genuine callback the history shows (its order number and"
+            + " payment id), and every forged callback was refused (never 2xx) and left no seckill_payment row");
 
     private final String sentence;
 

@@ -14,7 +14,7 @@ import redis.clients.jedis.RedisClient;
 /**
  * The real stores the checker's tests write planted rows into: a database of their own
  * ({@code <SECKILL_DB_URL's database>_checker}) with the ledger's schema from the ordering module's
- * changelog, and the Redis database SECKILL_REDIS_URI names.
+ * changelog and the settlement module's after it ({@code seckill_payment}), and the Redis database SECKILL_REDIS_URI names.
  */
 final class CheckerStores implements AutoCloseable {
 
@@ -55,8 +55,10 @@ final class CheckerStores implements AutoCloseable {
      * buyer, SKU): the checker must see a double order even where the schema would have refused it.
      */
     private static void applyLedgerSchema(Connection db) throws Exception {
+        // the settlement changelog runs after ordering's: it creates seckill_payment (the payments' audit rows)
         String changelog = Files.readString(Path.of("../ordering/src/main/resources/seckill/ordering/changelog.sql"),
-                StandardCharsets.UTF_8);
+                StandardCharsets.UTF_8) + "\n" + Files.readString(
+                Path.of("../settlement/src/main/resources/seckill/settlement/changelog.sql"), StandardCharsets.UTF_8);
         StringBuilder withoutComments = new StringBuilder();
         changelog.lines().filter(l -> !l.trim().startsWith("--")).forEach(l -> withoutComments.append(l).append('\n'));
         try (Statement s = db.createStatement()) {

@@ -22,7 +22,7 @@ import static org.hamcrest.Matchers.is;
  * The checker against a clean run and against runs with one planted violation each: synthetic
  * histories, rows written into a real MariaDB with the ledger's schema, stock keys in a real Redis.
  * A clean run: three units of one SKU; buyer 1's order paid, buyer 2's expired and refilled, buyer
- * 3's reservation FAILED and refilled, buyer 4 told sold out, buyer 5 told 503 with Retry-After;
+ * 3's reservation FAILED and refilled (buyer 1's order paid by a genuine callback, a forged one for it refused), buyer 4 told sold out, buyer 5 told 503 with Retry-After;
  * two instances both answer after the heal; reconciliation CLEAN.
  */
 class CheckerTest {
@@ -54,6 +54,9 @@ class CheckerTest {
         stores.sql("INSERT INTO seckill_stock (activity_id, sku_id, total, available, per_user_limit, buckets)"
                 + " VALUES (?, 1, 3, 2, 1, 1)", activity);
         reserve(1, "r1", "q1", 1);
+        pay("r1", "pay-" + activity + "-r1", 200);
+        // a forged callback for the same order, refused and without a trace in the ledger
+        forgedPayment("bad-signature", "r1", "forged-" + activity + "-r1", 401);
         reserve(2, "r2", "q2", 2);
         refill("r2", 1);
         reserve(3, "r3", null, 0);
@@ -170,6 +173,46 @@ class CheckerTest {
     }
 
     @Test
+    void aPaidOrderNoGenuineCallbackPaidIsCaught() throws Exception {
+        reserve(15, "r15", "q15", 1);
+        stores.sql("UPDATE seckill_order SET payment_id = ? WHERE order_no = ?", "forged-" + activity + "-r15",
+                orderNo("r15"));
+        forgedPayment("wrong-amount", "r15", "forged-" + activity + "-r15", 409);
+        shelf = 1;
+        Verdict verdict = judge();
+        assertViolated(verdict, Promise.NO_FORGED_PAYMENT, "order " + orderNo("r15"));
+        assertThat(verdict.of(Promise.NO_FORGED_PAYMENT).counterexamples().getFirst(),
+                containsString("forged wrong-amount answered 409 sent {\"orderNo\":\"" + orderNo("r15")));
+    }
+
+    @Test
+    void aPaidOrderWhoseCallbackWasNeverAnsweredIsGenuine() throws Exception {
+        reserve(16, "r16", "q16", 1);
+        stores.sql("UPDATE seckill_order SET payment_id = ? WHERE order_no = ?", "pay-" + activity + "-r16",
+                orderNo("r16"));
+        history.add(payment(OpKind.PAYMENT, null, "r16", "pay-" + activity + "-r16", 0, null));
+        shelf = 1;
+        Verdict verdict = judge();
+        assertThat(verdict.report(), verdict.of(Promise.NO_FORGED_PAYMENT).held(), is(true));
+    }
+
+    @Test
+    void aForgedCallbackAnswered200IsCaught() throws Exception {
+        forgedPayment("no-signature", "r2", "forged-" + activity + "-r2", 200);
+        Verdict verdict = judge();
+        assertViolated(verdict, Promise.NO_FORGED_PAYMENT, "forged no-signature: answered 200");
+    }
+
+    @Test
+    void aForgedCallbackThatLeftAPaymentRowIsCaught() throws Exception {
+        forgedPayment("unknown-order", "r2", "forged-" + activity + "-r2", 404);
+        stores.sql("INSERT INTO seckill_payment (payment_id, order_no, amount, currency, paid_at, outcome, received_at)"
+                + " VALUES (?, ?, 1.00, 'CNY', UTC_TIMESTAMP(3), 'ORDER_EXPIRED', UTC_TIMESTAMP(3))",
+                "forged-" + activity + "-r2", orderNo("r2"));
+        assertViolated(judge(), Promise.NO_FORGED_PAYMENT, "answered 404 but left payment row");
+    }
+
+    @Test
     void theLedgersScopedRequestIdIsReadInBothLayouts() {
         assertThat(Checker.clientRequestId("7/2/42/r-1").orElseThrow(), is("r-1"));
         assertThat(Checker.clientRequestId("7:42:r-1").orElseThrow(), is("r-1"));
@@ -195,6 +238,17 @@ class CheckerTest {
         assertThat(History.read(file).entries(), is(history));
         assertThat(judge(History.read(file)).clean(), is(true));
         Files.delete(file);
+    }
+
+    @Test
+    void anOperationLineWrittenBeforeSentAndForgedExistedReadsAsGenuine() {
+        Operation op = (Operation) HistoryLines.read("{\"type\":\"op\",\"seq\":5,\"step\":3,\"kind\":\"PAYMENT\","
+                + "\"instance\":1,\"buyer\":7,\"activity\":9,\"sku\":2,\"sendNanos\":1,\"sendWall\":\"a\","
+                + "\"answerNanos\":2,\"answerWall\":\"b\",\"status\":200,\"body\":\"{}\"}");
+        assertThat(op.sent(), is(org.hamcrest.Matchers.nullValue()));
+        assertThat(op.forged(), is(org.hamcrest.Matchers.nullValue()));
+        assertThat(op.isForged(), is(false));
+        assertThat(HistoryLines.write(op).contains("forged"), is(false));
     }
 
     @Test
@@ -238,6 +292,38 @@ class CheckerTest {
                             + " UTC_TIMESTAMP(3), UTC_TIMESTAMP(3), UTC_TIMESTAMP(3))", "N" + activity + reservation,
                     id(reservation), activity + "/1/" + buyer + "/" + rid, activity, buyer, orderStatus);
         }
+    }
+
+    private String orderNo(String reservation) {
+        return "N" + activity + reservation;
+    }
+
+    /** A genuine callback answered {@code status}; a 200 pays the order and writes its audit row, as the service would. */
+    private void pay(String reservation, String paymentId, int status) throws Exception {
+        history.add(payment(OpKind.PAYMENT, null, reservation, paymentId, status,
+                status == 200 ? "{\"orderNo\":\"" + orderNo(reservation) + "\",\"paymentId\":\"" + paymentId
+                        + "\",\"status\":\"PAID\"}" : "{}"));
+        if (status == 200) {
+            stores.sql("UPDATE seckill_order SET status = 1, payment_id = ? WHERE order_no = ?", paymentId,
+                    orderNo(reservation));
+            stores.sql("INSERT INTO seckill_payment (payment_id, order_no, amount, currency, paid_at, outcome,"
+                    + " received_at) VALUES (?, ?, 1.00, 'CNY', UTC_TIMESTAMP(3), 'PAID', UTC_TIMESTAMP(3))",
+                    paymentId, orderNo(reservation));
+        }
+    }
+
+    private void forgedPayment(String how, String reservation, String paymentId, int status) {
+        history.add(payment(OpKind.HOSTILE_PAYMENT, how, reservation, paymentId, status,
+                "{\"type\":\"about:blank\",\"status\":" + status + "}"));
+    }
+
+    private Operation payment(OpKind kind, String forged, String reservation, String paymentId, int status,
+                              String body) {
+        long at = ++seq * 1_000_000L;
+        String sent = "{\"orderNo\":\"" + orderNo(reservation) + "\",\"paymentId\":\"" + paymentId
+                + "\",\"amount\":1.00,\"currency\":\"CNY\",\"paidAt\":\"2026-12-02T01:00:00Z\"}\nX-Signature: t=1,v1=00";
+        return new Operation(seq, (int) seq, kind, 0, null, activity, null, null, at, "w", at + 1_000_000, "w", status,
+                body, null, null, sent, forged);
     }
 
     private void refill(String reservation, int status) throws Exception {
