@@ -41,6 +41,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 @AddConfig(key = "seckill.payment.hmac-key", value = SettlementRecoveryTest.PAYMENT_KEY)
 @AddConfig(key = "seckill.payment.price", value = "99.50")
 @AddConfig(key = "seckill.payment.currency", value = "CNY")
+// no timeout sweep during the test: a meter must be on /metrics from the start, not from its first use
+@AddConfig(key = "seckill.settlement.timeout-scan-seconds", value = "600")
 class MetricsExpositionTest {
 
     private static final Path PROMTOOL = Path.of("/usr/bin/promtool");
