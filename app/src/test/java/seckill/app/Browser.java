@@ -16,7 +16,6 @@ import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Debian's Chromium, headless, driven through Debian's chromedriver (packages {@code chromium} and
@@ -39,11 +38,8 @@ final class Browser implements AutoCloseable {
 
     static Browser start() throws IOException {
         boolean present = Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
-        if (!present && System.getenv("SECKILL_REQUIRE_BROWSER") != null) {
-            throw new AssertionError("SECKILL_REQUIRE_BROWSER is set but " + CHROMIUM + " or " + CHROMEDRIVER
-                    + " is missing (apt-get install chromium chromium-driver)");
-        }
-        assumeTrue(present, "Debian's chromium and chromium-driver are not installed");
+        MachineTools.require(present, CHROMIUM + " or " + CHROMEDRIVER
+                + " is missing (apt-get install chromium chromium-driver)");
         Path profile = Files.createTempDirectory("seckill-chromium");
         ChromeOptions options = new ChromeOptions();
         options.setBinary(CHROMIUM.toFile());

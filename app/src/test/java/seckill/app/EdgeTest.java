@@ -35,7 +35,6 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.greaterThanOrEqualTo;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.lessThanOrEqualTo;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The shipped config/nginx/nginx.conf, run by Debian's nginx in front of two instances (this test's
@@ -51,7 +50,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 @AddConfig(key = "seckill.admission.blocked-ips", value = "127.0.0.66")
 class EdgeTest {
 
-    private static final Path NGINX = Path.of("/usr/sbin/nginx");
+    private static final Path NGINX = MachineTools.NGINX;
     private static final Path CONFIG = Path.of("..", "config", "nginx", "nginx.conf");
     /** The only text of the shipped file this test changes: where the edge listens and its two instances. */
     private static final String SHIPPED_LISTEN = "listen 8000;";
@@ -87,7 +86,7 @@ class EdgeTest {
 
     @Test
     void aBurstFromOneAddressIsRefusedAtTheEdgeWhileBuyersBuyThroughBothInstances() throws Exception {
-        requireNginx();
+        MachineTools.requireNginx();
         second = SecondInstance.start(SecondInstance.storesOf(config, devServers), db,
                 "seckill.admission.token-required=false", "seckill.admission.trust-forwarded-for=true",
                 "seckill.admission.blocked-ips=127.0.0.66");
@@ -160,7 +159,7 @@ class EdgeTest {
      */
     @Test
     void aClientSentUserIdDoesNotBuyAsThatBuyerThroughTheEdge() throws Exception {
-        requireNginx();
+        MachineTools.requireNginx();
         int port = target.getUri().getPort();
         int edge = startNginx(port, port);
         SaleFixture sale = new SaleFixture(target.getUri(), db);
@@ -181,13 +180,6 @@ class EdgeTest {
                 "SELECT COUNT(*) FROM seckill_order WHERE activity_id = ? AND user_id = ?", activity, victim), is(0L));
         assertThat(sale.count("SELECT COUNT(*) FROM seckill_order WHERE activity_id = ? AND user_id = ?", activity, attacker),
                 is(1L));
-    }
-
-    private static void requireNginx() {
-        if (!Files.isExecutable(NGINX) && System.getenv("SECKILL_REQUIRE_BROWSER") != null) {
-            throw new AssertionError("nginx is missing (apt-get install nginx-light)");
-        }
-        assumeTrue(Files.isExecutable(NGINX), "Debian's nginx is not installed");
     }
 
     /**
@@ -257,7 +249,7 @@ class EdgeTest {
      */
     @Test
     void theAdminApiIsRefusedAtTheEdgeToClientsOutsideTheOperatorsNetwork() throws Exception {
-        requireNginx();
+        MachineTools.requireNginx();
         int port = target.getUri().getPort();
         int edge = startNginx(port, port);
         String auth = "Authorization: Bearer " + SaleFixture.ADMIN_TOKEN + "\r\n";

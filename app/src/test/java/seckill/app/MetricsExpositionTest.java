@@ -25,7 +25,6 @@ import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.empty;
 import static org.hamcrest.Matchers.hasItems;
 import static org.hamcrest.Matchers.is;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Issue #32, item 3: the service's own series on {@code /metrics} are as Prometheus expects them.
@@ -45,7 +44,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 @AddConfig(key = "seckill.settlement.timeout-scan-seconds", value = "600")
 class MetricsExpositionTest {
 
-    private static final Path PROMTOOL = Path.of("/usr/bin/promtool");
+    private static final Path PROMTOOL = MachineTools.PROMTOOL;
     private static final long SKU = 32_301;
     private static final Pattern HELP = Pattern.compile("^# HELP (\\S+) (.*)$");
     private static final Pattern TYPE = Pattern.compile("^# TYPE (\\S+) \\S+$");
@@ -58,7 +57,7 @@ class MetricsExpositionTest {
 
     @Test
     void promtoolFindsNoProblemInTheServicesOwnSeries() throws Exception {
-        requirePromtool();
+        MachineTools.requirePromtool();
         SaleFixture sale = new SaleFixture(target.getUri(), db);
         long activity = sale.createActivity(Instant.now().minusSeconds(5), Instant.now().plusSeconds(600), SKU, 3, 1);
         for (int b = 1; b <= 4; b++) {
@@ -139,12 +138,5 @@ class MetricsExpositionTest {
         return sale.send(HttpRequest.newBuilder(sale.base.resolve("/api/v1/payments/callback"))
                 .header("Content-Type", "application/json").header("X-Signature", SettlementRecoveryTest.sign(body))
                 .POST(HttpRequest.BodyPublishers.ofString(body)));
-    }
-
-    private static void requirePromtool() {
-        if (!Files.isExecutable(PROMTOOL) && System.getenv("SECKILL_REQUIRE_BROWSER") != null) {
-            throw new AssertionError("promtool is missing (apt-get install prometheus)");
-        }
-        assumeTrue(Files.isExecutable(PROMTOOL), "promtool is not installed");
     }
 }

@@ -10,7 +10,6 @@ import org.junit.jupiter.api.Test;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.is;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Issue #32, item 2: the shipped {@code config/nginx/nginx.conf}, as it is in the repository (no path
@@ -20,14 +19,15 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class ShippedEdgeConfigTest {
 
-    private static final Path NGINX = Path.of("/usr/sbin/nginx");
+    private static final Path NGINX = MachineTools.NGINX;
     private static final Path CONFIG = Path.of("..", "config", "nginx", "nginx.conf");
 
     @Test
     void debiansNginxAcceptsTheShippedConfigAsItIs() throws Exception {
-        requireNginx();
-        assumeTrue("root".equals(System.getProperty("user.name")),
-                "nginx -t of the shipped file opens its logs and cache under /var as the operator (root) would");
+        MachineTools.requireNginx();
+        MachineTools.require("root".equals(System.getProperty("user.name")),
+                "nginx -t of the shipped file opens its logs and cache under /var as the operator (root) would:"
+                        + " run as root");
         Path config = CONFIG.toAbsolutePath().normalize();
         Process check = new ProcessBuilder(NGINX.toString(), "-t", "-c", config.toString())
                 .redirectErrorStream(true).start();
@@ -37,12 +37,5 @@ class ShippedEdgeConfigTest {
         assertThat(out, check.exitValue(), is(0));
         assertThat(out, containsString("configuration file " + config + " syntax is ok"));
         assertThat(out, containsString("configuration file " + config + " test is successful"));
-    }
-
-    private static void requireNginx() {
-        if (!Files.isExecutable(NGINX) && System.getenv("SECKILL_REQUIRE_BROWSER") != null) {
-            throw new AssertionError("nginx is missing (apt-get install nginx-light)");
-        }
-        assumeTrue(Files.isExecutable(NGINX), "Debian's nginx is not installed");
     }
 }

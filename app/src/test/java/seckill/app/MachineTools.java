@@ -1,0 +1,37 @@
+package seckill.app;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The Debian tools some tests drive as real processes (nginx, promtool, Chromium). On a developer's
+ * machine without them those tests are skipped, so a newcomer needs only a JDK and Maven; where
+ * {@code SECKILL_REQUIRE_BROWSER} is set (CI, whose {@code .ci/run} installs them) a missing tool, or
+ * a user who cannot run it as the test needs, fails the test instead of skipping it.
+ */
+final class MachineTools {
+
+    static final Path NGINX = Path.of("/usr/sbin/nginx");
+    static final Path PROMTOOL = Path.of("/usr/bin/promtool");
+
+    private MachineTools() {
+    }
+
+    /** Skips (or, where required, fails) unless {@code condition} holds; {@code why} says what is missing. */
+    static void require(boolean condition, String why) {
+        if (!condition && System.getenv("SECKILL_REQUIRE_BROWSER") != null) {
+            throw new AssertionError("SECKILL_REQUIRE_BROWSER is set but " + why);
+        }
+        assumeTrue(condition, why);
+    }
+
+    static void requireNginx() {
+        require(Files.isExecutable(NGINX), NGINX + " is missing (apt-get install nginx-light)");
+    }
+
+    static void requirePromtool() {
+        require(Files.isExecutable(PROMTOOL), PROMTOOL + " is missing (apt-get install prometheus)");
+    }
+}
