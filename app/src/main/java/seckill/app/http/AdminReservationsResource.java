@@ -58,25 +58,14 @@ public class AdminReservationsResource {
                     + "/api/v1/admin/reservations/{reservationId}.");
         }
         long activityId = Buyer.pathId(activityIdText, "activity");
-        long buyerId = positive(buyerIdText);
+        long buyerId = Buyer.positive(buyerIdText).orElseThrow(() -> new Problem(400, "INVALID_REQUEST",
+                "Invalid request", "buyerId must be a positive number."));
         List<ReservationTrace> traces = traced(() -> tracing.traceBuyer(activityId, buyerId)).orElseThrow(() ->
                 new Problem(404, "ACTIVITY_NOT_FOUND", "Not found", "No activity " + activityIdText + "."));
         JsonArrayBuilder all = Jsons.PROVIDER.createArrayBuilder();
         traces.forEach(t -> all.add(json(t)));
         return Jsons.PROVIDER.createObjectBuilder().add("activityId", activityId).add("buyerId", buyerId)
                 .add("reservations", all).build().toString();
-    }
-
-    private static long positive(String text) {
-        try {
-            long id = Long.parseLong(text);
-            if (id > 0) {
-                return id;
-            }
-        } catch (NumberFormatException ignored) {
-            // fall through
-        }
-        throw new Problem(400, "INVALID_REQUEST", "Invalid request", "buyerId must be a positive number.");
     }
 
     private static <T> T traced(java.util.function.Supplier<T> lookup) {
