@@ -66,6 +66,7 @@ class HostileRequestsTest {
         Random random = new Random(20261129);
         Map<Integer, AtomicInteger> statuses = new TreeMap<>();
         Map<String, String> serverErrors = new ConcurrentHashMap<>();
+        AtomicInteger resent = new AtomicInteger();
         try (ServiceLog log = ServiceLog.capture(); ExecutorService pool = Executors.newFixedThreadPool(16)) {
             List<Future<?>> all = new java.util.ArrayList<>();
             for (int i = 0; i < 1_500; i++) {
@@ -73,7 +74,7 @@ class HostileRequestsTest {
                 all.add(pool.submit(() -> {
                     HttpResponse<String> response;
                     try {
-                        response = sale.send(HttpRequest.newBuilder(request, (name, value) -> true));
+                        response = sendOnce(sale, request, resent);
                     } catch (RuntimeException e) {
                         serverErrors.put(request.method() + " " + request.uri(), "no answer: " + e.getMessage());
                         return null;
@@ -92,7 +93,8 @@ class HostileRequestsTest {
             }
             assertThat("no client input may put a stack trace or a SEVERE entry in the log", log.alarming(), empty());
         }
-        assertThat("statuses " + statuses, serverErrors.entrySet(), empty());
+        assertThat("statuses " + statuses + ", resent after a pooled connection expired: " + resent,
+                serverErrors.entrySet(), empty());
         assertThat("every request answered: " + statuses,
                 statuses.values().stream().mapToInt(AtomicInteger::get).sum(), is(1_500));
         assertThat(sale.orders(activity), is(0L));
@@ -150,6 +152,25 @@ class HostileRequestsTest {
     /** A true X-Signature for {@code body} sent now (docs/payments.md). */
     private static String sign(String body) {
         return PaymentCallbackAttackTest.header(PAYMENT_KEY, java.time.Instant.now().getEpochSecond(), body);
+    }
+
+    /**
+     * Sends the request; sends it once more on a new connection only when the JDK reports that a pooled
+     * connection it reused was closed before any byte of the answer (its "connection expired" case,
+     * which it retries by itself for idempotent methods but not for a POST). CI saw that once in
+     * 1,500 under load; an answer that leaves the connection open and then closes it is a defect
+     * {@link KeepAliveHonestyTest} catches on its own, one request per raw socket.
+     */
+    private static HttpResponse<String> sendOnce(SaleFixture sale, HttpRequest request, AtomicInteger resent) {
+        try {
+            return sale.send(HttpRequest.newBuilder(request, (name, value) -> true));
+        } catch (RuntimeException e) {
+            if (e.getMessage() == null || !e.getMessage().contains("received no bytes")) {
+                throw e;
+            }
+            resent.incrementAndGet();
+            return new SaleFixture(sale.base, sale.db).send(HttpRequest.newBuilder(request, (name, value) -> true));
+        }
     }
 
     private static HttpRequest hostile(URI base, long activity, Random random, int i) {
