@@ -80,7 +80,8 @@ public class AdminSalesResource {
             throw new Problem(409, "NOT_RECONCILED", "Cannot resume yet",
                     "Events are still unsettled, Redis does not answer, fewer replicas are online than"
                             + " seckill.redis.min-replica-acks requires (the halt's reason says NO_REPLICA; lower the"
-                            + " switch to accept fewer), or reconciliation is not clean; see the log"
+                            + " switch to accept fewer), reconciliation is not clean, or a reconciliation pass was still"
+                            + " running after seckill.settlement.resume-wait-seconds; see the log"
                             + " and /api/v1/admin/activities/{id}/reconciliation. ?force=true resumes anyway.",
                     Duration.ofSeconds(5));
         }

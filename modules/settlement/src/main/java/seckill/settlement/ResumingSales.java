@@ -35,6 +35,7 @@ class ResumingSales {
     private final LedgerBinding binding;
     private final ResumeRule rule;
     private final EvictionStatus eviction;
+    private final java.time.Duration resumeWait;
 
     @Inject
     ResumingSales(Admission admission,
@@ -49,6 +50,7 @@ class ResumingSales {
         this.replicas = replicas;
         this.binding = binding;
         this.rule = new ResumeRule(settings.autoResume());
+        this.resumeWait = settings.resumeWait();
     }
 
     /**
@@ -111,7 +113,7 @@ class ResumingSales {
             // Redis answers again; what must be cleared is whether it still holds exactly what was
             // reserved: every live SKU's buckets balance against the ledger plus the events in flight
             // (counted exactly, so other instances may keep selling meanwhile)
-            Optional<SkuReconciliation> blocking = rule.blocking(reconciling.reconcileLive());
+            Optional<SkuReconciliation> blocking = rule.blocking(operatorAsked ? ownPass() : reconciling.reconcileLive());
             if (blocking.isPresent()) {
                 SkuReconciliation result = blocking.get();
                 LOG.warning(() -> "sales stay halted: activity " + result.activityId() + " sku " + result.skuId()
@@ -128,5 +130,32 @@ class ResumingSales {
         }
         admission.resume();
         return true;
+    }
+
+    /**
+     * The operator's own reconciliation pass: one already running on this instance (the minute's
+     * schedule, the resume check, another operator) is waited for, up to
+     * {@code seckill.settlement.resume-wait-seconds}, instead of refusing the resume as if something
+     * were unsettled. Its figures are not borrowed: they may predate what the operator just saw.
+     */
+    private java.util.List<SkuReconciliation> ownPass() {
+        long deadline = System.nanoTime() + resumeWait.toNanos();
+        while (true) {
+            try {
+                return reconciling.reconcileLive();
+            } catch (BulkheadException running) {
+                if (System.nanoTime() - deadline > 0) {
+                    LOG.warning(() -> "resume refused: a reconciliation pass was still running on this instance after "
+                            + resumeWait.toSeconds() + " s (seckill.settlement.resume-wait-seconds)");
+                    throw running;
+                }
+                try {
+                    Thread.sleep(50);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw running;
+                }
+            }
+        }
     }
 }

@@ -16,13 +16,14 @@ import seckill.settlement.rules.Price;
  * the price every payment must equal until orders carry their own ({@code seckill.payment.price} and
  * {@code seckill.payment.currency}; either missing: callbacks refused, a malformed one fails the start),
  * how long a sale's Redis keys outlive its end ({@code seckill.reservation.keys-outlive-end-seconds})
- * and how many unsettled events reconciliation reads from a bucket in one atomic step
- * ({@code seckill.settlement.snapshot-page-size}).
+ * how many unsettled events reconciliation reads from a bucket in one atomic step
+ * ({@code seckill.settlement.snapshot-page-size}) and how long an operator's resume waits for a
+ * reconciliation pass already running on the instance ({@code seckill.settlement.resume-wait-seconds}).
  */
 record SettlementSettings(boolean enabled, long timeoutScanSeconds, long relayMillis, long reconcileSeconds,
                           int timeoutPageSize, boolean autoResume, Optional<String> paymentKey,
                           long keysOutliveEndSeconds, Duration signatureWindow, Optional<BigDecimal> price,
-                          Optional<String> currency, int snapshotPageSize) {
+                          Optional<String> currency, int snapshotPageSize, Duration resumeWait) {
 
     SettlementSettings {
         try {
@@ -49,7 +50,9 @@ record SettlementSettings(boolean enabled, long timeoutScanSeconds, long relayMi
                         .map(p -> decimal("seckill.payment.price", p)),
                 config.getOptionalValue("seckill.payment.currency", String.class).filter(c -> !c.isBlank())
                         .map(String::trim),
-                config.getOptionalValue("seckill.settlement.snapshot-page-size", Integer.class).orElse(10_000));
+                config.getOptionalValue("seckill.settlement.snapshot-page-size", Integer.class).orElse(10_000),
+                Duration.ofSeconds(config.getOptionalValue("seckill.settlement.resume-wait-seconds", Long.class)
+                        .orElse(25L)));
     }
 
     /** The price every payment must equal, when both halves are configured. */
