@@ -39,7 +39,8 @@ class HostileRequestsTest {
     static final String PAYMENT_KEY = "hostile-requests-test-key-of-32-characters";
     private static final long SKU = 9401;
     private static final long DEEP_SKU = 9402;
-    private static final List<String> VALUES = List.of("1e400", "-1", "0", "99999999999999999999999", "\"1\"", "true",
+    /** Malformed values for a JSON field; {@link KeepAliveHonestyTest} sends the same. */
+    static final List<String> VALUES = List.of("1e400", "-1", "0", "99999999999999999999999", "\"1\"", "true",
             "null", "[]", "{}", "\"\\u0000\"", "\"" + "x".repeat(300) + "\"", "1.5", "-0", "\"1001\"", "NaN");
     private static final List<String> USERS = List.of("", "0", "-7", "abc", "1 2", "99999999999999999999", "0x10",
             "1;DROP TABLE seckill_order", "5a", " ",

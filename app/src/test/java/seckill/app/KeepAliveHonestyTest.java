@@ -41,8 +41,6 @@ import static org.hamcrest.Matchers.empty;
 class KeepAliveHonestyTest {
 
     private static final long SKU = 9411;
-    private static final List<String> VALUES = List.of("1e400", "-1", "0", "99999999999999999999999", "\"1\"", "true",
-            "null", "[]", "{}", "\"\\u0000\"", "\"" + "x".repeat(300) + "\"", "1.5", "-0", "\"1001\"", "NaN");
 
     @Inject
     WebTarget target;
@@ -57,7 +55,7 @@ class KeepAliveHonestyTest {
         String purchases = "/api/v1/activities/" + activity + "/purchases";
         String buyer = "Bearer " + TestIdentity.token(4_711);
         Map<String, String> probes = new LinkedHashMap<>();
-        for (String value : VALUES) {
+        for (String value : HostileRequestsTest.VALUES) {
             String v = value.length() > 20 ? value.substring(0, 20) + "…" : value;
             probes.put("purchase, value " + v, request("POST", purchases, buyer, "application/json",
                     "{\"skuId\":" + value + ",\"quantity\":" + value + ",\"requestId\":" + value + "}"));
