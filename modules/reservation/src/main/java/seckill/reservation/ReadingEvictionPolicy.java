@@ -36,16 +36,29 @@ class ReadingEvictionPolicy implements EvictionStatus {
 
     @Override
     public Optional<String> unsafePolicy() {
-        return unsafe(redis);
+        return unsafe(redis, false);
+    }
+
+    @Override
+    public Optional<String> unsafeOrUnread() {
+        return unsafe(redis, true);
     }
 
     static Optional<String> unsafe(UnifiedJedis redis) {
+        return unsafe(redis, false);
+    }
+
+    /** With {@code strict}, a node whose policy is not read is named unsafe instead of skipped. */
+    static Optional<String> unsafe(UnifiedJedis redis, boolean strict) {
         Map<String, ConnectionPool> nodes = redis instanceof JedisCluster cluster ? cluster.getClusterNodes()
                 : redis instanceof RedisClusterClient client ? client.getClusterNodes() : null;
         if (nodes == null) {
             try {
                 return evicting(redis.info("memory")).map(p -> "maxmemory-policy " + p);
             } catch (JedisException e) {
+                if (strict) {
+                    return Optional.of("maxmemory-policy unread");
+                }
                 throw new ReservationUnavailable("reading the eviction policy failed", e);
             }
         }
@@ -59,6 +72,9 @@ class ReadingEvictionPolicy implements EvictionStatus {
                     return Optional.of("maxmemory-policy " + policy.get() + " on " + node.getKey());
                 }
             } catch (RuntimeException unreachable) {
+                if (strict) {
+                    return Optional.of("maxmemory-policy unread on " + node.getKey());
+                }
                 // a dead node is judged when it answers again
             }
         }

@@ -18,4 +18,11 @@ public interface EvictionStatus {
      * only when no node answered at all.
      */
     Optional<String> unsafePolicy();
+
+    /**
+     * As {@link #unsafePolicy()}, except that a node whose policy cannot be read (it does not answer, or
+     * refuses {@code INFO}) counts as unsafe ({@code "maxmemory-policy unread on 127.0.0.1:6379"}): what
+     * lifting an eviction halt needs is {@code noeviction} seen on every node, not merely none seen evicting.
+     */
+    Optional<String> unsafeOrUnread();
 }
