@@ -223,6 +223,42 @@ class EvictionPolicyTest {
         SaleFixture.await("sales open", Duration.ofSeconds(20), () -> sales(sale).contains("\"state\":\"OPEN\""));
     }
 
+    /**
+     * An evicting policy set and set back between two readings (every 2 s) is never seen as a policy,
+     * yet the keys it evicted are gone: {@code allkeys-random} under a limit below what is in use, one
+     * write (Redis evicts every key it can before refusing it), then {@code noeviction} and no limit
+     * again, all within milliseconds, from outside. Redis counts what it evicted ({@code evicted_keys});
+     * the instance halts ({@code EVICTION_POLICY}, logged SEVERE) and resumes only through the resume
+     * check's reconciliation.
+     */
+    @Test
+    void anEvictionBetweenTwoReadingsHaltsSales() throws Exception {
+        SaleFixture sale = new SaleFixture(target.getUri(), db);
+        SaleFixture.await("sales open", Duration.ofSeconds(20), () -> sales(sale).contains("\"state\":\"OPEN\""));
+        long activity = sale.createOpenActivity(SKU + 3, 20, 1);
+        long buyer = activity * 1000;
+        assertThat(sale.purchaseRetrying(activity, buyer + 1, SKU + 3, 1, "before").statusCode(), is(202));
+        SaleFixture.await("the 202 ordered", Duration.ofSeconds(20), () -> sale.orders(activity) == 1);
+        try (ServiceLog log = ServiceLog.capture(); Jedis outside = new Jedis("127.0.0.1", REDIS.port)) {
+            long dbKeys = outside.dbSize();
+            outside.configSet("maxmemory-policy", "allkeys-random");
+            outside.configSet("maxmemory", "1");
+            try {
+                outside.set("seckill-test-eviction-trigger", "x");
+            } catch (redis.clients.jedis.exceptions.JedisDataException outOfMemory) {
+                // refused once nothing more could be evicted
+            } finally {
+                outside.configSet("maxmemory", "0");
+                outside.configSet("maxmemory-policy", "noeviction");
+            }
+            assertThat("keys evicted from " + dbKeys, outside.dbSize() < dbKeys, is(true));
+            SaleFixture.await("sales halted for the eviction", Duration.ofSeconds(8), () -> log.alarming().stream()
+                    .anyMatch(line -> line.contains("sales halted") && line.contains("EVICTION_POLICY")));
+        }
+        SaleFixture.await("sales resumed by themselves", Duration.ofSeconds(20),
+                () -> sales(sale).contains("\"state\":\"OPEN\""));
+    }
+
     private static String sales(SaleFixture sale) {
         return sale.send(HttpRequest.newBuilder(sale.base.resolve("/api/v1/admin/sales"))
                 .header("Authorization", "Bearer " + SaleFixture.ADMIN_TOKEN).GET()).body();

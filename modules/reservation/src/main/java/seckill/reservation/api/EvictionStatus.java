@@ -20,9 +20,11 @@ public interface EvictionStatus {
     Optional<String> unsafePolicy();
 
     /**
-     * As {@link #unsafePolicy()}, except that a node whose policy cannot be read (it does not answer, or
-     * refuses {@code INFO}) counts as unsafe ({@code "maxmemory-policy unread on 127.0.0.1:6379"}): what
-     * lifting an eviction halt needs is {@code noeviction} seen on every node, not merely none seen evicting.
+     * As {@link #unsafePolicy()}, except that a Redis whose policy cannot be read counts as unsafe
+     * ({@code "maxmemory-policy unread on 127.0.0.1:6379"}): the master that does not answer or refuses
+     * {@code INFO}, a cluster node that refuses it (a node that does not answer at all evicts nothing
+     * and is judged when it answers again). What lifting an eviction halt needs is {@code noeviction}
+     * read, not merely no eviction seen.
      */
     Optional<String> unsafeOrUnread();
 }
