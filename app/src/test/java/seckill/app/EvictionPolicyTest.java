@@ -8,6 +8,9 @@ import java.nio.file.Files;
 import java.time.Duration;
 
 import io.helidon.dbclient.DbClient;
+import org.eclipse.microprofile.config.Config;
+import redis.clients.jedis.Protocol;
+import seckill.app.infra.DevServers;
 import io.helidon.microprofile.testing.junit5.AddConfig;
 import io.helidon.microprofile.testing.junit5.HelidonTest;
 import jakarta.inject.Inject;
@@ -33,7 +36,10 @@ import static org.hamcrest.Matchers.not;
  * {@code redis-server} (memory still far below the limit, so nothing is evicted yet): within a few
  * seconds the instance halts sales naming the policy (readiness down, purchases 503 HALTED, never
  * 202); with {@code noeviction} back, sales resume by themselves and sell. A policy on a server
- * without a memory limit ({@code maxmemory 0}) evicts nothing and stops nothing.
+ * without a memory limit ({@code maxmemory 0}) evicts nothing and stops nothing. Such a halt is not
+ * lifted on a policy nobody could read (the Redis refusing the service's {@code INFO}), and an
+ * instance running no settlement sweeps halts as well. Each test leaves the server as it found it:
+ * {@code noeviction}, no memory limit, {@code INFO} allowed, sales open.
  */
 @HelidonTest
 @AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
@@ -84,6 +90,12 @@ class EvictionPolicyTest {
 
     @Inject
     DbClient db;
+
+    @Inject
+    Config config;
+
+    @Inject
+    DevServers devServers;
 
     @Test
     void anEvictingPolicyHaltsSalesUntilNoevictionIsBack() {
@@ -137,6 +149,119 @@ class EvictionPolicyTest {
                         .contains("\"state\":\"OPEN\""));
         assertThat(sale.purchaseRetrying(activity, buyer + 7, SKU, 1, "after").statusCode(), is(202));
         SaleFixture.await("the three 202s ordered", Duration.ofSeconds(20), () -> sale.orders(activity) == 3);
+    }
+
+    /**
+     * Halted for {@code allkeys-random}, the Redis then refuses the service's {@code INFO} (an ACL set from
+     * outside), the policy unchanged: the halt stays, purchases 503 HALTED, until {@code INFO} answers
+     * {@code noeviction} again; then sales resume by themselves and sell.
+     */
+    @Test
+    void aHaltForAnEvictingPolicyStaysWhileThePolicyCannotBeRead() {
+        SaleFixture sale = new SaleFixture(target.getUri(), db);
+        SaleFixture.await("sales open", Duration.ofSeconds(20), () -> sales(sale).contains("\"state\":\"OPEN\""));
+        long activity = sale.createOpenActivity(SKU + 1, 20, 1);
+        long buyer = activity * 1000;
+        assertThat(sale.purchaseRetrying(activity, buyer + 1, SKU + 1, 1, "before").statusCode(), is(202));
+        try (Jedis outside = new Jedis("127.0.0.1", REDIS.port)) {
+            outside.configSet("maxmemory", "512mb");
+            outside.configSet("maxmemory-policy", "allkeys-random");
+            try {
+                SaleFixture.await("sales halted, naming the eviction policy", Duration.ofSeconds(10),
+                        () -> sales(sale).contains("\"state\":\"HALTED\"") && sales(sale).contains("allkeys-random"));
+                outside.sendCommand(Protocol.Command.ACL, "SETUSER", "default", "-info");
+                try {
+                    // several eviction and resume checks (2 s apart) with the policy unknown to the service
+                    sleep(8_000);
+                    assertThat(sales(sale), containsString("\"state\":\"HALTED\""));
+                    HttpResponse<String> refused = sale.purchase(activity, buyer + 2, SKU + 1, 1, "unread");
+                    assertThat(refused.body(), refused.statusCode(), is(503));
+                    assertThat(refused.body(), containsString("HALTED"));
+                } finally {
+                    outside.sendCommand(Protocol.Command.ACL, "SETUSER", "default", "+info");
+                }
+            } finally {
+                outside.configSet("maxmemory-policy", "noeviction");
+                outside.configSet("maxmemory", "0");
+            }
+        }
+        SaleFixture.await("sales resumed by themselves", Duration.ofSeconds(20),
+                () -> sales(sale).contains("\"state\":\"OPEN\""));
+        assertThat(sale.purchaseRetrying(activity, buyer + 3, SKU + 1, 1, "after").statusCode(), is(202));
+        SaleFixture.await("the two 202s ordered", Duration.ofSeconds(20), () -> sale.orders(activity) == 2);
+    }
+
+    /**
+     * An instance that sells but runs no settlement sweeps ({@code seckill.settlement.enabled=false}, the
+     * sweeps left to others) halts on an evicting policy too: 503 HALTED, never 202.
+     */
+    @Test
+    void anInstanceWithoutSweepsHaltsOnAnEvictingPolicy() throws Exception {
+        SaleFixture sale = new SaleFixture(target.getUri(), db);
+        SaleFixture.await("sales open", Duration.ofSeconds(20), () -> sales(sale).contains("\"state\":\"OPEN\""));
+        long activity = sale.createOpenActivity(SKU + 2, 20, 1);
+        long buyer = activity * 1000;
+        try (SecondInstance second = SecondInstance.start(SecondInstance.storesOf(config, devServers), db,
+                "seckill.admission.token-required=false", "seckill.settlement.enabled=false")) {
+            SaleFixture other = new SaleFixture(second.base(), db);
+            assertThat(other.purchaseRetrying(activity, buyer + 1, SKU + 2, 1, "before").statusCode(), is(202));
+            try (Jedis outside = new Jedis("127.0.0.1", REDIS.port)) {
+                outside.configSet("maxmemory", "512mb");
+                outside.configSet("maxmemory-policy", "allkeys-random");
+                try {
+                    SaleFixture.await("the sweepless instance halted, naming the policy", Duration.ofSeconds(10),
+                            () -> sales(other).contains("\"state\":\"HALTED\"") && sales(other).contains("allkeys-random"));
+                    HttpResponse<String> refused = other.purchase(activity, buyer + 2, SKU + 2, 1, "evicting");
+                    assertThat(refused.body(), refused.statusCode(), is(503));
+                    assertThat(refused.body(), containsString("HALTED"));
+                } finally {
+                    outside.configSet("maxmemory-policy", "noeviction");
+                    outside.configSet("maxmemory", "0");
+                }
+            }
+        }
+        SaleFixture.await("sales open", Duration.ofSeconds(20), () -> sales(sale).contains("\"state\":\"OPEN\""));
+    }
+
+    /**
+     * An evicting policy set and set back between two readings (every 2 s) is never seen as a policy,
+     * yet the keys it evicted are gone: {@code allkeys-random} under a limit below what is in use, one
+     * write (Redis evicts every key it can before refusing it), then {@code noeviction} and no limit
+     * again, all within milliseconds, from outside. Redis counts what it evicted ({@code evicted_keys});
+     * the instance halts ({@code EVICTION_POLICY}, logged SEVERE) and resumes only through the resume
+     * check's reconciliation.
+     */
+    @Test
+    void anEvictionBetweenTwoReadingsHaltsSales() throws Exception {
+        SaleFixture sale = new SaleFixture(target.getUri(), db);
+        SaleFixture.await("sales open", Duration.ofSeconds(20), () -> sales(sale).contains("\"state\":\"OPEN\""));
+        long activity = sale.createOpenActivity(SKU + 3, 20, 1);
+        long buyer = activity * 1000;
+        assertThat(sale.purchaseRetrying(activity, buyer + 1, SKU + 3, 1, "before").statusCode(), is(202));
+        SaleFixture.await("the 202 ordered", Duration.ofSeconds(20), () -> sale.orders(activity) == 1);
+        try (ServiceLog log = ServiceLog.capture(); Jedis outside = new Jedis("127.0.0.1", REDIS.port)) {
+            long dbKeys = outside.dbSize();
+            outside.configSet("maxmemory-policy", "allkeys-random");
+            outside.configSet("maxmemory", "1");
+            try {
+                outside.set("seckill-test-eviction-trigger", "x");
+            } catch (redis.clients.jedis.exceptions.JedisDataException outOfMemory) {
+                // refused once nothing more could be evicted
+            } finally {
+                outside.configSet("maxmemory", "0");
+                outside.configSet("maxmemory-policy", "noeviction");
+            }
+            assertThat("keys evicted from " + dbKeys, outside.dbSize() < dbKeys, is(true));
+            SaleFixture.await("sales halted for the eviction", Duration.ofSeconds(8), () -> log.alarming().stream()
+                    .anyMatch(line -> line.contains("sales halted") && line.contains("EVICTION_POLICY")));
+        }
+        SaleFixture.await("sales resumed by themselves", Duration.ofSeconds(20),
+                () -> sales(sale).contains("\"state\":\"OPEN\""));
+    }
+
+    private static String sales(SaleFixture sale) {
+        return sale.send(HttpRequest.newBuilder(sale.base.resolve("/api/v1/admin/sales"))
+                .header("Authorization", "Bearer " + SaleFixture.ADMIN_TOKEN).GET()).body();
     }
 
     private static void sleep(long millis) {

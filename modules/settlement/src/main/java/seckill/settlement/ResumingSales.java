@@ -98,6 +98,22 @@ class ResumingSales {
         if (reason.isEmpty()) {
             return true;
         }
+        if (reason.get() instanceof HaltReason.EvictionPolicy) {
+            // halted because Redis could evict: lifted only on noeviction read from every node, never
+            // because the policy could not be read (an INFO refused, a node not answering)
+            Optional<String> unread;
+            try {
+                unread = eviction.unsafeOrUnread();
+            } catch (RuntimeException e) {
+                unread = Optional.of("maxmemory-policy unread");
+            }
+            if (unread.isPresent()) {
+                String what = unread.get();
+                LOG.warning(() -> "sales stay halted: " + what + "; only noeviction read from every node lifts "
+                        + reason.get().words());
+                return false;
+            }
+        }
         if (!rule.mayTry(reason.get(), operatorAsked)) {
             return false;
         }

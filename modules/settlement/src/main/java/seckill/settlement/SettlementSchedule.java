@@ -53,7 +53,11 @@ class SettlementSchedule implements SettlementSweeps {
 
     void start(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
         if (!enabled) {
-            LOG.info("settlement sweeps disabled (seckill.settlement.enabled=false)");
+            LOG.info("settlement sweeps disabled (seckill.settlement.enabled=false); the eviction policy is still checked");
+            // an instance that sells must not sell on a Redis that may evict the sale's keys, sweeps or not
+            scheduler = Executors.newSingleThreadScheduledExecutor(r -> Thread.ofPlatform().daemon(true)
+                    .name("settlement").unstarted(r));
+            every(2_000, "eviction policy check", resuming::evictionUnsafe);
             return;
         }
         // one thread per sweep: a long reconciliation must not hold back timeouts or the relay

@@ -18,4 +18,13 @@ public interface EvictionStatus {
      * only when no node answered at all.
      */
     Optional<String> unsafePolicy();
+
+    /**
+     * As {@link #unsafePolicy()}, except that a Redis whose policy cannot be read counts as unsafe
+     * ({@code "maxmemory-policy unread on 127.0.0.1:6379"}): the master that does not answer or refuses
+     * {@code INFO}, a cluster node that refuses it (a node that does not answer at all evicts nothing
+     * and is judged when it answers again). What lifting an eviction halt needs is {@code noeviction}
+     * read, not merely no eviction seen.
+     */
+    Optional<String> unsafeOrUnread();
 }
