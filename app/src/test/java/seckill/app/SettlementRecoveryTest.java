@@ -33,7 +33,7 @@ import seckill.ordering.api.OrderingSwitch;
 import seckill.reservation.api.ReservationId;
 import seckill.reservation.api.Restock;
 import seckill.reservation.api.RestockOutcome;
-import seckill.reservation.api.StockReservations;
+import seckill.reservation.api.Restocking;
 import seckill.settlement.api.Reconciliation;
 import seckill.settlement.api.SettlementSweeps;
 import seckill.settlement.api.SkuReconciliation;
@@ -84,7 +84,7 @@ class SettlementRecoveryTest {
     SettlementSweeps sweeps;
 
     @Inject
-    StockReservations reservations;
+    Restocking restocking;
 
     @Inject
     Reconciliation reconciliation;
@@ -267,7 +267,7 @@ class SettlementRecoveryTest {
                 SELECT reservation_id FROM stock_sync_outbox WHERE activity_id = ? AND status = 0 ORDER BY id LIMIT 1""",
                 activity).getFirst();
         long user = sale.count("SELECT user_id FROM stock_sync_outbox WHERE reservation_id = ?", reservation);
-        assertThat(reservations.restock(new Restock(ReservationId.parse(reservation).orElseThrow(), user, 1, false)),
+        assertThat(restocking.restock(new Restock(ReservationId.parse(reservation).orElseThrow(), user, 1, false)),
                 is(RestockOutcome.APPLIED));
         assertThat(redis.get(stockKey), is("8"));
 

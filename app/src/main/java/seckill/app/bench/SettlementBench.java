@@ -22,7 +22,7 @@ import seckill.ordering.api.OrderingSwitch;
 import seckill.ordering.api.SkuLine;
 import seckill.reservation.api.ReservationOutcome;
 import seckill.reservation.api.ReserveStock;
-import seckill.reservation.api.StockReservations;
+import seckill.reservation.api.Reserving;
 
 /**
  * {@code java -jar seckill.jar bench-settle [reservations] [one-by-one reservations]}: queues
@@ -32,15 +32,15 @@ import seckill.reservation.api.StockReservations;
  */
 public final class SettlementBench {
 
-    private final StockReservations reservations;
+    private final Reserving reserving;
     private final OrderingSwitch ordering;
     private final LaunchingActivities launching;
     private final DbClient db;
     private final PrintStream out;
 
-    SettlementBench(StockReservations reservations, OrderingSwitch ordering, LaunchingActivities launching, DbClient db,
+    SettlementBench(Reserving reserving, OrderingSwitch ordering, LaunchingActivities launching, DbClient db,
                     PrintStream out) {
-        this.reservations = reservations;
+        this.reserving = reserving;
         this.ordering = ordering;
         this.launching = launching;
         this.db = db;
@@ -55,7 +55,7 @@ public final class SettlementBench {
         Server server = Server.builder().build().start();
         try {
             var cdi = CDI.current();
-            SettlementBench bench = new SettlementBench(cdi.select(StockReservations.class).get(),
+            SettlementBench bench = new SettlementBench(cdi.select(Reserving.class).get(),
                     cdi.select(OrderingSwitch.class).get(), cdi.select(LaunchingActivities.class).get(),
                     cdi.select(DbClient.class).get(), System.out);
             int batchSize = org.eclipse.microprofile.config.ConfigProvider.getConfig()
@@ -94,7 +94,7 @@ public final class SettlementBench {
                 int to = Math.min(count, from + per);
                 tasks.add(pool.submit(() -> {
                     for (int i = from; i < to; i++) {
-                        ReservationOutcome outcome = reservations.reserve(new ReserveStock(activity.id(), 1, 1,
+                        ReservationOutcome outcome = reserving.reserve(new ReserveStock(activity.id(), 1, 1,
                                 firstUser + i, 1, "b" + i));
                         if (outcome instanceof ReservationOutcome.Reserved) {
                             reserved.incrementAndGet();
