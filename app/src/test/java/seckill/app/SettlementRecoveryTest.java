@@ -30,6 +30,8 @@ import redis.clients.jedis.StreamEntryID;
 import redis.clients.jedis.UnifiedJedis;
 import seckill.app.drill.InvariantCheck;
 import seckill.ordering.api.OrderingSwitch;
+import seckill.ordering.hooks.CrashPoint;
+import seckill.ordering.hooks.WorkerHooks;
 import seckill.reservation.api.ReservationId;
 import seckill.reservation.api.Restock;
 import seckill.reservation.api.RestockOutcome;
@@ -78,6 +80,9 @@ class SettlementRecoveryTest {
     OrderingSwitch ordering;
 
     @Inject
+    WorkerHooks hooks;
+
+    @Inject
     MetricRegistry metrics;
 
     @Inject
@@ -101,12 +106,12 @@ class SettlementRecoveryTest {
     }
 
     @ParameterizedTest
-    @EnumSource(OrderingSwitch.CrashPoint.class)
-    void aWorkerKilledMidBatchLeavesExactlyOneOrderPerReservation(OrderingSwitch.CrashPoint point) throws Exception {
+    @EnumSource(CrashPoint.class)
+    void aWorkerKilledMidBatchLeavesExactlyOneOrderPerReservation(CrashPoint point) throws Exception {
         long activity = sale.createOpenActivity(SKU, 30, 1);
         Counter refused = metrics.counter("seckill.ordering.batches", new Tag("outcome", "refused"));
         long refusedBefore = refused.getCount();
-        ordering.injectCrash(point, 1);
+        hooks.injectCrash(point, 1);
         buyers(activity, 20);
         // the dead worker's batch is pending under its name; the survivor claims it after the idle time
         SaleFixture.await("orders", Duration.ofSeconds(30), () -> sale.orders(activity) == 20);

@@ -19,6 +19,7 @@ import seckill.app.sale.LaunchingActivities;
 import seckill.ordering.api.Activity;
 import seckill.ordering.api.NewActivity;
 import seckill.ordering.api.OrderingSwitch;
+import seckill.ordering.hooks.WorkerHooks;
 import seckill.ordering.api.SkuLine;
 import seckill.reservation.api.ReservationOutcome;
 import seckill.reservation.api.ReserveStock;
@@ -34,14 +35,16 @@ public final class SettlementBench {
 
     private final Reserving reserving;
     private final OrderingSwitch ordering;
+    private final WorkerHooks workers;
     private final LaunchingActivities launching;
     private final DbClient db;
     private final PrintStream out;
 
-    SettlementBench(Reserving reserving, OrderingSwitch ordering, LaunchingActivities launching, DbClient db,
-                    PrintStream out) {
+    SettlementBench(Reserving reserving, OrderingSwitch ordering, WorkerHooks workers, LaunchingActivities launching,
+                    DbClient db, PrintStream out) {
         this.reserving = reserving;
         this.ordering = ordering;
+        this.workers = workers;
         this.launching = launching;
         this.db = db;
         this.out = out;
@@ -56,7 +59,8 @@ public final class SettlementBench {
         try {
             var cdi = CDI.current();
             SettlementBench bench = new SettlementBench(cdi.select(Reserving.class).get(),
-                    cdi.select(OrderingSwitch.class).get(), cdi.select(LaunchingActivities.class).get(),
+                    cdi.select(OrderingSwitch.class).get(), cdi.select(WorkerHooks.class).get(),
+                    cdi.select(LaunchingActivities.class).get(),
                     cdi.select(DbClient.class).get(), System.out);
             int batchSize = org.eclipse.microprofile.config.ConfigProvider.getConfig()
                     .getOptionalValue("seckill.ordering.batch-size", Integer.class).orElse(100);
@@ -110,7 +114,7 @@ public final class SettlementBench {
         double enqueueSeconds = Duration.between(enqueueStart, Instant.now()).toMillis() / 1000.0;
         out.printf("%s: queued %d reservations in %.2f s (%.0f/s, one script call each from 32 threads)%n", label,
                 reserved.get(), enqueueSeconds, reserved.get() / enqueueSeconds);
-        ordering.batchSize(batchSize);
+        workers.batchSize(batchSize);
         letDatabaseRest();
         Instant start = Instant.now();
         ordering.resume();
