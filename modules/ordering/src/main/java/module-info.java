@@ -3,7 +3,8 @@
  * seckill_activity, seckill_stock, seckill_order, seckill_stock_log, seckill_reservation_failure and
  * stock_sync_outbox (refills are written in the ledger transaction they mirror); writes seckill_payment
  * (created by settlement's changelog) in the payment transaction, with the order's status.
- * Only {@code seckill.ordering.api} is visible to other modules.
+ * Only {@code seckill.ordering.api} is visible to other modules ({@code seckill.ordering.hooks}, the workers'
+ * crash and batch-size hooks, to {@code seckill.app} alone).
  */
 module seckill.ordering {
     requires transitive seckill.reservation;
@@ -19,4 +20,6 @@ module seckill.ordering {
     requires java.sql;
 
     exports seckill.ordering.api;
+    // crash and batch-size hooks for the service's own drill, benchmark and tests: no ordinary caller's
+    exports seckill.ordering.hooks to seckill.app;
 }

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import seckill.admission.api.Admission;
 import seckill.reservation.api.ReservationOutcome;
 import seckill.reservation.api.ReserveStock;
-import seckill.reservation.api.StockReservations;
+import seckill.reservation.api.Reserving;
 import seckill.settlement.api.Reconciliation;
 import seckill.settlement.api.SkuReconciliation;
 
@@ -53,7 +53,7 @@ class ReconciliationUnderLoadTest {
     Reconciliation reconciliation;
 
     @Inject
-    StockReservations reservations;
+    Reserving reserving;
 
     @Inject
     Admission admission;
@@ -142,7 +142,7 @@ class ReconciliationUnderLoadTest {
                 otherInstance.add(pool.submit(() -> {
                     while (selling.get()) {
                         long user = nextBuyer.incrementAndGet();
-                        if (reservations.reserve(new ReserveStock(activity, 3, 3, user, 1, "o" + user))
+                        if (reserving.reserve(new ReserveStock(activity, 3, 3, user, 1, "o" + user))
                                 instanceof ReservationOutcome.Reserved) {
                             reserved.incrementAndGet();
                         }

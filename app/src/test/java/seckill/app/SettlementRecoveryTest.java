@@ -30,10 +30,12 @@ import redis.clients.jedis.StreamEntryID;
 import redis.clients.jedis.UnifiedJedis;
 import seckill.app.drill.InvariantCheck;
 import seckill.ordering.api.OrderingSwitch;
+import seckill.ordering.hooks.CrashPoint;
+import seckill.ordering.hooks.WorkerHooks;
 import seckill.reservation.api.ReservationId;
 import seckill.reservation.api.Restock;
 import seckill.reservation.api.RestockOutcome;
-import seckill.reservation.api.StockReservations;
+import seckill.reservation.api.Restocking;
 import seckill.settlement.api.Reconciliation;
 import seckill.settlement.api.SettlementSweeps;
 import seckill.settlement.api.SkuReconciliation;
@@ -78,13 +80,16 @@ class SettlementRecoveryTest {
     OrderingSwitch ordering;
 
     @Inject
+    WorkerHooks hooks;
+
+    @Inject
     MetricRegistry metrics;
 
     @Inject
     SettlementSweeps sweeps;
 
     @Inject
-    StockReservations reservations;
+    Restocking restocking;
 
     @Inject
     Reconciliation reconciliation;
@@ -101,12 +106,12 @@ class SettlementRecoveryTest {
     }
 
     @ParameterizedTest
-    @EnumSource(OrderingSwitch.CrashPoint.class)
-    void aWorkerKilledMidBatchLeavesExactlyOneOrderPerReservation(OrderingSwitch.CrashPoint point) throws Exception {
+    @EnumSource(CrashPoint.class)
+    void aWorkerKilledMidBatchLeavesExactlyOneOrderPerReservation(CrashPoint point) throws Exception {
         long activity = sale.createOpenActivity(SKU, 30, 1);
         Counter refused = metrics.counter("seckill.ordering.batches", new Tag("outcome", "refused"));
         long refusedBefore = refused.getCount();
-        ordering.injectCrash(point, 1);
+        hooks.injectCrash(point, 1);
         buyers(activity, 20);
         // the dead worker's batch is pending under its name; the survivor claims it after the idle time
         SaleFixture.await("orders", Duration.ofSeconds(30), () -> sale.orders(activity) == 20);
@@ -267,7 +272,7 @@ class SettlementRecoveryTest {
                 SELECT reservation_id FROM stock_sync_outbox WHERE activity_id = ? AND status = 0 ORDER BY id LIMIT 1""",
                 activity).getFirst();
         long user = sale.count("SELECT user_id FROM stock_sync_outbox WHERE reservation_id = ?", reservation);
-        assertThat(reservations.restock(new Restock(ReservationId.parse(reservation).orElseThrow(), user, 1, false)),
+        assertThat(restocking.restock(new Restock(ReservationId.parse(reservation).orElseThrow(), user, 1, false)),
                 is(RestockOutcome.APPLIED));
         assertThat(redis.get(stockKey), is("8"));
 

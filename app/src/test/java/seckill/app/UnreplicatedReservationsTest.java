@@ -26,7 +26,7 @@ import redis.clients.jedis.params.ClientKillParams;
 import redis.clients.jedis.params.XPendingParams;
 import seckill.app.drill.InvariantCheck;
 import seckill.reservation.api.ReservationEvents;
-import seckill.reservation.api.StockReservations;
+import seckill.reservation.api.RemainingStock;
 import seckill.settlement.api.Reconciliation;
 
 import static org.hamcrest.MatcherAssert.assertThat;
@@ -77,7 +77,7 @@ class UnreplicatedReservationsTest {
     Reconciliation reconciliation;
 
     @Inject
-    StockReservations stock;
+    RemainingStock stock;
 
     @Test
     void anEventNoReplicaHoldsIsNeverOrdered() throws Exception {

@@ -19,10 +19,11 @@ import seckill.app.sale.LaunchingActivities;
 import seckill.ordering.api.Activity;
 import seckill.ordering.api.NewActivity;
 import seckill.ordering.api.OrderingSwitch;
+import seckill.ordering.hooks.WorkerHooks;
 import seckill.ordering.api.SkuLine;
 import seckill.reservation.api.ReservationOutcome;
 import seckill.reservation.api.ReserveStock;
-import seckill.reservation.api.StockReservations;
+import seckill.reservation.api.Reserving;
 
 /**
  * {@code java -jar seckill.jar bench-settle [reservations] [one-by-one reservations]}: queues
@@ -32,16 +33,18 @@ import seckill.reservation.api.StockReservations;
  */
 public final class SettlementBench {
 
-    private final StockReservations reservations;
+    private final Reserving reserving;
     private final OrderingSwitch ordering;
+    private final WorkerHooks workers;
     private final LaunchingActivities launching;
     private final DbClient db;
     private final PrintStream out;
 
-    SettlementBench(StockReservations reservations, OrderingSwitch ordering, LaunchingActivities launching, DbClient db,
-                    PrintStream out) {
-        this.reservations = reservations;
+    SettlementBench(Reserving reserving, OrderingSwitch ordering, WorkerHooks workers, LaunchingActivities launching,
+                    DbClient db, PrintStream out) {
+        this.reserving = reserving;
         this.ordering = ordering;
+        this.workers = workers;
         this.launching = launching;
         this.db = db;
         this.out = out;
@@ -55,8 +58,9 @@ public final class SettlementBench {
         Server server = Server.builder().build().start();
         try {
             var cdi = CDI.current();
-            SettlementBench bench = new SettlementBench(cdi.select(StockReservations.class).get(),
-                    cdi.select(OrderingSwitch.class).get(), cdi.select(LaunchingActivities.class).get(),
+            SettlementBench bench = new SettlementBench(cdi.select(Reserving.class).get(),
+                    cdi.select(OrderingSwitch.class).get(), cdi.select(WorkerHooks.class).get(),
+                    cdi.select(LaunchingActivities.class).get(),
                     cdi.select(DbClient.class).get(), System.out);
             int batchSize = org.eclipse.microprofile.config.ConfigProvider.getConfig()
                     .getOptionalValue("seckill.ordering.batch-size", Integer.class).orElse(100);
@@ -94,7 +98,7 @@ public final class SettlementBench {
                 int to = Math.min(count, from + per);
                 tasks.add(pool.submit(() -> {
                     for (int i = from; i < to; i++) {
-                        ReservationOutcome outcome = reservations.reserve(new ReserveStock(activity.id(), 1, 1,
+                        ReservationOutcome outcome = reserving.reserve(new ReserveStock(activity.id(), 1, 1,
                                 firstUser + i, 1, "b" + i));
                         if (outcome instanceof ReservationOutcome.Reserved) {
                             reserved.incrementAndGet();
@@ -110,7 +114,7 @@ public final class SettlementBench {
         double enqueueSeconds = Duration.between(enqueueStart, Instant.now()).toMillis() / 1000.0;
         out.printf("%s: queued %d reservations in %.2f s (%.0f/s, one script call each from 32 threads)%n", label,
                 reserved.get(), enqueueSeconds, reserved.get() / enqueueSeconds);
-        ordering.batchSize(batchSize);
+        workers.batchSize(batchSize);
         letDatabaseRest();
         Instant start = Instant.now();
         ordering.resume();

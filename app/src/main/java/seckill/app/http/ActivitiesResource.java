@@ -19,7 +19,7 @@ import seckill.ordering.api.Activity;
 import seckill.ordering.api.ActivityCatalog;
 import seckill.ordering.api.SkuLine;
 import seckill.reservation.api.ReservationUnavailable;
-import seckill.reservation.api.StockReservations;
+import seckill.reservation.api.RemainingStock;
 
 /**
  * The public view of an activity: its window, its state and a per-SKU hint of the stock left. The
@@ -30,17 +30,17 @@ import seckill.reservation.api.StockReservations;
 public class ActivitiesResource {
 
     private final ActivityCatalog catalog;
-    private final StockReservations reservations;
+    private final RemainingStock remainingStock;
     private final Admission admission;
     private final Clock clock;
 
     @Inject
     ActivitiesResource(ActivityCatalog catalog,
-                       StockReservations reservations,
+                       RemainingStock remainingStock,
                        Admission admission,
                        Clock clock) {
         this.catalog = catalog;
-        this.reservations = reservations;
+        this.remainingStock = remainingStock;
         this.admission = admission;
         this.clock = clock;
     }
@@ -76,7 +76,7 @@ public class ActivitiesResource {
 
     private Optional<Long> remaining(Activity activity, SkuLine sku) {
         try {
-            return reservations.remaining(activity.id(), sku.skuId(), sku.buckets());
+            return remainingStock.remaining(activity.id(), sku.skuId(), sku.buckets());
         } catch (ReservationUnavailable e) {
             return Optional.empty();
         }

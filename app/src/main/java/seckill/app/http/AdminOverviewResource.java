@@ -25,7 +25,7 @@ import seckill.ordering.api.Activity;
 import seckill.ordering.api.ActivityCatalog;
 import seckill.ordering.api.SkuLine;
 import seckill.reservation.api.ReservationUnavailable;
-import seckill.reservation.api.StockReservations;
+import seckill.reservation.api.RemainingStock;
 import seckill.settlement.api.Reconciliation;
 import seckill.settlement.api.SkuReconciliation;
 
@@ -45,14 +45,14 @@ public class AdminOverviewResource {
     private static final Duration RECENTLY_ENDED = Duration.ofHours(1);
 
     private final ActivityCatalog catalog;
-    private final StockReservations stock;
+    private final RemainingStock stock;
     private final Admission admission;
     private final Reconciliation reconciliation;
     private final MetricRegistry metrics;
     private final Clock clock;
 
     @Inject
-    AdminOverviewResource(ActivityCatalog catalog, StockReservations stock, Admission admission,
+    AdminOverviewResource(ActivityCatalog catalog, RemainingStock stock, Admission admission,
                           Reconciliation reconciliation, MetricRegistry metrics, Clock clock) {
         this.catalog = catalog;
         this.stock = stock;

@@ -19,7 +19,7 @@ import seckill.ordering.api.SkuHoldings;
 import seckill.ordering.api.SkuLine;
 import seckill.reservation.api.PreheatStock;
 import seckill.reservation.api.RestoreStock;
-import seckill.reservation.api.StockReservations;
+import seckill.reservation.api.Preheating;
 
 /**
  * Launching an activity: its rows go into the ledger first (that gives it its id), then every SKU's
@@ -32,17 +32,17 @@ import seckill.reservation.api.StockReservations;
 public class LaunchingActivities {
 
     private final ActivityCatalog catalog;
-    private final StockReservations reservations;
+    private final Preheating preheating;
     private final OrderLedger ledger;
     private final long keysOutliveEndSeconds;
 
     @Inject
     LaunchingActivities(ActivityCatalog catalog,
-                        StockReservations reservations,
+                        Preheating preheating,
                         OrderLedger ledger,
                         @ConfigProperty(name = "seckill.reservation.keys-outlive-end-seconds", defaultValue = "259200") long keysOutliveEndSeconds) {
         this.catalog = catalog;
-        this.reservations = reservations;
+        this.preheating = preheating;
         this.ledger = ledger;
         this.keysOutliveEndSeconds = keysOutliveEndSeconds;
     }
@@ -88,7 +88,7 @@ public class LaunchingActivities {
             }
             List<RestoreStock.Holder> holders = holdings.holders().stream()
                     .map(h -> new RestoreStock.Holder(h.userId(), h.reservationId())).toList();
-            outcomes.put(sku.skuId(), reservations.restore(new RestoreStock(activity.id(), sku.skuId(), sku.total(),
+            outcomes.put(sku.skuId(), preheating.restore(new RestoreStock(activity.id(), sku.skuId(), sku.total(),
                     sku.buckets(), keysExpireAt(activity), buckets, holders)));
         }
         return outcomes;
@@ -96,7 +96,7 @@ public class LaunchingActivities {
 
     private void preheat(Activity registered) {
         for (SkuLine sku : registered.skus()) {
-            reservations.preheat(new PreheatStock(registered.id(), sku.skuId(), sku.total(), sku.buckets(),
+            preheating.preheat(new PreheatStock(registered.id(), sku.skuId(), sku.total(), sku.buckets(),
                     keysExpireAt(registered)));
         }
     }

@@ -20,7 +20,7 @@ import seckill.reservation.api.ReplicasMissing;
 import seckill.reservation.api.ReservationOutcome;
 import seckill.reservation.api.ReservationUnavailable;
 import seckill.reservation.api.ReserveStock;
-import seckill.reservation.api.StockReservations;
+import seckill.reservation.api.Reserving;
 
 /**
  * A buyer's click, start to end: the activity and SKU from the catalogue (memory), admission's
@@ -39,16 +39,16 @@ public class PlacingPurchase {
 
     private final ActivityCatalog catalog;
     private final Admission admission;
-    private final StockReservations reservations;
+    private final Reserving reserving;
     private final PurchasesInFlight inFlight;
     private final Counter reservationsMade;
 
     @Inject
-    PlacingPurchase(ActivityCatalog catalog, Admission admission, StockReservations reservations,
+    PlacingPurchase(ActivityCatalog catalog, Admission admission, Reserving reserving,
                     PurchasesInFlight inFlight, MetricRegistry metrics) {
         this.catalog = catalog;
         this.admission = admission;
-        this.reservations = reservations;
+        this.reserving = reserving;
         this.inFlight = inFlight;
         this.reservationsMade = metrics.counter(RESERVATIONS);
     }
@@ -95,7 +95,7 @@ public class PlacingPurchase {
                                             SaleWindow window, BuyerWindow buyerWindow) {
         ReservationOutcome outcome;
         try {
-            outcome = reservations.reserve(new ReserveStock(purchase.activityId(), purchase.skuId(), sku.buckets(),
+            outcome = reserving.reserve(new ReserveStock(purchase.activityId(), purchase.skuId(), sku.buckets(),
                     purchase.userId(), (int) purchase.quantity(), purchase.requestId(), buyerWindow));
         } catch (ReplicasMissing e) {
             // on the master, not on enough replicas: in doubt, and so will every next one be until a

@@ -22,7 +22,7 @@ import seckill.reservation.api.BuyerWindow;
 import seckill.reservation.api.ReservationOutcome;
 import seckill.reservation.api.ReserveStock;
 import seckill.reservation.api.ReservationUnavailable;
-import seckill.reservation.api.StockReservations;
+import seckill.reservation.api.Reserving;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.contains;
@@ -159,8 +159,8 @@ class PlacingPurchaseTest {
         });
     }
 
-    private StockReservations reservations() {
-        return fake(StockReservations.class, (method, args) -> {
+    private Reserving reservations() {
+        return fake(Reserving.class, (method, args) -> {
             if (!method.equals("reserve")) {
                 throw new AssertionError("unexpected call " + method);
             }

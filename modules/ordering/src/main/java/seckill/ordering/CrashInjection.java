@@ -5,7 +5,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import seckill.ordering.api.OrderingSwitch.CrashPoint;
+import seckill.ordering.hooks.CrashPoint;
 
 /**
  * Rehearsed worker crashes (drills, tests). Armed per crash point with a number of shots; when a

@@ -20,7 +20,7 @@ import org.eclipse.microprofile.metrics.Tag;
 import seckill.ordering.api.Activity;
 import seckill.ordering.api.ActivityCatalog;
 import seckill.ordering.api.LedgerUnavailable;
-import seckill.ordering.api.OrderingSwitch;
+import seckill.ordering.hooks.CrashPoint;
 import seckill.ordering.sql.OrderWriter;
 import seckill.ordering.rules.RefusalCount;
 import seckill.ordering.rules.SettlementOutcome;
@@ -134,11 +134,11 @@ class PlacingOrders {
         if (readable.isEmpty()) {
             return;
         }
-        crashes.reached(OrderingSwitch.CrashPoint.AFTER_READ);
+        crashes.reached(CrashPoint.AFTER_READ);
         try {
             int created = writer.writeBatch(readable, this::paymentWindowOf, now);
             ordersCreated.inc(created);
-            crashes.reached(OrderingSwitch.CrashPoint.AFTER_COMMIT);
+            crashes.reached(CrashPoint.AFTER_COMMIT);
             events.acknowledge(readable.stream().map(ReservationEvent::position).toList());
         } catch (OrderWriter.BatchRefused refused) {
             batchesRefused.inc();

@@ -1,13 +1,10 @@
 package seckill.reservation;
 
-import java.lang.reflect.Proxy;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.NoSuchElementException;
 
-import org.eclipse.microprofile.metrics.Counter;
-import org.eclipse.microprofile.metrics.MetricRegistry;
 import seckill.redis.CoalescingSettings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -38,7 +35,7 @@ class CrossBucketFailureTest {
 
     @Test
     void aPoolExhaustedAfterTheClaimReleasesItAndTheBuyerCanBuy() {
-        ReservingStock stock = reservingStock(new JedisPooled(SERVER.singleNodeUri()) {
+        TestStock stock = reservingStock(new JedisPooled(SERVER.singleNodeUri()) {
             @Override
             public Object evalsha(String sha, List<String> keys, List<String> args) {
                 // a donor step; reserve.lua names the served ids too, after the buyers
@@ -76,19 +73,10 @@ class CrossBucketFailureTest {
         }
     }
 
-    private static ReservingStock reservingStock(JedisPooled redis) {
-        ReservingStock stock = new ReservingStock(redis, Clock.systemUTC(), inertRegistry(), new ReservationSettings(
+    private static TestStock reservingStock(JedisPooled redis) {
+        TestStock stock = TestStock.leased(redis, Clock.systemUTC(), new ReservationSettings(
                 "ordering", 2_000, java.time.Duration.ofSeconds(30), new CoalescingSettings(false, 32, 0, 1),
                 seckill.redis.ReplicaAcks.NONE));
-        stock.leaseNodeId();
         return stock;
-    }
-
-    /** Metrics are not what this test is about: a registry whose counters count nothing. */
-    private static MetricRegistry inertRegistry() {
-        Counter counter = (Counter) Proxy.newProxyInstance(Counter.class.getClassLoader(), new Class<?>[] {Counter.class},
-                (proxy, method, args) -> method.getReturnType() == long.class ? 0L : null);
-        return (MetricRegistry) Proxy.newProxyInstance(MetricRegistry.class.getClassLoader(),
-                new Class<?>[] {MetricRegistry.class}, (proxy, method, args) -> counter);
     }
 }

@@ -1,14 +1,11 @@
 package seckill.reservation;
 
-import java.lang.reflect.Proxy;
 import java.net.ServerSocket;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
-import org.eclipse.microprofile.metrics.Counter;
-import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -76,7 +73,7 @@ class InDoubtDonorTakeTest {
     @Test
     void aTakeThatTimedOutUnderAPauseIsRetriedFresh() {
         java.util.concurrent.atomic.AtomicBoolean paused = new java.util.concurrent.atomic.AtomicBoolean();
-        ReservingStock stock = reservingStock(new JedisPooled(uri) {
+        TestStock stock = reservingStock(new JedisPooled(uri) {
             @Override
             public Object evalsha(String sha, List<String> keys, List<String> args) {
                 if (keys.stream().anyMatch(k -> k.endsWith(":served")) && !keys.get(1).endsWith(":buyers") && args.contains("pause-me")
@@ -107,7 +104,7 @@ class InDoubtDonorTakeTest {
     @Test
     void aTakeWhoseReplyWasLostIsFoundByTheRetry() {
         java.util.concurrent.atomic.AtomicBoolean lost = new java.util.concurrent.atomic.AtomicBoolean();
-        ReservingStock stock = reservingStock(new JedisPooled(uri) {
+        TestStock stock = reservingStock(new JedisPooled(uri) {
             @Override
             public Object evalsha(String sha, List<String> keys, List<String> args) {
                 Object reply = super.evalsha(sha, keys, args);
@@ -151,7 +148,7 @@ class InDoubtDonorTakeTest {
         }
     }
 
-    private static Sale sale(ReservingStock stock, long salt) {
+    private static Sale sale(TestStock stock, long salt) {
         long activity = System.currentTimeMillis() % 1_000_000_000L * 100 + salt;
         stock.preheat(new PreheatStock(activity, 1, 10, 2, Instant.now().plusSeconds(600)));
         long buyer = 1;
@@ -163,18 +160,10 @@ class InDoubtDonorTakeTest {
         return new Sale(activity, buyer, keys);
     }
 
-    private static ReservingStock reservingStock(JedisPooled redis) {
-        ReservingStock stock = new ReservingStock(redis, Clock.systemUTC(), inertRegistry(), new ReservationSettings(
+    private static TestStock reservingStock(JedisPooled redis) {
+        TestStock stock = TestStock.leased(redis, Clock.systemUTC(), new ReservationSettings(
                 "ordering", 1_000, Duration.ofSeconds(30), new CoalescingSettings(false, 32, 0, 1),
                 seckill.redis.ReplicaAcks.NONE));
-        stock.leaseNodeId();
         return stock;
-    }
-
-    private static MetricRegistry inertRegistry() {
-        Counter counter = (Counter) Proxy.newProxyInstance(Counter.class.getClassLoader(), new Class<?>[] {Counter.class},
-                (proxy, method, args) -> method.getReturnType() == long.class ? 0L : null);
-        return (MetricRegistry) Proxy.newProxyInstance(MetricRegistry.class.getClassLoader(),
-                new Class<?>[] {MetricRegistry.class}, (proxy, method, args) -> counter);
     }
 }

@@ -1,7 +1,7 @@
 package seckill.reservation;
 
 import java.io.IOException;
-import java.lang.reflect.Proxy;
+
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,8 +13,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import org.eclipse.microprofile.metrics.Counter;
-import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -114,7 +112,7 @@ class UnacknowledgedDonorRetryTest {
                 return super.evalsha(sha, keyList, args);
             }
         }) {
-            ReservingStock stock = reservingStock(redis);
+            TestStock stock = reservingStock(redis);
             try {
                 stock.preheat(new PreheatStock(activity, 1, 10, 2, Instant.now().plusSeconds(600)));
                 try (Jedis home = new Jedis("127.0.0.1", masterOf(keys.stock(0)))) {
@@ -161,11 +159,10 @@ class UnacknowledgedDonorRetryTest {
         }
     }
 
-    private static ReservingStock reservingStock(JedisCluster redis) {
-        ReservingStock stock = new ReservingStock(redis, Clock.systemUTC(), inertRegistry(), new ReservationSettings(
+    private static TestStock reservingStock(JedisCluster redis) {
+        TestStock stock = TestStock.leased(redis, Clock.systemUTC(), new ReservationSettings(
                 "ordering", 2_000, Duration.ofSeconds(30), new CoalescingSettings(false, 32, 0, 1),
                 new ReplicaAcks(1, 100)));
-        stock.leaseNodeId();
         return stock;
     }
 
@@ -265,13 +262,5 @@ class UnacknowledgedDonorRetryTest {
         } catch (IOException taken) {
             return false;
         }
-    }
-
-    /** Metrics are not what this test is about: a registry whose counters count nothing. */
-    private static MetricRegistry inertRegistry() {
-        Counter counter = (Counter) Proxy.newProxyInstance(Counter.class.getClassLoader(), new Class<?>[] {Counter.class},
-                (proxy, method, args) -> method.getReturnType() == long.class ? 0L : null);
-        return (MetricRegistry) Proxy.newProxyInstance(MetricRegistry.class.getClassLoader(),
-                new Class<?>[] {MetricRegistry.class}, (proxy, method, args) -> counter);
     }
 }

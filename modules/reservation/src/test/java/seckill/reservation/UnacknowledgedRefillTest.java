@@ -1,15 +1,12 @@
 package seckill.reservation;
 
 import java.io.IOException;
-import java.lang.reflect.Proxy;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 
-import org.eclipse.microprofile.metrics.Counter;
-import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPooled;
@@ -47,10 +44,9 @@ class UnacknowledgedRefillTest {
         String uri = "redis://127.0.0.1:" + masterPort;
         try (JedisPooled redis = new JedisPooled(uri); Jedis direct = new Jedis("127.0.0.1", masterPort)) {
             await(() -> direct.info("replication").contains("state=online"));
-            ReservingStock stock = new ReservingStock(redis, Clock.systemUTC(), inertRegistry(), new ReservationSettings(
+            TestStock stock = TestStock.leased(redis, Clock.systemUTC(), new ReservationSettings(
                     "ordering", 2_000, Duration.ofSeconds(30), new CoalescingSettings(false, 32, 0, 1),
                     new ReplicaAcks(1, 100)));
-            stock.leaseNodeId();
             try {
                 long activity = 77;
                 stock.preheat(new PreheatStock(activity, 1, 5, 1, Instant.now().plusSeconds(600)));
@@ -149,13 +145,5 @@ class UnacknowledgedRefillTest {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         }
-    }
-
-    /** Metrics are not what this test is about: a registry whose counters count nothing. */
-    private static MetricRegistry inertRegistry() {
-        Counter counter = (Counter) Proxy.newProxyInstance(Counter.class.getClassLoader(), new Class<?>[] {Counter.class},
-                (proxy, method, args) -> method.getReturnType() == long.class ? 0L : null);
-        return (MetricRegistry) Proxy.newProxyInstance(MetricRegistry.class.getClassLoader(),
-                new Class<?>[] {MetricRegistry.class}, (proxy, method, args) -> counter);
     }
 }

@@ -19,7 +19,7 @@ import seckill.reservation.api.ReservationId;
 import seckill.reservation.api.ReservationUnavailable;
 import seckill.reservation.api.Restock;
 import seckill.reservation.api.RestockOutcome;
-import seckill.reservation.api.StockReservations;
+import seckill.reservation.api.Restocking;
 
 /**
  * The outbox relay: applies each waiting refill to Redis, then marks it applied. Redis remembers
@@ -42,7 +42,7 @@ class RelayingStockRefills {
 
     private final OrderLedger ledger;
 
-    private final StockReservations reservations;
+    private final Restocking restocking;
 
     private final Admission admission;
 
@@ -54,13 +54,13 @@ class RelayingStockRefills {
 
     @Inject
     RelayingStockRefills(OrderLedger ledger,
-                         StockReservations reservations,
+                         Restocking restocking,
                          Admission admission,
                          ActivityCatalog catalog,
                          Clock clock,
                          MetricRegistry metrics) {
         this.ledger = ledger;
-        this.reservations = reservations;
+        this.restocking = restocking;
         this.admission = admission;
         this.catalog = catalog;
         this.clock = clock;
@@ -107,7 +107,7 @@ class RelayingStockRefills {
                 }
                 RestockOutcome outcome;
                 try {
-                    outcome = reservations.restock(new Restock(id, refill.userId(), refill.quantity(),
+                    outcome = restocking.restock(new Restock(id, refill.userId(), refill.quantity(),
                             refill.releaseBuyer(), buckets));
                 } catch (ReservationUnavailable e) {
                     // Redis did not answer, or too few replicas acknowledged: pending, repeated next run

@@ -15,7 +15,7 @@ import seckill.ordering.api.OrderLookup;
 import seckill.ordering.api.SkuLine;
 import seckill.ordering.api.OrderView;
 import seckill.reservation.api.ReservationId;
-import seckill.reservation.api.StockReservations;
+import seckill.reservation.api.Holdings;
 import seckill.settlement.api.HeldReservation;
 import seckill.settlement.api.ReservationStatus;
 import seckill.settlement.api.ReservationTracking;
@@ -29,16 +29,16 @@ class TrackingReservations implements ReservationTracking {
 
     private final OrderLookup orders;
 
-    private final StockReservations reservations;
+    private final Holdings holdings;
 
     private final ActivityCatalog catalog;
 
     @Inject
     TrackingReservations(OrderLookup orders,
-                         StockReservations reservations,
+                         Holdings holdings,
                          ActivityCatalog catalog) {
         this.orders = orders;
-        this.reservations = reservations;
+        this.holdings = holdings;
         this.catalog = catalog;
     }
 
@@ -63,7 +63,7 @@ class TrackingReservations implements ReservationTracking {
             return Optional.of(ReservationStatus.failed(reservationId, failure.get()));
         }
         int buckets = catalog.find(id.activityId()).flatMap(a -> a.sku(id.skuId())).map(SkuLine::buckets).orElse(1);
-        return reservations.isHeldBy(id, userId, buckets) ? Optional.of(ReservationStatus.queued(reservationId))
+        return holdings.isHeldBy(id, userId, buckets) ? Optional.of(ReservationStatus.queued(reservationId))
                 : Optional.empty();
     }
 
@@ -85,7 +85,7 @@ class TrackingReservations implements ReservationTracking {
                     ReservationStatus.failed(failed.reservationId(), failed.reason())));
         }
         for (SkuLine sku : activity.get().skus()) {
-            reservations.heldFor(activityId, sku.skuId(), sku.buckets(), userId).ifPresent(id ->
+            holdings.heldFor(activityId, sku.skuId(), sku.buckets(), userId).ifPresent(id ->
                     held.putIfAbsent(id.toString(), new HeldReservation(sku.skuId(), Optional.empty(),
                             ReservationStatus.queued(id.toString()))));
         }

@@ -13,15 +13,6 @@ public interface OrderingSwitch {
 
     boolean running();
 
-    /** Where a rehearsed worker crash happens: events read but not committed, or committed but not acknowledged. */
-    enum CrashPoint { AFTER_READ, AFTER_COMMIT }
-
-    /**
-     * Fault injection for drills and tests: the next {@code times} batches that reach {@code point}
-     * kill the worker thread that holds them, exactly as a process crash would leave them.
-     */
-    void injectCrash(CrashPoint point, int times);
-
     /**
      * Why ordering is backing off, while this instance's workers find the ledger database away
      * (purchases keep being answered from Redis and queue in the stream meanwhile); empty otherwise.
@@ -30,7 +21,4 @@ public interface OrderingSwitch {
 
     /** Workers currently alive. */
     int aliveWorkers();
-
-    /** Events per read and per transaction from now on (1 settles one by one). */
-    void batchSize(int events);
 }

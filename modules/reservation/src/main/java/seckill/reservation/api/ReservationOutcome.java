@@ -56,7 +56,7 @@ public sealed interface ReservationOutcome {
     /**
      * The bucket gave a unit under {@code id} already, to another buyer (or to this one, since given
      * back): the instance that chose it does not own its node id alone (Redis lost the lease keys and
-     * another instance leased the same node id). Nothing was taken or counted. {@link StockReservations}
+     * another instance leased the same node id). Nothing was taken or counted. {@link Reserving}
      * takes a new node id lease and tries the buyer once more with a fresh id (a second refusal fails
      * the call as {@link ReservationUnavailable}, not in doubt), so it never leaves {@code reserve}.
      */

@@ -6,7 +6,7 @@ import java.time.Instant;
 /**
  * Unique, roughly time-ordered 63-bit sequence numbers: 41 bits of milliseconds since 2025-01-01,
  * 10 bits of node id, 12 bits of counter. The node id is leased from Redis at start-up (see
- * {@code ReservingStock}) so that instances rarely share one; the reservation scripts refuse a number
+ * {@code LeasingNodeIds}) so that instances rarely share one; the reservation scripts refuse a number
  * minted twice in a bucket, whatever the leases.
  */
 public final class ReservationSequence {
