@@ -12,7 +12,8 @@ import jakarta.inject.Singleton;
  * One instance, injected as itself: {@code @Singleton} without the client proxy an
  * {@code @ApplicationScoped} bean is reached through (a context lookup on every call, about a tenth
  * of the CPU of a purchase in the profile, docs/perf/README.md). A stereotype because this module's
- * beans are discovered by annotation and {@code @Singleton} alone does not define a bean. Here: the bean every reservation goes through.
+ * beans are discovered by annotation and {@code @Singleton} alone does not define a bean. Here: the
+ * beans every reservation goes through ({@code ReservingStock} and the {@code LeasingNodeIds} it mints from).
  */
 @Stereotype
 @Singleton
