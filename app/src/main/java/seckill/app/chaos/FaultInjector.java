@@ -140,8 +140,9 @@ final class FaultInjector {
      * {@code CLOCK_MOVE}: the instance's wall clock moved by the step's offset (its faketime file rewritten;
      * the running JVM sees it within a second, no restart), held for the step's length, then put back
      * (when the last of overlapping moves of that instance ends; a later move's offset replaces an earlier
-     * one's). The target says when the instance's own {@code Date} header first showed the moved clock and
-     * the real one again, e.g. {@code instance 1: clock +120 s (seen after 812 ms; back after 640 ms)}.
+     * one's). The target says when the instance's own {@code serverTime} first showed the moved clock and
+     * the real one again, e.g. {@code instance 1: clock +120 s (moved: seen after 812 ms (serverTime +119650 ms);
+     * put back: seen after 640 ms (serverTime -12 ms))}.
      */
     private void moveClock(Step step) {
         ServiceProcess instance = instances.get(step.instance());
@@ -164,28 +165,30 @@ final class FaultInjector {
     }
 
     /**
-     * Waits (at most 5 s) until the instance's own {@code Date} header is {@code offsetSeconds} away from the
-     * runner's clock (within 2 s: the header has whole seconds, libfaketime reads its file once a second).
+     * Waits (at most 5 s) until the instance's own clock, as it states it ({@code serverTime} of
+     * {@code GET /api/v1/activities/{id}}: the service's injected clock), is {@code offsetSeconds} away
+     * from the runner's (within 2 s: libfaketime reads its file once a second). Not the {@code Date}
+     * header: Helidon caches it and, after a backward jump, leaves it where the moved clock was.
      */
     private String awaitClock(ServiceProcess instance, long offsetSeconds) {
         long begin = nanos.getAsLong();
         var http = java.net.http.HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+        java.util.regex.Pattern serverTime = java.util.regex.Pattern.compile("\"serverTime\"\\s*:\\s*\"([^\"]+)\"");
         String last = "no answer";
         while (nanos.getAsLong() - begin < Duration.ofSeconds(5).toNanos()) {
             try {
                 var response = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(
-                                "http://127.0.0.1:" + instance.port() + "/health/live")).timeout(Duration.ofSeconds(1))
-                        .build(), java.net.http.HttpResponse.BodyHandlers.discarding());
-                java.util.Optional<String> date = response.headers().firstValue("Date");
-                if (date.isEmpty()) {
-                    return "not checked: no Date header";
-                }
-                long skew = java.time.ZonedDateTime.parse(date.get(),
-                        java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME).toEpochSecond()
-                        - clock.instant().getEpochSecond();
-                last = "Date header " + (skew >= 0 ? "+" : "") + skew + " s";
-                if (Math.abs(skew - offsetSeconds) <= 2) {
-                    return "seen after " + (nanos.getAsLong() - begin) / 1_000_000 + " ms";
+                                "http://127.0.0.1:" + instance.port() + "/api/v1/activities/" + activity))
+                        .timeout(Duration.ofSeconds(1)).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+                java.util.regex.Matcher m = serverTime.matcher(response.body());
+                if (m.find()) {
+                    long skewMillis = java.time.Instant.parse(m.group(1)).toEpochMilli() - clock.millis();
+                    last = "serverTime " + (skewMillis >= 0 ? "+" : "") + skewMillis + " ms";
+                    if (Math.abs(skewMillis - offsetSeconds * 1000) <= 2_000) {
+                        return "seen after " + (nanos.getAsLong() - begin) / 1_000_000 + " ms (" + last + ")";
+                    }
+                } else {
+                    last = response.statusCode() + " without serverTime";
                 }
             } catch (java.io.IOException | RuntimeException e) {
                 last = "no answer (" + e.getClass().getSimpleName() + ")";
