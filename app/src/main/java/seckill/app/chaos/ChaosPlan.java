@@ -152,6 +152,17 @@ final class ChaosPlan {
             steps.add(step(steps, at, Step.Kind.HOSTILE_PAY, instance, target == null ? 0 : target.buyer(),
                     target == null ? 0 : target.sku(), null, target == null ? -1 : target.index(), 0, variant));
         }
+        // moved clocks, drawn after everything else for the same reason (every topology): one a minute, at least
+        // one; one instance's wall clock forward or back by seconds (2-59) or minutes (1-5), for 3-15 s
+        long moves = Math.max(1, Math.round(durationMillis / 60_000.0));
+        for (int m = 0; m < moves; m++) {
+            long at = durationMillis / 10 + random.nextLong(durationMillis * 6 / 10);
+            int instance = random.nextInt(instances);
+            long seconds = random.nextBoolean() ? 2 + random.nextInt(58) : 60 + random.nextInt(241);
+            String offset = (random.nextBoolean() ? "+" : "-") + seconds;
+            long length = 3_000 + random.nextLong(12_000);
+            steps.add(step(steps, at, Step.Kind.CLOCK_MOVE, instance, 0, 0, null, -1, length, offset));
+        }
         return steps;
     }
 

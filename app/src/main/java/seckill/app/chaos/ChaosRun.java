@@ -145,7 +145,9 @@ final class ChaosRun {
                                 "server.features.observe.sockets.0=@default",
                                 "mp.openapi.sockets.0=@default",
                                 "seckill.settlement.timeout-scan-seconds=2")),
-                        logs.resolve(name + ".instance-" + i + ".log")));
+                        logs.resolve(name + ".instance-" + i + ".log"),
+                        // under faketime only where the schedule moves a clock: other seeds' instances run as before
+                        movesClock(plan, i) ? logs.resolve(name + ".clock-" + i) : null));
             }
             instances.getFirst().start();
             RecordingClient client = new RecordingClient(history, clock, nanos,
@@ -197,6 +199,10 @@ final class ChaosRun {
             instances.forEach(ServiceProcess::stop);
             proxies.forEach(TcpProxy::close);
         }
+    }
+
+    private static boolean movesClock(List<Step> plan, int instance) {
+        return plan.stream().anyMatch(s -> s.kind() == Step.Kind.CLOCK_MOVE && s.instance() == instance);
     }
 
     /** The Sentinel group or cluster of the run (logs under {@code dir}); null on a single Redis. */

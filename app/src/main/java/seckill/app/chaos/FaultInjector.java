@@ -89,6 +89,10 @@ final class FaultInjector {
 
     /** Runs one fault for its length, on the calling thread, and writes it to the history once it ended. */
     void inject(Step step) {
+        if (step.kind() == Step.Kind.CLOCK_MOVE) {
+            moveClock(step);
+            return;
+        }
         if (step.kind() == Step.Kind.KEY_LOSS || step.kind() == Step.Kind.EVICTION) {
             injectOnRedisData(step);
             return;
@@ -113,7 +117,7 @@ final class FaultInjector {
                     target = "redis masters " + nodes.pauseMasters(step.lengthMillis());
                 }
             }
-            case MASTER_KILL, REPLICA_FREEZE, KEY_LOSS, EVICTION ->
+            case MASTER_KILL, REPLICA_FREEZE, KEY_LOSS, EVICTION, CLOCK_MOVE ->
                     throw new IllegalStateException("not an instance fault: " + step);
         }
         sleep(Duration.ofMillis(step.lengthMillis()));
@@ -125,11 +129,76 @@ final class FaultInjector {
             case REDIS_PAUSE -> {
                 // CLIENT PAUSE lifts itself after its length; nothing to undo
             }
-            case MASTER_KILL, REPLICA_FREEZE, KEY_LOSS, EVICTION ->
+            case MASTER_KILL, REPLICA_FREEZE, KEY_LOSS, EVICTION, CLOCK_MOVE ->
                     throw new IllegalStateException("not an instance fault: " + step);
         }
         history.write(new HistoryEntry.FaultEvent(step.index(), kind, target, start, startWall, nanos.getAsLong(),
                 clock.instant().toString()));
+    }
+
+    /**
+     * {@code CLOCK_MOVE}: the instance's wall clock moved by the step's offset (its faketime file rewritten;
+     * the running JVM sees it within a second, no restart), held for the step's length, then put back
+     * (when the last of overlapping moves of that instance ends; a later move's offset replaces an earlier
+     * one's). The target says when the instance's own {@code serverTime} first showed the moved clock and
+     * the real one again, e.g. {@code instance 1: clock +120 s (moved: seen after 812 ms (serverTime +119650 ms);
+     * put back: seen after 640 ms (serverTime -12 ms))}.
+     */
+    private void moveClock(Step step) {
+        ServiceProcess instance = instances.get(step.instance());
+        long offsetSeconds = Long.parseLong(step.variant().replace("+", ""));
+        long start = nanos.getAsLong();
+        String startWall = clock.instant().toString();
+        hold("clock " + step.instance(), () -> { });
+        instance.moveClock(step.variant());
+        String seen = awaitClock(instance, offsetSeconds);
+        sleep(Duration.ofMillis(step.lengthMillis()));
+        String back = "still moved (an overlapping move of this instance goes on)";
+        Integer left = holds.computeIfPresent("clock " + step.instance(), (t, n) -> n <= 1 ? null : n - 1);
+        if (left == null) {
+            instance.restoreClock();
+            back = awaitClock(instance, 0);
+        }
+        history.write(new HistoryEntry.FaultEvent(step.index(), FaultKind.CLOCK_MOVE, "instance " + step.instance()
+                + ": clock " + step.variant() + " s (moved: " + seen + "; put back: " + back + ")", start, startWall,
+                nanos.getAsLong(), clock.instant().toString()));
+    }
+
+    /**
+     * Waits (at most 5 s) until the instance's own clock, as it states it ({@code serverTime} of
+     * {@code GET /api/v1/activities/{id}}: the service's injected clock), is {@code offsetSeconds} away
+     * from the runner's (within 2 s: libfaketime reads its file once a second). Not the {@code Date}
+     * header: Helidon caches it and, after a backward jump, leaves it where the moved clock was.
+     */
+    private String awaitClock(ServiceProcess instance, long offsetSeconds) {
+        long begin = nanos.getAsLong();
+        var http = java.net.http.HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+        java.util.regex.Pattern serverTime = java.util.regex.Pattern.compile("\"serverTime\"\\s*:\\s*\"([^\"]+)\"");
+        String last = "no answer";
+        while (nanos.getAsLong() - begin < Duration.ofSeconds(5).toNanos()) {
+            try {
+                var response = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(
+                                "http://127.0.0.1:" + instance.port() + "/api/v1/activities/" + activity))
+                        .timeout(Duration.ofSeconds(1)).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+                java.util.regex.Matcher m = serverTime.matcher(response.body());
+                if (m.find()) {
+                    long skewMillis = java.time.Instant.parse(m.group(1)).toEpochMilli() - clock.millis();
+                    last = "serverTime " + (skewMillis >= 0 ? "+" : "") + skewMillis + " ms";
+                    if (Math.abs(skewMillis - offsetSeconds * 1000) <= 2_000) {
+                        return "seen after " + (nanos.getAsLong() - begin) / 1_000_000 + " ms (" + last + ")";
+                    }
+                } else {
+                    last = response.statusCode() + " without serverTime";
+                }
+            } catch (java.io.IOException | RuntimeException e) {
+                last = "no answer (" + e.getClass().getSimpleName() + ")";
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return "interrupted";
+            }
+            sleep(Duration.ofMillis(200));
+        }
+        return "not seen within 5 s, last " + last;
     }
 
     /**
@@ -274,6 +343,7 @@ final class FaultInjector {
      */
     String healAll() {
         holds.clear();
+        instances.forEach(ServiceProcess::restoreClock);
         instances.forEach(ServiceProcess::thaw);
         databaseProxies.forEach(TcpProxy::restore);
         redisProxies.forEach(TcpProxy::restore);

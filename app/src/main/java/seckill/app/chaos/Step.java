@@ -45,7 +45,13 @@ record Step(int index, long atMillis, Kind kind, int instance, long buyer, long 
          * for the order an earlier purchase ({@code ref}, −1: none) made, or for an order number that does
          * not exist. Drawn after every other step. Not a fault.
          */
-        HOSTILE_PAY;
+        HOSTILE_PAY,
+        /**
+         * One instance's wall clock moved (variant: the offset in seconds, {@code +120}, {@code -45}) for the
+         * step's length, then put back: the instance runs under Debian's {@code faketime} (libfaketime) with a
+         * timestamp file the runner rewrites. Drawn after every other step.
+         */
+        CLOCK_MOVE;
 
         boolean fault() {
             return ordinal() >= KILL.ordinal() && this != SWITCH_FLIP && this != HOSTILE_PAY;
@@ -69,6 +75,7 @@ record Step(int index, long atMillis, Kind kind, int instance, long buyer, long 
             case SWITCH_FLIP -> variant + (ref >= 0 ? " (back, flipped at step " + ref + ")" : "");
             case HOSTILE_PAY -> variant + " payment callback" + (ref >= 0 ? " for the order of step " + ref : "")
                     + " (must be refused)";
+            case CLOCK_MOVE -> "wall clock moved " + variant + " s, for " + lengthMillis + " ms";
         };
     }
 }

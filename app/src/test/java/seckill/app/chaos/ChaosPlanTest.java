@@ -22,6 +22,15 @@ class ChaosPlanTest {
         return new ChaosPlan(new SplittableRandom(seed), PlanShape.standard()).draw(60_000, 2);
     }
 
+    /** A schedule without the moved clocks drawn last of all: what it was before {@code CLOCK_MOVE} existed. */
+    private static List<Step> beforeClockMoves(List<Step> all) {
+        int n = all.size();
+        while (n > 0 && all.get(n - 1).kind() == Step.Kind.CLOCK_MOVE) {
+            n--;
+        }
+        return all.subList(0, n);
+    }
+
     @Test
     void theSameSeedDrawsTheSameSchedule() {
         assertThat(draw(42), is(draw(42)));
@@ -39,7 +48,7 @@ class ChaosPlanTest {
         }
         assertThat(draw(42, Topology.SINGLE), is(draw(42)));
         for (Topology replicated : List.of(Topology.SENTINEL, Topology.CLUSTER)) {
-            List<Step> plan = draw(5, replicated);
+            List<Step> plan = beforeClockMoves(draw(5, replicated));
             assertThat(plan.stream().filter(s -> s.kind().fault()).map(Step::kind).distinct().toList(),
                     containsInAnyOrder(replicated.faults().toArray()));
             // a node fault names its node by shard (and replica number), drawn from the seed too
@@ -98,7 +107,7 @@ class ChaosPlanTest {
     void hostilePaymentsAreDrawnAfterEveryOtherStepOneOfEachForgeryForAnEarlierPurchase() {
         // the steps before them end with the second switch flip back, as every schedule did before they existed
         for (long seed : new long[] {42, 7, 11, 23}) {
-            List<Step> all = draw(seed);
+            List<Step> all = beforeClockMoves(draw(seed));
             int forgeries = ChaosPlan.FORGERIES.size();
             List<Step> hostile = all.subList(all.size() - forgeries, all.size());
             assertThat(hostile.stream().map(Step::kind).distinct().toList(), is(List.of(Step.Kind.HOSTILE_PAY)));
@@ -119,7 +128,8 @@ class ChaosPlanTest {
             }
         }
         // a longer run draws seven a minute, every forgery at least once
-        List<Step> twoMinutes = new ChaosPlan(new SplittableRandom(42), PlanShape.standard()).draw(120_000, 2);
+        List<Step> twoMinutes = beforeClockMoves(new ChaosPlan(new SplittableRandom(42), PlanShape.standard())
+                .draw(120_000, 2));
         assertThat(twoMinutes.stream().filter(s -> s.kind() == Step.Kind.HOSTILE_PAY).count(), is(14L));
         assertThat(twoMinutes.stream().filter(s -> s.kind() == Step.Kind.HOSTILE_PAY).map(Step::variant).distinct()
                 .count(), is((long) ChaosPlan.FORGERIES.size()));
@@ -129,7 +139,7 @@ class ChaosPlanTest {
     @Test
     void keyLossAndEvictionAreDrawnAfterEveryEarlierStepSoASeedsEarlierScheduleStaysItsOwn() {
         for (long seed : new long[] {42, 7, 1, 2, 3, 5, 11, 23}) {
-            List<Step> withHostilePayments = draw(seed);
+            List<Step> withHostilePayments = beforeClockMoves(draw(seed));
             // the hostile payment callbacks are drawn after everything else (seven a minute): the rest is as before them
             List<Step> all = withHostilePayments.subList(0, withHostilePayments.size() - ChaosPlan.FORGERIES.size());
             // the switch flips are drawn last of all before them (two flips a minute, each flipped back: 4 steps)
@@ -157,7 +167,7 @@ class ChaosPlanTest {
             assertThat(ChaosPlan.EVICTIONS.contains(later.getLast().variant()), is(true));
         }
         // seed 42's schedule before these kinds existed: 8 faults drawn, the first step and the counts unchanged
-        List<Step> plan = draw(42);
+        List<Step> plan = beforeClockMoves(draw(42));
         assertThat(plan.stream().filter(s -> s.kind().fault()).count(), is(10L));
         // every variant comes up over a few seeds; the replicated topologies draw neither kind yet
         java.util.Set<String> variants = new java.util.HashSet<>();
@@ -171,5 +181,39 @@ class ChaosPlanTest {
             assertThat(draw(42, replicated).stream().map(Step::kind).toList(),
                     everyItem(not(anyOf(is(Step.Kind.KEY_LOSS), is(Step.Kind.EVICTION)))));
         }
+    }
+
+    @Test
+    void clockMovesAreDrawnLastOfAllOnEveryTopologyOneAMinuteForwardOrBackBySecondsOrMinutes() {
+        java.util.Set<String> directions = new java.util.HashSet<>();
+        boolean seconds = false;
+        boolean minutes = false;
+        for (Topology topology : Topology.values()) {
+            for (long seed = 1; seed <= 30; seed++) {
+                List<Step> all = draw(seed, topology);
+                List<Step> before = beforeClockMoves(all);
+                List<Step> moves = all.subList(before.size(), all.size());
+                assertThat(moves.size(), is(1));
+                assertThat(before.stream().map(Step::kind).toList(), everyItem(not(is(Step.Kind.CLOCK_MOVE))));
+                // every earlier step is what the seed drew before clock moves existed: the last is a forged payment
+                assertThat(before.getLast().kind(), is(Step.Kind.HOSTILE_PAY));
+                Step move = moves.getFirst();
+                assertThat(move.kind().fault(), is(true));
+                assertThat(move.instance() >= 0 && move.instance() < 2, is(true));
+                assertThat(move.atMillis() >= 6_000 && move.atMillis() < 42_000, is(true));
+                assertThat(move.lengthMillis() >= 3_000 && move.lengthMillis() < 15_000, is(true));
+                assertThat(move.variant().matches("[+-]\\d+"), is(true));
+                long offset = Math.abs(Long.parseLong(move.variant().replace("+", "")));
+                assertThat(offset >= 2 && offset <= 300, is(true));
+                directions.add(move.variant().substring(0, 1));
+                seconds |= offset < 60;
+                minutes |= offset >= 60;
+            }
+        }
+        assertThat(directions, containsInAnyOrder("+", "-"));
+        assertThat(seconds && minutes, is(true));
+        // two minutes: two moves
+        assertThat(new ChaosPlan(new SplittableRandom(42), PlanShape.standard()).draw(120_000, 2).stream()
+                .filter(s -> s.kind() == Step.Kind.CLOCK_MOVE).count(), is(2L));
     }
 }

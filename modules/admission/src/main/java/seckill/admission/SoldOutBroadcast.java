@@ -24,17 +24,16 @@ class SoldOutBroadcast {
     static final String CHANNEL = "sk:soldout";
 
     private final UnifiedJedis redis;
-    private final java.time.Clock clock;
     private final long flagSeconds;
 
     @Inject
-    SoldOutBroadcast(UnifiedJedis redis, java.time.Clock clock, AdmissionSettings settings) {
-        this(redis, clock, settings.soldOutFlagSeconds());
+    SoldOutBroadcast(UnifiedJedis redis, AdmissionSettings settings) {
+        this(redis, settings.soldOutFlagSeconds());
     }
 
-    SoldOutBroadcast(UnifiedJedis redis, java.time.Clock clock, long flagSeconds) {
+    /** Marks live {@code flagSeconds} of monotonic time ({@link SoldOutFlags}): no wall clock is involved. */
+    SoldOutBroadcast(UnifiedJedis redis, long flagSeconds) {
         this.redis = redis;
-        this.clock = clock;
         this.flagSeconds = flagSeconds;
     }
 
@@ -42,7 +41,7 @@ class SoldOutBroadcast {
 
     @jakarta.annotation.PostConstruct
     void init() {
-        flags = new SoldOutFlags(clock, java.time.Duration.ofSeconds(flagSeconds));
+        flags = new SoldOutFlags(System::nanoTime, java.time.Duration.ofSeconds(flagSeconds));
     }
     private volatile boolean running;
     private volatile JedisPubSub subscription;

@@ -1,9 +1,9 @@
 package seckill.admission;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
 
 /**
  * In-process sold-out marks. A mark only ever saves a Redis call: it is set after Redis itself said
@@ -16,41 +16,48 @@ import java.util.concurrent.ConcurrentHashMap;
  * mark then cost a Redis call, which gives the true answer. A mark can still be raised late only by
  * an observation held back for longer than that (an instance frozen between its answer and its
  * message).
+ *
+ * <p>Lifetimes are measured on the monotonic clock ({@code System.nanoTime}), never the wall clock: an
+ * instance whose wall clock is moved (NTP stepping it, an operator, the chaos drill's {@code CLOCK_MOVE})
+ * would otherwise keep a mark raised while its clock was ahead, or one its clock moved back under, for
+ * the lifetime plus the jump (minutes of wrong 410s), and lose the restock guard when it moved forward.
  */
 final class SoldOutFlags {
 
-    /** A SKU's mark: flagged until, and when stock last came back (0: never seen). */
-    private record Mark(long flaggedUntil, long restockedAt) {
+    /** A SKU's mark: flagged until, and when stock last came back (monotonic nanos; restockedAt null: never seen). */
+    private record Mark(long flaggedUntil, Long restockedAt) {
     }
 
     // one map, changed by compute: a restock landing between a set's check and its write cannot be lost
     private final Map<String, Mark> marks = new ConcurrentHashMap<>();
-    private final Clock clock;
-    private final long lifetimeMillis;
+    private final LongSupplier nanos;
+    private final long lifetimeNanos;
 
-    SoldOutFlags(Clock clock, Duration lifetime) {
-        this.clock = clock;
-        this.lifetimeMillis = lifetime.toMillis();
+    /** {@code nanos}: a monotonic clock ({@code System::nanoTime}; compared by difference only). */
+    SoldOutFlags(LongSupplier nanos, Duration lifetime) {
+        this.nanos = nanos;
+        this.lifetimeNanos = lifetime.toNanos();
     }
 
     boolean isSet(long activityId, long skuId) {
         Mark mark = marks.get(key(activityId, skuId));
-        return mark != null && mark.flaggedUntil() > clock.millis();
+        return mark != null && mark.flaggedUntil() - nanos.getAsLong() > 0;
     }
 
     void set(long activityId, long skuId) {
-        long now = clock.millis();
+        long now = nanos.getAsLong();
         marks.compute(key(activityId, skuId), (key, mark) -> {
-            if (mark != null && now - mark.restockedAt() < lifetimeMillis) {
+            if (mark != null && mark.restockedAt() != null && now - mark.restockedAt() < lifetimeNanos) {
                 return mark;
             }
-            return new Mark(now + lifetimeMillis, 0);
+            return new Mark(now + lifetimeNanos, null);
         });
     }
 
     void clear(long activityId, long skuId) {
-        long now = clock.millis();
-        marks.put(key(activityId, skuId), new Mark(0, now));
+        long now = nanos.getAsLong();
+        // flagged until now: lapsed (isSet compares strictly)
+        marks.put(key(activityId, skuId), new Mark(now, now));
     }
 
     private static String key(long activityId, long skuId) {

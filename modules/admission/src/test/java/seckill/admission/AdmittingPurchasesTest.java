@@ -33,7 +33,7 @@ class AdmittingPurchasesTest {
     private final Clock clock = Clock.fixed(NOW, ZoneOffset.UTC);
     private final JedisPooled unreachable = new JedisPooled("127.0.0.1", 1);
     private final AdmissionSwitches switches = new AdmissionSwitches();
-    private final SoldOutBroadcast broadcast = new SoldOutBroadcast(unreachable, clock, 5);
+    private final SoldOutBroadcast broadcast = new SoldOutBroadcast(unreachable, 5);
     private final AdmittingPurchases admission;
 
     AdmittingPurchasesTest() {

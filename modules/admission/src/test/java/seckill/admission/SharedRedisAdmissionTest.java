@@ -126,7 +126,7 @@ class SharedRedisAdmissionTest {
     }
 
     private SoldOutBroadcast broadcast(UnifiedJedis redis) {
-        SoldOutBroadcast broadcast = new SoldOutBroadcast(redis, clock, 5);
+        SoldOutBroadcast broadcast = new SoldOutBroadcast(redis, 5);
         broadcast.init();
         broadcast.listen(null);
         return broadcast;

@@ -80,6 +80,7 @@ public final class Checker {
         verdicts.add(resumesAfterHeal(history, ops));
         verdicts.add(reconciledClean(ops));
         verdicts.add(noForgedPayment(activityId, ops));
+        verdicts.add(noStaleSoldOut(history, activityId, ops, refills, onShelf));
         return new Verdict(verdicts);
     }
 
@@ -319,6 +320,102 @@ public final class Checker {
             }
         }
         return examples.verdict(Promise.NO_FORGED_PAYMENT);
+    }
+
+    /**
+     * How long a sold-out answer may lag a unit's return to the shelf: an instance's sold-out mark lives
+     * 5 s ({@code seckill.admission.sold-out-flag-seconds}) unless a restock's broadcast clears it first;
+     * twice that.
+     */
+    public static final java.time.Duration STALE_SOLD_OUT_BOUND = java.time.Duration.ofSeconds(10);
+
+    private static final java.util.regex.Pattern CLOCK_OFFSET = java.util.regex.Pattern.compile("clock ([+-]?\\d+) s");
+    private static final java.util.regex.Pattern LOST_BUCKET = java.util.regex.Pattern.compile("^sku (\\d+) bucket \\d+ .*: deleted");
+    private static final String THRESHOLD = "seckill.admission.sold-out-threshold=";
+
+    /**
+     * A 410 {@code SOLD_OUT} sent at {@code t} for a SKU is stale when units were on its shelf throughout the
+     * request and were still there, unsold, at the end. From the end backwards, the shelf only ever lost
+     * units to reservations and gained them from refills (and from a preheat after a lost bucket), so
+     * {@code shelf(t) >= shelf(end) - (units refilled after t)}. Counted as "after t": every applied refill of
+     * the SKU whose {@code applied_at} (the service's clock) is later than {@code t - bound - skew}, or
+     * unknown; bound {@link #STALE_SOLD_OUT_BOUND}, skew the largest offset of any {@code CLOCK_MOVE} of the
+     * run (an instance with a moved clock writes {@code applied_at} on it). If what is left is above 0, at
+     * least that many units sat on the shelf, unsold to the end, while the buyer was told there were none.
+     * Not judged (the answer is allowed there): while an operator's {@code sold-out-threshold} above 0 is in
+     * force on any instance (flipped on, until its flip back was answered, plus the bound: marks are shared
+     * by broadcast), and for a SKU whose quiet bucket a {@code KEY_LOSS} deleted, from the fault's start
+     * until the first preheat answered 200 after it, plus the bound (the preheat adds units that are not
+     * refills).
+     */
+    private Verdict.PromiseVerdict noStaleSoldOut(History history, long activityId, List<Operation> ops,
+                                                 List<LedgerReading.Refill> refills, Map<Long, Long> onShelf) {
+        Examples examples = new Examples(maxExamples);
+        long bound = STALE_SOLD_OUT_BOUND.toMillis();
+        long skew = history.faults().stream().filter(f -> f.kind() == FaultKind.CLOCK_MOVE)
+                .map(f -> CLOCK_OFFSET.matcher(f.target())).filter(java.util.regex.Matcher::find)
+                .mapToLong(m -> Math.abs(Long.parseLong(m.group(1).replace("+", "")))).max().orElse(0) * 1000;
+        // windows in which a sold-out answer is the operator's or the lost bucket's, not judged: [from, to] millis
+        List<long[]> everySku = new ArrayList<>();
+        Map<Long, List<long[]>> perSku = new HashMap<>();
+        Map<Integer, Long> thresholdOn = new HashMap<>();
+        for (Operation op : ops) {
+            if (op.kind() == OpKind.SWITCH_FLIP && op.body() != null && op.body().startsWith(THRESHOLD)) {
+                boolean on = !op.body().substring(THRESHOLD.length()).trim().equals("0");
+                if (on) {
+                    thresholdOn.putIfAbsent(op.instance(), millis(op.sendWall()));
+                } else if (thresholdOn.containsKey(op.instance())) {
+                    everySku.add(new long[] {thresholdOn.remove(op.instance()), millis(op.answerWall()) + bound});
+                }
+            }
+        }
+        thresholdOn.values().forEach(from -> everySku.add(new long[] {from, Long.MAX_VALUE}));
+        for (HistoryEntry.FaultEvent f : history.faults()) {
+            java.util.regex.Matcher lost = LOST_BUCKET.matcher(f.target());
+            if (f.kind() == FaultKind.KEY_LOSS && lost.find()) {
+                long from = millis(f.startWall());
+                long to = ops.stream().filter(op -> op.kind() == OpKind.PREHEAT && op.status() == 200)
+                        .mapToLong(op -> millis(op.answerWall())).filter(at -> at >= from).min().orElse(Long.MAX_VALUE);
+                perSku.computeIfAbsent(Long.parseLong(lost.group(1)), k -> new ArrayList<>())
+                        .add(new long[] {from, to == Long.MAX_VALUE ? to : to + bound});
+            }
+        }
+        for (Operation op : ops) {
+            if (!isPurchase(op) || op.status() != 410 || op.body() == null || !op.body().contains("SOLD_OUT")
+                    || op.activity() == null || op.activity() != activityId || op.sku() == null) {
+                continue;
+            }
+            long sent = millis(op.sendWall());
+            if (sent == Long.MIN_VALUE || within(everySku, sent) || within(perSku.getOrDefault(op.sku(), List.of()), sent)) {
+                continue;
+            }
+            long end = onShelf.getOrDefault(op.sku(), 0L);
+            long since = sent - bound - skew;
+            long returned = refills.stream().filter(r -> r.skuId() == op.sku() && r.status() == 1)
+                    .filter(r -> r.appliedAt() == null || r.appliedAt().toEpochMilli() > since)
+                    .mapToLong(LedgerReading.Refill::quantity).sum();
+            if (end - returned > 0) {
+                examples.add(describe(op) + ": answered 410 SOLD_OUT at " + op.answerWall() + ", yet " + (end - returned)
+                        + " unit(s) of sku " + op.sku() + " were on the shelf from " + java.time.Instant.ofEpochMilli(since)
+                        + " (sent " + op.sendWall() + " less the " + bound / 1000 + " s bound" + (skew > 0 ? " and the "
+                        + skew / 1000 + " s clock skew" : "") + ") to the end, unsold (shelf at the end " + end
+                        + ", refills applied since then or at an unknown time " + returned + ")");
+            }
+        }
+        return examples.verdict(Promise.NO_STALE_SOLD_OUT);
+    }
+
+    private static boolean within(List<long[]> windows, long at) {
+        return windows.stream().anyMatch(w -> at >= w[0] && at <= w[1]);
+    }
+
+    /** An ISO-8601 wall time in epoch millis; {@code Long.MIN_VALUE} when it cannot be read. */
+    private static long millis(String wall) {
+        try {
+            return java.time.Instant.parse(wall).toEpochMilli();
+        } catch (RuntimeException e) {
+            return Long.MIN_VALUE;
+        }
     }
 
     /** A purchase answered by a sale that sells: not a 5xx (a halt is 503), not a 429. */

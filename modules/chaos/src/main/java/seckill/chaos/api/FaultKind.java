@@ -30,5 +30,12 @@ public enum FaultKind {
      * memory in use (writes refused: OOM), or an evicting policy with headroom (the service must halt until
      * it is {@code noeviction} again); both reverted when the fault ends.
      */
-    EVICTION
+    EVICTION,
+    /**
+     * One instance's wall clock ({@code System.currentTimeMillis}, {@code Instant.now}) moved forward or back
+     * by seconds to minutes while it runs, then put back (libfaketime's timestamp file, rewritten by the
+     * runner; monotonic time stays real). The target names the instance and the offset, e.g.
+     * {@code instance 1: clock +120 s}.
+     */
+    CLOCK_MOVE
 }

@@ -16,7 +16,12 @@ final class LedgerReading {
     record Failure(String reservationId, long skuId, long userId, int quantity) {
     }
 
-    record Refill(String reservationId, long skuId, int quantity, int status) {
+    /** {@code appliedAt}: when the service marked it applied (its own clock; null: not applied, or unknown). */
+    record Refill(String reservationId, long skuId, int quantity, int status, java.time.Instant appliedAt) {
+
+        Refill(String reservationId, long skuId, int quantity, int status) {
+            this(reservationId, skuId, quantity, status, null);
+        }
     }
 
     record Stock(long skuId, long total, int buckets) {
@@ -49,8 +54,17 @@ final class LedgerReading {
     }
 
     List<Refill> refills(long activityId) {
-        return query("SELECT reservation_id, sku_id, quantity, status FROM stock_sync_outbox WHERE activity_id = ?",
-                activityId, r -> new Refill(r.getString(1), r.getLong(2), r.getInt(3), r.getInt(4)));
+        return query("SELECT reservation_id, sku_id, quantity, status, CAST(applied_at AS CHAR) FROM stock_sync_outbox"
+                + " WHERE activity_id = ?", activityId, r -> new Refill(r.getString(1), r.getLong(2), r.getInt(3),
+                r.getInt(4), utc(r.getString(5))));
+    }
+
+    /** A {@code DATETIME} the ledger holds as UTC wall time ({@code 2026-12-02 01:00:00.123}); null stays null. */
+    static java.time.Instant utc(String datetime) {
+        if (datetime == null || datetime.isBlank()) {
+            return null;
+        }
+        return java.time.LocalDateTime.parse(datetime.trim().replace(' ', 'T')).toInstant(java.time.ZoneOffset.UTC);
     }
 
     List<Stock> stock(long activityId) {

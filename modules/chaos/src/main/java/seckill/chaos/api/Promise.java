@@ -14,7 +14,9 @@ public enum Promise {
             + " the stated bound"),
     RECONCILED_CLEAN("reconciliation through the admin API at the end reports every SKU CLEAN"),
     NO_FORGED_PAYMENT("every PAID order was paid by a genuine callback the history shows (its order number and"
-            + " payment id), and every forged callback was refused (never 2xx) and left no seckill_payment row");
+            + " payment id), and every forged callback was refused (never 2xx) and left no seckill_payment row"),
+    NO_STALE_SOLD_OUT("no buyer was told 410 SOLD_OUT while units of the SKU sat on the shelf from before the"
+            + " request (by more than the bound) until the end of the run, unsold");
 
     private final String sentence;
 

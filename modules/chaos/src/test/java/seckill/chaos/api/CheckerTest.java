@@ -212,6 +212,54 @@ class CheckerTest {
         assertViolated(judge(), Promise.NO_FORGED_PAYMENT, "answered 404 but left payment row");
     }
 
+    /**
+     * Buyer 4's 410 SOLD_OUT was sent at 01:00:00; the shelf ends with 2 units, r3's refill applied at an
+     * unknown time. Planted: r2's unit came back at 00:58:00, two minutes before the 410, and is still on
+     * the shelf at the end: a sold-out answer over a unit that sat there, unsold, the whole time.
+     */
+    @Test
+    void aSoldOutAnswerOverAUnitThatStayedOnTheShelfIsCaught() throws Exception {
+        stores.sql("UPDATE stock_sync_outbox SET applied_at = '2026-12-02 00:58:00.000' WHERE reservation_id = ?",
+                id("r2"));
+        Verdict verdict = judge();
+        assertViolated(verdict, Promise.NO_STALE_SOLD_OUT, "buyer 4 sku 1 requestId q4: answered 410 SOLD_OUT");
+        assertThat(verdict.of(Promise.NO_STALE_SOLD_OUT).counterexamples().getFirst(),
+                containsString("1 unit(s) of sku 1 were on the shelf from 2026-12-02T00:59:50Z"));
+        assertThat(verdict.of(Promise.NO_STRANDED_UNIT).held(), is(true));
+    }
+
+    @Test
+    void aSoldOutAnswerWithinTheBoundOfARefillHolds() throws Exception {
+        // the unit came back 8 s before the 410: a sold-out mark may outlive it that long (bound 10 s)
+        stores.sql("UPDATE stock_sync_outbox SET applied_at = '2026-12-02 00:59:52.000' WHERE reservation_id = ?",
+                id("r2"));
+        Verdict verdict = judge();
+        assertThat(verdict.report(), verdict.of(Promise.NO_STALE_SOLD_OUT).held(), is(true));
+    }
+
+    @Test
+    void aMovedClockWidensTheBoundByItsOffset() throws Exception {
+        // the refill's applied_at may have been written by an instance whose clock was 3 min behind
+        stores.sql("UPDATE stock_sync_outbox SET applied_at = '2026-12-02 00:58:00.000' WHERE reservation_id = ?",
+                id("r2"));
+        history.add(new HistoryEntry.FaultEvent(9, FaultKind.CLOCK_MOVE, "instance 1: clock -180 s (moved: seen after"
+                + " 900 ms; put back: seen after 700 ms)", 1, "2026-12-02T00:57:00Z", 2, "2026-12-02T00:57:10Z"));
+        Verdict verdict = judge();
+        assertThat(verdict.report(), verdict.of(Promise.NO_STALE_SOLD_OUT).held(), is(true));
+    }
+
+    @Test
+    void aSoldOutAnswerWhileAnOperatorsThresholdIsInForceIsNotJudged() throws Exception {
+        stores.sql("UPDATE stock_sync_outbox SET applied_at = '2026-12-02 00:58:00.000' WHERE reservation_id = ?",
+                id("r2"));
+        history.add(0, new Operation(900, 90, OpKind.SWITCH_FLIP, 1, null, null, null, null, 1, "2026-12-02T00:59:00Z",
+                2, "2026-12-02T00:59:00.001Z", 200, "seckill.admission.sold-out-threshold=3", null, null));
+        history.add(1, new Operation(901, 91, OpKind.SWITCH_FLIP, 1, null, null, null, null, 3, "2026-12-02T00:59:55Z",
+                4, "2026-12-02T00:59:55.001Z", 200, "seckill.admission.sold-out-threshold=0", null, null));
+        Verdict verdict = judge();
+        assertThat(verdict.report(), verdict.of(Promise.NO_STALE_SOLD_OUT).held(), is(true));
+    }
+
     @Test
     void theLedgersScopedRequestIdIsReadInBothLayouts() {
         assertThat(Checker.clientRequestId("7/2/42/r-1").orElseThrow(), is("r-1"));
