@@ -31,6 +31,13 @@ final class MachineTools {
         require(Files.isExecutable(NGINX), NGINX + " is missing (apt-get install nginx-light)");
     }
 
+    /** Debian's libfaketime (package faketime), preloaded to move one process' wall clock. */
+    static final Path FAKETIME = Path.of("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1");
+
+    static void requireFaketime() {
+        require(Files.isReadable(FAKETIME), FAKETIME + " is missing (apt-get install faketime)");
+    }
+
     static void requirePromtool() {
         require(Files.isExecutable(PROMTOOL), PROMTOOL + " is missing (apt-get install prometheus)");
     }
