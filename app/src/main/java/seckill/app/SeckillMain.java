@@ -4,7 +4,8 @@ import seckill.app.drill.DrillCommand;
 
 /**
  * Entry point of {@code seckill.jar}: with no arguments it serves; {@code drill ...} rehearses a
- * flash sale (see {@code drill --help}). The jar plugin refuses Helidon's own main class for a
+ * flash sale (see {@code drill --help}); {@code bench-settle} runs the settlement benchmark (the
+ * bench module). The jar plugin refuses Helidon's own main class for a
  * modular jar, so serving delegates to it.
  */
 public final class SeckillMain {
@@ -30,7 +31,7 @@ public final class SeckillMain {
             System.exit(DrillCommand.run(rest));
         }
         if (args.length > 0 && args[0].equals("bench-settle")) {
-            System.exit(seckill.app.bench.SettlementBench.run(java.util.Arrays.copyOfRange(args, 1, args.length)));
+            System.exit(seckill.bench.api.SettlementBench.run(java.util.Arrays.copyOfRange(args, 1, args.length)));
         }
         io.helidon.microprofile.cdi.Main.main(args);
     }

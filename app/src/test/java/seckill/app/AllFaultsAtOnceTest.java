@@ -25,7 +25,7 @@ import redis.clients.jedis.Protocol;
 import redis.clients.jedis.UnifiedJedis;
 import seckill.admission.api.Admission;
 import seckill.app.drill.InvariantCheck;
-import seckill.app.infra.DevServers;
+import seckill.dev.api.DevServers;
 import seckill.settlement.api.Reconciliation;
 
 import static org.hamcrest.MatcherAssert.assertThat;

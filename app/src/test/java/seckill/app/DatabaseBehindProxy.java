@@ -10,7 +10,7 @@ import io.helidon.dbclient.DbClient;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import seckill.app.drill.TcpProxy;
-import seckill.app.infra.DevServers;
+import seckill.dev.api.DevServers;
 
 /**
  * Puts the service's database behind a {@link TcpProxy} for one test class, so a test can cut the

@@ -18,7 +18,7 @@ import jakarta.ws.rs.client.WebTarget;
 import org.eclipse.microprofile.config.Config;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import seckill.app.infra.DevServers;
+import seckill.dev.api.DevServers;
 import seckill.ordering.api.OrderingSwitch;
 import seckill.reservation.api.ReservationId;
 

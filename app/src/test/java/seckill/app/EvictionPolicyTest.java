@@ -10,7 +10,7 @@ import java.time.Duration;
 import io.helidon.dbclient.DbClient;
 import org.eclipse.microprofile.config.Config;
 import redis.clients.jedis.Protocol;
-import seckill.app.infra.DevServers;
+import seckill.dev.api.DevServers;
 import io.helidon.microprofile.testing.junit5.AddConfig;
 import io.helidon.microprofile.testing.junit5.HelidonTest;
 import jakarta.inject.Inject;

@@ -13,7 +13,7 @@ import jakarta.ws.rs.client.WebTarget;
 import org.eclipse.microprofile.config.Config;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.UnifiedJedis;
-import seckill.app.infra.DevServers;
+import seckill.dev.api.DevServers;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;

@@ -29,7 +29,7 @@ import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
 import seckill.app.drill.InvariantCheck;
-import seckill.app.infra.DevServers;
+import seckill.dev.api.DevServers;
 import seckill.reservation.api.ReservationId;
 
 import static org.hamcrest.MatcherAssert.assertThat;

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.helidon.dbclient.DbClient;
-import seckill.app.infra.DevServers;
+import seckill.dev.api.DevServers;
 
 /**
  * Another instance of the service in its own JVM (the test's class path, {@code SeckillMain}) on a

@@ -30,7 +30,7 @@ import redis.clients.jedis.JedisCluster;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.util.JedisClusterCRC16;
 import seckill.app.drill.InvariantCheck;
-import seckill.app.infra.DevServers;
+import seckill.dev.api.DevServers;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.empty;

@@ -31,9 +31,9 @@ import seckill.ordering.api.OrderingSchema;
 import seckill.settlement.api.SettlementSchema;
 
 /**
- * Produces the Helidon {@link DbClient} from {@code seckill.db.*}, or from the embedded dev MariaDB
- * when no URL is set. Every module's Liquibase changelog is applied first, so whoever gets the
- * client gets the schema with it.
+ * Produces the Helidon {@link DbClient} from {@code seckill.db.*} (with no URL configured, the dev
+ * module, when it is on the class path, supplies its embedded MariaDB's). Every module's Liquibase
+ * changelog is applied first, so whoever gets the client gets the schema with it.
  */
 @ApplicationScoped
 class Database {
@@ -47,25 +47,22 @@ class Database {
     // optional because MP Config reads an empty value as missing, and a dev database may have none
     private final Optional<String> password;
     private final int poolSize;
-    private final DevServers devServers;
 
     @Inject
     Database(@ConfigProperty(name = "seckill.db.url") Optional<String> url,
              @ConfigProperty(name = "seckill.db.user") Optional<String> user,
              @ConfigProperty(name = "seckill.db.password") Optional<String> password,
-             @ConfigProperty(name = "seckill.db.pool-size", defaultValue = "10") int poolSize,
-             DevServers devServers) {
+             @ConfigProperty(name = "seckill.db.pool-size", defaultValue = "10") int poolSize) {
         this.url = url;
         this.user = user;
         this.password = password;
         this.poolSize = poolSize;
-        this.devServers = devServers;
     }
 
     @Produces
     @Singleton
     DbClient dbClient() {
-        String jdbcUrl = withStatementCache(url.filter(u -> !u.isBlank()).orElseGet(devServers::jdbcUrl));
+        String jdbcUrl = withStatementCache(url.filter(u -> !u.isBlank()).orElseThrow(() -> notConfigured("seckill.db.url")));
         String username = user.orElse("root");
         String secret = password.orElse("");
         migrate(jdbcUrl, username, secret);
@@ -112,7 +109,12 @@ class Database {
 
     void close(@Disposes DbClient db) {
         db.close();
-        devServers.databaseClosed();
+    }
+
+    /** A store with no address: configure it, or put the dev module ({@code dev-libs/}) on the class path. */
+    static IllegalStateException notConfigured(String key) {
+        return new IllegalStateException(key + " is not set, and the embedded dev servers are not on the class path "
+                + "(dev-libs/ beside the jar): set seckill.redis.uri and seckill.db.url");
     }
 
     /** Builds the client, and so migrates the schema, at start-up: a broken database fails the start. */

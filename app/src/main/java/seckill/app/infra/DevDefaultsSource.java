@@ -52,19 +52,37 @@ public final class DevDefaultsSource implements ConfigSource {
         }
     }
 
-    /** Dev mode: neither store is configured (this source supplies neither key, so any config will do). */
+    /**
+     * Dev mode: neither store is configured. This source supplies neither key; the dev module's
+     * source (its embedded servers' addresses, when the dev module is on the class path) is left out
+     * of the question, since it answers exactly when nothing else does.
+     */
     public static boolean isDevMode(Config config) {
-        return !configured(config, "seckill.redis.uri") && !configured(config, "seckill.db.url");
+        Config others = withoutDevStores(config);
+        return !configured(others, "seckill.redis.uri") && !configured(others, "seckill.db.url");
     }
 
     /**
      * Asks MicroProfile Config itself, built from every other source this service reads (system
      * properties, the environment in every name form the specification maps, the properties files,
      * the config directory), so no way of setting a store is missed; never a hand-written lookup.
-     * This source is left out of that build: it must not answer its own question.
+     * This source is left out of that build: it must not answer its own question; nor is the dev
+     * module's.
      */
     private static boolean configured(Config others, String key) {
         return others.getOptionalValue(key, String.class).filter(v -> !v.isBlank()).isPresent();
+    }
+
+    /** The same config without the dev module's source (its embedded servers' addresses). */
+    private static Config withoutDevStores(Config config) {
+        java.util.List<ConfigSource> sources = new java.util.ArrayList<>();
+        config.getConfigSources().forEach(source -> {
+            // a compile-time constant: the service runs without the dev module on its class path
+            if (!source.getName().equals(seckill.dev.api.DevServers.CONFIG_SOURCE_NAME)) {
+                sources.add(source);
+            }
+        });
+        return ConfigProviderResolver.instance().getBuilder().withSources(sources.toArray(ConfigSource[]::new)).build();
     }
 
     @Override

@@ -26,8 +26,8 @@ import redis.clients.jedis.util.JedisURIHelper;
 
 /**
  * Produces the one Redis client of the application from {@code seckill.redis.uri}
- * ({@code redis://[user:password@]host:port[/db]}, {@code rediss://} for TLS), or from the embedded
- * dev server when the URI is not set.
+ * ({@code redis://[user:password@]host:port[/db]}, {@code rediss://} for TLS); with none configured,
+ * the dev module, when it is on the class path, supplies its embedded Redis's.
  */
 @ApplicationScoped
 class RedisConnection {
@@ -37,23 +37,20 @@ class RedisConnection {
     private final Optional<String> uri;
     private final int poolSize;
     private final int timeoutMillis;
-    private final DevServers devServers;
 
     @Inject
     RedisConnection(@ConfigProperty(name = "seckill.redis.uri") Optional<String> uri,
                     @ConfigProperty(name = "seckill.redis.pool-size", defaultValue = "64") int poolSize,
-                    @ConfigProperty(name = "seckill.redis.timeout-millis", defaultValue = "2000") int timeoutMillis,
-                    DevServers devServers) {
+                    @ConfigProperty(name = "seckill.redis.timeout-millis", defaultValue = "2000") int timeoutMillis) {
         this.uri = uri;
         this.poolSize = poolSize;
         this.timeoutMillis = timeoutMillis;
-        this.devServers = devServers;
     }
 
     @Produces
     @Singleton
     UnifiedJedis redis() {
-        String configured = uri.filter(u -> !u.isBlank()).orElseGet(devServers::redisUri);
+        String configured = uri.filter(u -> !u.isBlank()).orElseThrow(() -> Database.notConfigured("seckill.redis.uri"));
         if (configured.startsWith("redis-cluster://")) {
             return cluster(configured);
         }
@@ -130,6 +127,5 @@ class RedisConnection {
 
     void close(@Disposes UnifiedJedis redis) {
         redis.close();
-        devServers.redisClosed();
     }
 }

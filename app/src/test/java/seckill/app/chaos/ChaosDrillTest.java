@@ -12,7 +12,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
-import seckill.app.infra.DevServers;
+import seckill.dev.api.DevServers;
 import seckill.chaos.api.Checker;
 import seckill.chaos.api.FaultKind;
 import seckill.chaos.api.History;

@@ -298,7 +298,7 @@ public final class OrderWriter {
     }
 
     /** {@code events}: each event by its id's text; {@code number}: the one event's order number, null: derived. */
-    private static void insertOrders(DbTransaction tx, Map<String, ReservationEvent> events,
+    static void insertOrders(DbTransaction tx, Map<String, ReservationEvent> events,
                                      LongFunction<Duration> paymentWindow, Instant now, String number) {
         List<Object> params = new ArrayList<>(events.size() * OrderingSql.ORDER_PARAMS);
         // the batch's times are the same for every row (and the deadline for every row of one
@@ -335,7 +335,7 @@ public final class OrderWriter {
         return e.id().activityId() + "/" + e.id().skuId() + "/" + e.userId() + "/" + e.requestId();
     }
 
-    private static void insertDeductLogs(DbTransaction tx, Map<String, ReservationEvent> events, Instant now) {
+    static void insertDeductLogs(DbTransaction tx, Map<String, ReservationEvent> events, Instant now) {
         List<Object> params = new ArrayList<>(events.size() * OrderingSql.LOG_PARAMS);
         String nowColumn = UtcTime.column(now);
         for (Map.Entry<String, ReservationEvent> entry : events.entrySet()) {
@@ -349,7 +349,7 @@ public final class OrderWriter {
         tx.insert(OrderingSql.LOG_COLUMNS + OrderingSql.rows(OrderingSql.DEDUCT_LOG_ROW, events.size()), params.toArray());
     }
 
-    private static void deductStock(DbTransaction tx, Collection<ReservationEvent> events) {
+    static void deductStock(DbTransaction tx, Collection<ReservationEvent> events) {
         Map<List<Long>, Long> perSku = new LinkedHashMap<>();
         for (ReservationEvent e : events) {
             perSku.merge(List.of(e.id().activityId(), e.id().skuId()), (long) e.quantity(), Long::sum);

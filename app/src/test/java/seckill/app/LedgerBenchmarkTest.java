@@ -1,0 +1,69 @@
+package seckill.app;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+import io.helidon.dbclient.DbClient;
+import io.helidon.microprofile.testing.junit5.AddConfig;
+import io.helidon.microprofile.testing.junit5.HelidonTest;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+import seckill.ordering.api.Activity;
+import seckill.ordering.api.ActivityCatalog;
+import seckill.ordering.api.LedgerBenchmark;
+import seckill.ordering.api.NewActivity;
+import seckill.ordering.api.SkuLine;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.is;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/**
+ * The settlement benchmark's door to the ledger (bench-settle's plain-SQL ceiling and its progress
+ * reads): the ceiling writes what the workers write, takes the units from the guard row, and the
+ * guard refuses a batch the shelf cannot hold, leaving nothing of it behind.
+ */
+@HelidonTest
+@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
+class LedgerBenchmarkTest {
+
+    @Inject
+    LedgerBenchmark ledger;
+
+    @Inject
+    ActivityCatalog catalog;
+
+    @Inject
+    DbClient db;
+
+    @Test
+    void theCeilingWritesOrdersAndTakesTheirUnitsUntilTheShelfIsEmpty() {
+        Activity activity = catalog.register(new NewActivity("ledger benchmark", Instant.now().minusSeconds(1),
+                Instant.now().plus(Duration.ofHours(1)), Duration.ofMinutes(15), List.of(new SkuLine(1, 10, 1, 1))));
+        long firstUser = activity.id() * 100_000_000L;
+        assertThat(ledger.available(activity.id(), 1), is(10L));
+
+        ledger.writeDirectly(activity.id(), 1, firstUser, 0, 4, Instant.now());
+        assertThat(ledger.available(activity.id(), 1), is(6L));
+        assertThat(ledger.orders(activity.id()), is(4L));
+        ledger.writeDirectly(activity.id(), 1, firstUser, 4, 10, Instant.now());
+        assertThat(ledger.available(activity.id(), 1), is(0L));
+        assertThat(ledger.orders(activity.id()), is(10L));
+        // pending orders of one unit each, one deduct log row per order: what the workers write
+        assertThat(count("SELECT COUNT(*) FROM seckill_order WHERE activity_id = ? AND status = 0 AND quantity = 1",
+                activity.id()), is(10L));
+        assertThat(count("SELECT COUNT(*) FROM seckill_stock_log WHERE activity_id = ? AND change_type = 1",
+                activity.id()), is(10L));
+
+        assertThrows(IllegalStateException.class,
+                () -> ledger.writeDirectly(activity.id(), 1, firstUser, 10, 11, Instant.now()));
+        assertThat(ledger.orders(activity.id()), is(10L));
+        assertThat(count("SELECT COUNT(*) FROM seckill_stock_log WHERE activity_id = ?", activity.id()), is(10L));
+        assertThat(ledger.available(activity.id(), 1), is(0L));
+    }
+
+    private long count(String sql, long activityId) {
+        return db.execute().get(sql, activityId).map(r -> ((Number) r.column(1).get()).longValue()).orElseThrow();
+    }
+}
