@@ -80,8 +80,8 @@ class InstanceClockTest {
             assertThat("the fast instance states the ledger's time (it said " + stated + ", the ledger " + ledger + ")",
                     skew, lessThan(2_000L));
 
-            String body = "{\"orderNo\":\"%s\",\"paymentId\":\"clock-pay-1\",\"amount\":99.50,\"currency\":\"CNY\",\"paidAt\":\"%s\"}"
-                    .formatted(orderNo, Instant.now());
+            String body = "{\"orderNo\":\"%s\",\"paymentId\":\"clock-pay-%d\",\"amount\":99.50,\"currency\":\"CNY\",\"paidAt\":\"%s\"}"
+                    .formatted(orderNo, activity, Instant.now());
             HttpResponse<String> paid = sale.send(HttpRequest.newBuilder(fast.base().resolve("/api/v1/payments/callback"))
                     .header("Content-Type", "application/json")
                     .header("X-Signature", PaymentCallbackAttackTest.header(KEY, Instant.now().getEpochSecond(), body))
