@@ -81,6 +81,7 @@ public final class Checker {
         verdicts.add(reconciledClean(ops));
         verdicts.add(noForgedPayment(activityId, ops));
         verdicts.add(noStaleSoldOut(history, activityId, ops, refills, onShelf));
+        verdicts.add(onTimePaymentAccepted(activityId, activity.paymentWindowSeconds(), ops, orders));
         return new Verdict(verdicts);
     }
 
@@ -403,6 +404,80 @@ public final class Checker {
             }
         }
         return examples.verdict(Promise.NO_STALE_SOLD_OUT);
+    }
+
+    /**
+     * How much earlier than the end of its window at the earliest a payment must have been answered to be
+     * judged on time: the runner's clock against the ledger database's (one host here; NTP's skew on two),
+     * plus an instance's reading of the ledger's clock (half a round trip of its {@code SELECT}, and
+     * changes under 20 ms not applied), plus {@code DATETIME(3)}'s truncation. Latency is not in it: the
+     * window is counted from a send, the payment judged by its answer.
+     */
+    public static final java.time.Duration ON_TIME_MARGIN = java.time.Duration.ofSeconds(2);
+
+    /**
+     * A genuine {@code PAYMENT} (not forged) of the activity answered {@code 409 ORDER_EXPIRED} is a
+     * violation when it was answered (the runner's wall clock) before {@code S + window - margin}: its order
+     * is the sent body's {@code orderNo} in {@code seckill_order}, with a reservation a purchase of the
+     * history was answered 202/200 for; {@code S} is the send time of the first purchase or probe with the
+     * order's activity, SKU, buyer and requestId (any of them may have made the reservation, and the order,
+     * whose deadline is its creation plus the window, is made after the reservation, so not before {@code S});
+     * {@code window} the activity's {@code paymentWindowSeconds}; margin {@link #ON_TIME_MARGIN}. The
+     * service checked the deadline between the payment's send and its answer, so the answer time is
+     * late enough whatever the payment's latency; and {@code S} is early enough whatever the 202's (a
+     * paused instance answers a reservation it made seconds before). Payments whose times cannot be read,
+     * whose order is not in the ledger or whose reservation no 202/200 named are not judged.
+     */
+    private Verdict.PromiseVerdict onTimePaymentAccepted(long activityId, long windowSeconds, List<Operation> ops,
+                                                        List<LedgerReading.Order> orders) {
+        Examples examples = new Examples(maxExamples);
+        Map<String, LedgerReading.Order> byOrderNo = new HashMap<>();
+        orders.forEach(o -> byOrderNo.put(o.orderNo(), o));
+        java.util.Set<String> answered = new java.util.HashSet<>();
+        Map<String, Operation> firstSent = new HashMap<>();
+        for (Operation op : ops) {
+            if (!isPurchase(op) || op.activity() == null || op.activity() != activityId || op.sku() == null
+                    || op.buyer() == null || op.requestId() == null) {
+                continue;
+            }
+            if (op.status() == 202 || op.status() == 200) {
+                reservationId(op).ifPresent(answered::add);
+            }
+            long sent = millis(op.sendWall());
+            if (sent != Long.MIN_VALUE) {
+                firstSent.merge(activityId + "/" + op.sku() + "/" + op.buyer() + "/" + op.requestId(), op,
+                        (a, b) -> millis(b.sendWall()) < millis(a.sendWall()) ? b : a);
+            }
+        }
+        long margin = ON_TIME_MARGIN.toMillis();
+        for (Operation op : ops) {
+            if (op.kind() != OpKind.PAYMENT || op.isForged() || op.status() != 409 || op.body() == null
+                    || !op.body().contains("ORDER_EXPIRED") || op.activity() == null || op.activity() != activityId) {
+                continue;
+            }
+            LedgerReading.Order order = parse(sentBody(op)).map(b -> byOrderNo.get(b.getString("orderNo", "")))
+                    .orElse(null);
+            long answeredAt = millis(op.answerWall());
+            if (order == null || !answered.contains(order.reservationId()) || answeredAt == Long.MIN_VALUE) {
+                continue;
+            }
+            Optional<Operation> first = clientRequestId(order.requestId()).map(id -> firstSent.get(
+                    activityId + "/" + order.skuId() + "/" + order.userId() + "/" + id));
+            if (first.isEmpty()) {
+                continue;
+            }
+            long opened = millis(first.get().sendWall());
+            long earliestEnd = opened + windowSeconds * 1000;
+            if (answeredAt < earliestEnd - margin) {
+                examples.add(describe(op) + ": answered 409 ORDER_EXPIRED at " + op.answerWall() + " (sent "
+                        + op.sendWall() + ") for order " + order.orderNo() + " (reservation " + order.reservationId()
+                        + ", buyer " + order.userId() + "), whose " + windowSeconds + " s window ran at the earliest to "
+                        + java.time.Instant.ofEpochMilli(earliestEnd) + " (its first purchase #" + first.get().seq()
+                        + " sent " + first.get().sendWall() + "): " + (earliestEnd - answeredAt)
+                        + " ms early, margin " + margin + " ms");
+            }
+        }
+        return examples.verdict(Promise.ON_TIME_PAYMENT_ACCEPTED);
     }
 
     private static boolean within(List<long[]> windows, long at) {

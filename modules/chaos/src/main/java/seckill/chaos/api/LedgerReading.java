@@ -10,7 +10,8 @@ import java.util.List;
 /** Plain SQL on the ledger's tables (schema: the ordering module's Liquibase changelog), read-only. */
 final class LedgerReading {
 
-    record Order(String reservationId, String requestId, long skuId, long userId, int quantity, int status) {
+    record Order(String reservationId, String requestId, long skuId, long userId, int quantity, int status,
+                 String orderNo) {
     }
 
     record Failure(String reservationId, long skuId, long userId, int quantity) {
@@ -42,9 +43,9 @@ final class LedgerReading {
     }
 
     List<Order> orders(long activityId) {
-        return query("SELECT reservation_id, request_id, sku_id, user_id, quantity, status FROM seckill_order"
+        return query("SELECT reservation_id, request_id, sku_id, user_id, quantity, status, order_no FROM seckill_order"
                 + " WHERE activity_id = ?", activityId, r -> new Order(r.getString(1), r.getString(2), r.getLong(3),
-                r.getLong(4), r.getInt(5), r.getInt(6)));
+                r.getLong(4), r.getInt(5), r.getInt(6), r.getString(7)));
     }
 
     List<Failure> failures(long activityId) {

@@ -16,7 +16,10 @@ public enum Promise {
     NO_FORGED_PAYMENT("every PAID order was paid by a genuine callback the history shows (its order number and"
             + " payment id), and every forged callback was refused (never 2xx) and left no seckill_payment row"),
     NO_STALE_SOLD_OUT("no buyer was told 410 SOLD_OUT while units of the SKU sat on the shelf from before the"
-            + " request (by more than the bound) until the end of the run, unsold");
+            + " request (by more than the bound) until the end of the run, unsold"),
+    ON_TIME_PAYMENT_ACCEPTED("no genuine payment answered before its order's payment window can have ended (the"
+            + " window counted from the first purchase that could have made the order, less the margin) was"
+            + " refused ORDER_EXPIRED");
 
     private final String sentence;
 

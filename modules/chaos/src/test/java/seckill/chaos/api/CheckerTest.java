@@ -317,6 +317,60 @@ class CheckerTest {
         return judge(new History(history));
     }
 
+    /**
+     * Buyer 21's purchase was sent at 01:00:00 and answered 202; the activity's window is 10 s, so its order's
+     * deadline is 01:00:10 at the earliest. Planted: its genuine payment, answered at 01:00:05, refused
+     * {@code 409 ORDER_EXPIRED} (as an instance whose clock ran 2 min ahead refused them, seed 13).
+     */
+    @Test
+    void anOnTimePaymentRefusedOrderExpiredIsCaught() throws Exception {
+        reserve(21, "r21", "q21", 2);
+        refill("r21", 1);
+        history.add(expiredPayment(OpKind.PAYMENT, null, "r21", "2026-12-02T01:00:04.800Z", "2026-12-02T01:00:05Z"));
+        Verdict verdict = judge();
+        assertViolated(verdict, Promise.ON_TIME_PAYMENT_ACCEPTED, "answered 409 ORDER_EXPIRED at 2026-12-02T01:00:05Z");
+        assertThat(verdict.of(Promise.ON_TIME_PAYMENT_ACCEPTED).counterexamples().getFirst(), containsString(
+                "order " + orderNo("r21") + " (reservation " + id("r21") + ", buyer 21), whose 10 s window ran at the"
+                        + " earliest to 2026-12-02T01:00:10Z"));
+        assertThat(verdict.of(Promise.ON_TIME_PAYMENT_ACCEPTED).violations(), is(1L));
+    }
+
+    /**
+     * Refusals the promise allows: a payment answered after the window (01:00:12), one answered within the
+     * margin of its end (01:00:08.500: the window less 2 s is 01:00:08), and a forged callback answered
+     * ORDER_EXPIRED in time (forgeries are {@code NO_FORGED_PAYMENT}'s). And the window counts from the first
+     * purchase that could have made the order: buyer 23's first attempt at 00:59:55 got no answer, its retry
+     * a 200 at 01:00:00, so a refusal answered at 01:00:06 is after 00:59:55 + 10 s less the margin.
+     */
+    @Test
+    void aLatePaymentRefusedOrderExpiredHolds() throws Exception {
+        reserve(21, "r21", "q21", 2);
+        refill("r21", 1);
+        history.add(expiredPayment(OpKind.PAYMENT, null, "r21", "2026-12-02T01:00:11.900Z", "2026-12-02T01:00:12Z"));
+        history.add(expiredPayment(OpKind.PAYMENT, null, "r21", "2026-12-02T01:00:07.900Z", "2026-12-02T01:00:08.500Z"));
+        history.add(expiredPayment(OpKind.HOSTILE_PAYMENT, "replayed-order", "r21", "2026-12-02T01:00:01Z",
+                "2026-12-02T01:00:01.100Z"));
+        history.add(new Operation(++seq, (int) seq, OpKind.PURCHASE, 0, 23L, activity, 1L, "q23", seq * 1_000_000L,
+                "2026-12-02T00:59:55Z", seq * 1_000_000L + 1, "2026-12-02T00:59:58Z", 0, null, null,
+                "HttpTimeoutException"));
+        reserve(23, "r23", "q23", 2);
+        refill("r23", 1);
+        history.add(expiredPayment(OpKind.PAYMENT, null, "r23", "2026-12-02T01:00:05.900Z", "2026-12-02T01:00:06Z"));
+        Verdict verdict = judge();
+        assertThat(verdict.report(), verdict.of(Promise.ON_TIME_PAYMENT_ACCEPTED).held(), is(true));
+        assertThat(verdict.report(), verdict.of(Promise.NO_FORGED_PAYMENT).held(), is(true));
+    }
+
+    /** A payment callback for the reservation's order answered {@code 409 ORDER_EXPIRED}, sent and answered at the given times. */
+    private Operation expiredPayment(OpKind kind, String forged, String reservation, String sendWall, String answerWall) {
+        long at = ++seq * 1_000_000L;
+        String sent = "{\"orderNo\":\"" + orderNo(reservation) + "\",\"paymentId\":\"pay-" + activity + "-" + seq
+                + "\",\"amount\":1.00,\"currency\":\"CNY\",\"paidAt\":\"2026-12-02T01:00:00Z\"}\nX-Signature: t=1,v1=00";
+        return new Operation(seq, (int) seq, kind, 0, null, activity, null, null, at, sendWall, at + 1_000_000,
+                answerWall, 409, "{\"type\":\"urn:seckill:problem:ORDER_EXPIRED\",\"status\":409,\"orderNo\":\""
+                + orderNo(reservation) + "\"}", null, null, sent, forged);
+    }
+
     private Verdict judge(History h) throws Exception {
         stores.redis.set("sk:{a" + activity + ":s1:b0}:stock", Long.toString(shelf));
         Verdict verdict = new Checker(stores.db, stores.redis, 5).judge(h);
