@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
@@ -140,9 +141,10 @@ final class FaultInjector {
      * {@code CLOCK_MOVE}: the instance's wall clock moved by the step's offset (its faketime file rewritten;
      * the running JVM sees it within a second, no restart), held for the step's length, then put back
      * (when the last of overlapping moves of that instance ends; a later move's offset replaces an earlier
-     * one's). The target says when the instance's own {@code serverTime} first showed the moved clock and
-     * the real one again, e.g. {@code instance 1: clock +120 s (moved: seen after 812 ms (serverTime +119650 ms);
-     * put back: seen after 640 ms (serverTime -12 ms))}.
+     * one's). The target says when the instance's host clock showed the move (its {@code Date} header) while
+     * its own {@code serverTime}, the ledger database's time, did not, and when the real time was back, e.g.
+     * {@code instance 1: clock +120 s (moved: host clock seen after 812 ms (Date +120 s); the service keeps the
+     * ledger's time (serverTime +4 ms); put back: seen after 40 ms (serverTime -12 ms))}: see {@link #awaitClock}.
      */
     private void moveClock(Step step) {
         ServiceProcess instance = instances.get(step.instance());
@@ -167,14 +169,21 @@ final class FaultInjector {
     /**
      * Waits (at most 5 s) until the instance's own clock, as it states it ({@code serverTime} of
      * {@code GET /api/v1/activities/{id}}: the service's injected clock), is {@code offsetSeconds} away
-     * from the runner's (within 2 s: libfaketime reads its file once a second). Not the {@code Date}
-     * header: Helidon caches it and, after a backward jump, leaves it where the moved clock was.
+     * from the runner's (within 2 s: libfaketime reads its file once a second), or, for a move, until its
+     * host's clock is: the {@code Date} header (Helidon's, on the host's wall clock) that far off while
+     * {@code serverTime} is not. The service's clock is the ledger database's, so a move is expected to show
+     * in the header only: {@code host clock seen after 1200 ms (Date +126 s); the service keeps the ledger's
+     * time (serverTime +4 ms)}. Helidon caches the header and, after a backward jump, leaves it where the
+     * moved clock was, so a move back is not seen in it: {@code not seen within 5 s (the service keeps the
+     * ledger's time), last serverTime …}.
      */
     private String awaitClock(ServiceProcess instance, long offsetSeconds) {
         long begin = nanos.getAsLong();
         var http = java.net.http.HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
         java.util.regex.Pattern serverTime = java.util.regex.Pattern.compile("\"serverTime\"\\s*:\\s*\"([^\"]+)\"");
         String last = "no answer";
+        String host = null;
+        boolean keptLedgerTime = false;
         while (nanos.getAsLong() - begin < Duration.ofSeconds(5).toNanos()) {
             try {
                 var response = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(
@@ -184,8 +193,17 @@ final class FaultInjector {
                 if (m.find()) {
                     long skewMillis = java.time.Instant.parse(m.group(1)).toEpochMilli() - clock.millis();
                     last = "serverTime " + (skewMillis >= 0 ? "+" : "") + skewMillis + " ms";
+                    keptLedgerTime = Math.abs(skewMillis) <= 2_000;
                     if (Math.abs(skewMillis - offsetSeconds * 1000) <= 2_000) {
                         return "seen after " + (nanos.getAsLong() - begin) / 1_000_000 + " ms (" + last + ")";
+                    }
+                    Optional<Long> hostSkew = response.headers().firstValue("Date").flatMap(this::dateSkewSeconds);
+                    if (hostSkew.isPresent()) {
+                        host = "Date " + (hostSkew.get() >= 0 ? "+" : "") + hostSkew.get() + " s";
+                        if (offsetSeconds != 0 && keptLedgerTime && Math.abs(hostSkew.get() - offsetSeconds) <= 2) {
+                            return "host clock seen after " + (nanos.getAsLong() - begin) / 1_000_000 + " ms (" + host
+                                    + "); the service keeps the ledger's time (" + last + ")";
+                        }
                     }
                 } else {
                     last = response.statusCode() + " without serverTime";
@@ -198,7 +216,19 @@ final class FaultInjector {
             }
             sleep(Duration.ofMillis(200));
         }
-        return "not seen within 5 s, last " + last;
+        return "not seen within 5 s" + (keptLedgerTime ? " (the service keeps the ledger's time)" : "") + ", last "
+                + last + (host == null ? "" : "; " + host);
+    }
+
+    /** How far (whole seconds) an HTTP {@code Date} header is from the runner's clock, if it reads. */
+    private Optional<Long> dateSkewSeconds(String date) {
+        try {
+            java.time.Instant at = java.time.ZonedDateTime.parse(date,
+                    java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+            return Optional.of(Math.round((at.toEpochMilli() - clock.millis()) / 1000.0));
+        } catch (java.time.format.DateTimeParseException e) {
+            return Optional.empty();
+        }
     }
 
     /**
