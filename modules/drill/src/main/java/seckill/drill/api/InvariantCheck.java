@@ -7,13 +7,15 @@ import java.util.Map;
 import java.util.Optional;
 
 import io.helidon.dbclient.DbClient;
-import io.helidon.dbclient.DbRow;
 import redis.clients.jedis.UnifiedJedis;
-import seckill.redis.SlotSpread;
+import seckill.ordering.api.LedgerAudit;
+import seckill.reservation.api.StockAudit;
 
 /**
  * Verifies a sale directly in MySQL and Redis, never from HTTP answers: nothing oversold,
- * duplicated or lost. It reads the tables and keys the modules own, read-only, as an auditor would.
+ * duplicated or lost. It asks the modules that own the tables and keys for their audit figures
+ * (ordering's {@link LedgerAudit}, reservation's {@link StockAudit}: plain reads of their own tables
+ * and keys, never through the code paths being audited), so it names no table and no key.
  * Each violation is reported with its figures; an empty list means the sale is sound.
  */
 public final class InvariantCheck {
@@ -22,28 +24,42 @@ public final class InvariantCheck {
     public record SkuAudit(long skuId, Map<String, Long> figures, List<String> violations) {
     }
 
-    private final DbClient db;
-    private final UnifiedJedis redis;
+    private final LedgerAudit ledger;
+    private final StockAudit redis;
 
+    /** The audit over this database and this Redis, read on these clients (not the service's code). */
     public InvariantCheck(DbClient db, UnifiedJedis redis) {
-        this.db = db;
+        this(LedgerAudit.over((columns, sql, params) -> rows(db, columns, sql, params)), StockAudit.over(new StockAudit.Reads() {
+            @Override
+            public String get(String key) {
+                return redis.get(key);
+            }
+
+            @Override
+            public long hlen(String key) {
+                return redis.hlen(key);
+            }
+
+            @Override
+            public boolean hexists(String key, String field) {
+                return redis.hexists(key, field);
+            }
+        }));
+    }
+
+    public InvariantCheck(LedgerAudit ledger, StockAudit redis) {
+        this.ledger = ledger;
         this.redis = redis;
     }
 
     public List<SkuAudit> audit(long activityId) {
         List<SkuAudit> audits = new ArrayList<>();
-        List<long[]> skus = new ArrayList<>();
-        try (var rows = db.execute().query(
-                "SELECT sku_id, total, available, per_user_limit, buckets FROM seckill_stock WHERE activity_id = ?",
-                activityId)) {
-            rows.forEach(r -> skus.add(new long[] {num(r, "sku_id"), num(r, "total"), num(r, "available"),
-                    num(r, "per_user_limit"), num(r, "buckets")}));
-        }
+        List<LedgerAudit.SkuStock> skus = ledger.stock(activityId);
         if (skus.isEmpty()) {
             audits.add(new SkuAudit(0, Map.of(), List.of("activity " + activityId + " has no stock rows")));
         }
-        for (long[] sku : skus) {
-            audits.add(auditSku(activityId, sku[0], sku[1], sku[2], (int) sku[3], (int) sku[4]));
+        for (LedgerAudit.SkuStock sku : skus) {
+            audits.add(auditSku(activityId, sku));
         }
         return audits;
     }
@@ -54,39 +70,24 @@ public final class InvariantCheck {
         return all;
     }
 
-    private SkuAudit auditSku(long activityId, long skuId, long total, long available, int perUserLimit, int buckets) {
+    private SkuAudit auditSku(long activityId, LedgerAudit.SkuStock sku) {
+        long skuId = sku.skuId();
+        long total = sku.total();
+        long available = sku.available();
+        int perUserLimit = sku.perUserLimit();
+        int buckets = sku.buckets();
         Map<String, Long> f = new LinkedHashMap<>();
         List<String> violations = new ArrayList<>();
         f.put("total", total);
         f.put("available", available);
-        long orders = scalar("SELECT COUNT(*) FROM seckill_order WHERE activity_id = ? AND sku_id = ?", activityId, skuId);
-        long orderedUnits = scalar("SELECT COALESCE(SUM(quantity), 0) FROM seckill_order WHERE activity_id = ? AND sku_id = ?",
-                activityId, skuId);
-        long buyers = scalar("SELECT COUNT(DISTINCT user_id) FROM seckill_order WHERE activity_id = ? AND sku_id = ?",
-                activityId, skuId);
-        // an expired order (status 2) gave its unit back, which may be sold again: only live orders hold stock
-        long liveUnits = scalar("""
-                SELECT COALESCE(SUM(quantity), 0) FROM seckill_order
-                WHERE activity_id = ? AND sku_id = ? AND status <> 2""", activityId, skuId);
-        long deducted = scalar("""
-                SELECT COALESCE(SUM(quantity), 0) FROM seckill_stock_log
-                WHERE activity_id = ? AND sku_id = ? AND change_type = 1""", activityId, skuId);
-        long refilled = scalar("""
-                SELECT COALESCE(SUM(quantity), 0) FROM seckill_stock_log
-                WHERE activity_id = ? AND sku_id = ? AND change_type = 2""", activityId, skuId);
-        long failedUnits = scalar("""
-                SELECT COALESCE(SUM(quantity), 0) FROM seckill_reservation_failure WHERE activity_id = ? AND sku_id = ?""",
-                activityId, skuId);
-        long orphanLogs = scalar("""
-                SELECT COUNT(*) FROM seckill_stock_log l LEFT JOIN seckill_order o ON o.reservation_id = l.biz_id
-                WHERE l.activity_id = ? AND l.sku_id = ? AND l.change_type = 1 AND o.id IS NULL""", activityId, skuId);
-        long ordersWithoutLog = scalar("""
-                SELECT COUNT(*) FROM seckill_order o LEFT JOIN seckill_stock_log l
-                  ON l.biz_id = o.reservation_id AND l.change_type = 1
-                WHERE o.activity_id = ? AND o.sku_id = ? AND l.id IS NULL""", activityId, skuId);
-        long overLimitBuyers = scalar("""
-                SELECT COUNT(*) FROM (SELECT user_id FROM seckill_order WHERE activity_id = ? AND sku_id = ?
-                                      GROUP BY user_id HAVING SUM(quantity) > ?) t""", activityId, skuId, perUserLimit);
+        LedgerAudit.SkuFigures l = ledger.figures(activityId, skuId, perUserLimit);
+        long orders = l.orders();
+        long orderedUnits = l.orderedUnits();
+        long buyers = l.buyers();
+        long liveUnits = l.liveUnits();
+        long deducted = l.deducted();
+        long refilled = l.refilled();
+        long failedUnits = l.failedUnits();
         f.put("orders", orders);
         f.put("orderedUnits", orderedUnits);
         f.put("buyers", buyers);
@@ -105,21 +106,21 @@ public final class InvariantCheck {
             violations.add("LEDGER_MISMATCH: available " + available + " != total " + total + " - deducted " + deducted
                     + " + refilled " + refilled);
         }
-        if (orphanLogs > 0) {
-            violations.add("ORPHAN_DEDUCT: " + orphanLogs + " deduct log row(s) without their order");
+        if (l.orphanDeducts() > 0) {
+            violations.add("ORPHAN_DEDUCT: " + l.orphanDeducts() + " deduct log row(s) without their order");
         }
-        if (ordersWithoutLog > 0) {
-            violations.add("UNLOGGED_ORDER: " + ordersWithoutLog + " order(s) without a deduct log row");
+        if (l.ordersWithoutDeduct() > 0) {
+            violations.add("UNLOGGED_ORDER: " + l.ordersWithoutDeduct() + " order(s) without a deduct log row");
         }
         if (buyers != orders) {
             violations.add("DUPLICATE_ORDER: " + orders + " orders for " + buyers + " distinct buyers");
         }
-        if (overLimitBuyers > 0) {
-            violations.add("OVER_LIMIT: " + overLimitBuyers + " buyer(s) hold more than " + perUserLimit + " unit(s)");
+        if (l.buyersOverLimit() > 0) {
+            violations.add("OVER_LIMIT: " + l.buyersOverLimit() + " buyer(s) hold more than " + perUserLimit + " unit(s)");
         }
 
-        Optional<Long> remaining = redisRemaining(activityId, skuId, buckets);
-        long reservations = redisReservations(activityId, skuId, buckets);
+        Optional<Long> remaining = redis.remaining(activityId, skuId, buckets);
+        long reservations = redis.reservations(activityId, skuId, buckets);
         f.put("redisReservations", reservations);
         if (remaining.isEmpty()) {
             violations.add("REDIS_MISSING: the SKU's stock keys are gone; Redis cannot be compared");
@@ -127,9 +128,7 @@ public final class InvariantCheck {
             long redisTaken = total - remaining.get();
             f.put("redisRemaining", remaining.get());
             f.put("redisTaken", redisTaken);
-            long released = scalar("""
-                    SELECT COALESCE(SUM(quantity), 0) FROM stock_sync_outbox
-                    WHERE activity_id = ? AND sku_id = ? AND status = 1""", activityId, skuId);
+            long released = l.releasedUnits();
             f.put("released", released);
             // every unit out of Redis is an order (any status), a failure, or was given back already
             long ledgerTaken = orderedUnits + failedUnits - released;
@@ -140,12 +139,7 @@ public final class InvariantCheck {
                 violations.add("PHANTOM_ORDER: the ledger holds " + ledgerTaken + " unit(s), Redis only handed out "
                         + redisTaken);
             }
-            long releasedBuyers = scalar("""
-                    SELECT COUNT(*) FROM stock_sync_outbox
-                    WHERE activity_id = ? AND sku_id = ? AND status = 1 AND release_buyer = 1""", activityId, skuId);
-            if (reservations != orders + scalar("""
-                    SELECT COUNT(*) FROM seckill_reservation_failure WHERE activity_id = ? AND sku_id = ?""",
-                    activityId, skuId) - releasedBuyers) {
+            if (reservations != orders + l.failedReservations() - l.releasedBuyers()) {
                 violations.add("RESERVATION_COUNT: Redis recorded " + reservations + " reservation(s), the ledger has "
                         + orders + " order(s) plus failures");
             }
@@ -153,44 +147,26 @@ public final class InvariantCheck {
         return new SkuAudit(skuId, f, violations);
     }
 
-    private Optional<Long> redisRemaining(long activityId, long skuId, int buckets) {
-        long sum = 0;
-        boolean any = false;
-        for (int b = 0; b < buckets; b++) {
-            String value = redis.get(bucketKey(activityId, skuId, b, buckets, "stock"));
-            if (value != null) {
-                any = true;
-                sum += Long.parseLong(value);
-            }
+    private static List<long[]> rows(DbClient db, int columns, String sql, Object... params) {
+        List<long[]> all = new ArrayList<>();
+        try (var rows = db.execute().query(sql, params)) {
+            rows.forEach(row -> {
+                long[] numbers = new long[columns];
+                for (int i = 0; i < columns; i++) {
+                    Object value = row.column(i + 1).get();
+                    numbers[i] = value == null ? 0 : ((Number) value).longValue();
+                }
+                all.add(numbers);
+            });
         }
-        return any ? Optional.of(sum) : Optional.empty();
-    }
-
-    private long redisReservations(long activityId, long skuId, int buckets) {
-        long sum = 0;
-        for (int b = 0; b < buckets; b++) {
-            String key = bucketKey(activityId, skuId, b, buckets, "buyers");
-            // minus the placeholder field that gives the hash its expiry
-            sum += Math.max(0, redis.hlen(key) - (redis.hexists(key, "_") ? 1 : 0));
-        }
-        return sum;
+        return all;
     }
 
     /**
-     * The checker reads the reservation module's keys on purpose (it must not trust the code it
-     * audits), so it spells the layout out: the bucket's tag spread over slot ranges, then the key.
+     * A bucket's key, named by the reservation module that owns it ({@link StockAudit#bucketKey}):
+     * for tests that plant a fault from outside.
      */
     public static String bucketKey(long activityId, long skuId, int bucket, int buckets, String suffix) {
-        return "sk:{" + SlotSpread.tag("a" + activityId + ":s" + skuId + ":b" + bucket, bucket, buckets) + "}:" + suffix;
-    }
-
-    private long scalar(String sql, Object... params) {
-        Optional<DbRow> row = db.execute().get(sql, params);
-        Object value = row.map(r -> r.column(1).get()).orElse(null);
-        return value == null ? 0 : ((Number) value).longValue();
-    }
-
-    private static long num(DbRow row, String column) {
-        return ((Number) row.column(column).get()).longValue();
+        return StockAudit.bucketKey(activityId, skuId, bucket, buckets, suffix);
     }
 }
