@@ -2,9 +2,8 @@
  * The deployable: the HTTP edge (routes, resources, identity, pages), the purchase use case and the
  * wiring of Redis and the database, whose addresses it reads from configuration only (with none set,
  * the dev module, from dev-libs/, supplies its embedded servers' as config). It also dispatches the
- * tools {@code drill} (still here until it moves out, issue #31) and {@code bench-settle} (the bench
- * module), and serves the benchmarks' trivial endpoint {@code POST /api/v1/baseline}, measured on
- * the service itself. It may use the modules only through their exported api packages; javac
+ * tools {@code drill} (the drill module) and {@code bench-settle} (the bench module), and serves
+ * the benchmarks' trivial endpoint {@code POST /api/v1/baseline}, measured on the service itself. It may use the modules only through their exported api packages; javac
  * rejects anything else.
  */
 module seckill.app {
@@ -14,15 +13,13 @@ module seckill.app {
     requires seckill.ordering;
     requires seckill.settlement;
     requires seckill.client;
-    requires seckill.chaos;
     requires seckill.bench;
+    requires seckill.drill;
 
     requires io.helidon.microprofile.cdi;
     requires io.helidon.microprofile.server;
     requires io.helidon.webserver;
-    requires HdrHistogram;
     requires io.helidon.dbclient;
-    requires info.picocli;
     requires io.helidon.config;
     requires io.helidon.config.yaml.mp;
     requires io.helidon.common.config;
@@ -38,13 +35,12 @@ module seckill.app {
     requires org.apache.commons.pool2;
     requires redis.clients.jedis;
     requires liquibase.core;
-    // the dev servers: one compile-time constant, and the drill's and chaos command's door until they move out
+    // the dev module: compile-time constants only (its config source's name, the dev secrets)
     requires static seckill.dev;
     requires java.logging;
     requires java.management;
     requires jdk.management;
     requires java.sql;
-    requires java.net.http;
     requires com.nimbusds.jose.jwt;
     requires com.github.benmanes.caffeine;
 
@@ -54,8 +50,6 @@ module seckill.app {
     opens seckill.app.infra;
     opens seckill.app.identity;
     opens seckill.app.sale;
-    opens seckill.app.drill;
-    opens seckill.app.chaos;
 
     provides org.eclipse.microprofile.config.spi.ConfigSource with seckill.app.infra.ConfigDirectorySource,
             seckill.app.infra.SwitchesFileSource, seckill.app.infra.DevDefaultsSource, seckill.app.infra.ConnectionCapSource;

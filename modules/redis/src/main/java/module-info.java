@@ -1,8 +1,9 @@
 /**
  * Redis tools every module that talks to Redis shares: scripts run by SHA and reloaded on NOSCRIPT
  * ({@code RedisScript}), request coalescing ({@code Coalescing}, configured under
- * {@code seckill.redis.coalescing.*}), hash tags spread over a cluster's slots ({@code SlotSpread})
- * and what a client failure means ({@code RedisFailures}). It owns no keys and knows no business.
+ * {@code seckill.redis.coalescing.*}), hash tags spread over a cluster's slots ({@code SlotSpread}),
+ * what a client failure means ({@code RedisFailures}) and a Sentinel URI read ({@code SentinelAddress}).
+ * It owns no keys and knows no business.
  */
 module seckill.redis {
     requires transitive redis.clients.jedis;

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.Protocol;
 import redis.clients.jedis.UnifiedJedis;
 import seckill.admission.api.Admission;
-import seckill.app.drill.InvariantCheck;
+import seckill.drill.api.InvariantCheck;
 import seckill.dev.api.DevServers;
 import seckill.settlement.api.Reconciliation;
 

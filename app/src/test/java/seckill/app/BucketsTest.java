@@ -19,7 +19,7 @@ import jakarta.inject.Inject;
 import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.UnifiedJedis;
-import seckill.app.drill.InvariantCheck;
+import seckill.drill.api.InvariantCheck;
 import seckill.settlement.api.Reconciliation;
 import seckill.settlement.api.SkuReconciliation;
 

@@ -9,7 +9,7 @@ import io.helidon.config.ConfigSources;
 import io.helidon.dbclient.DbClient;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
-import seckill.app.drill.TcpProxy;
+import seckill.drill.api.TcpProxy;
 import seckill.dev.api.DevServers;
 
 /**

@@ -23,9 +23,9 @@ import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.UnifiedJedis;
-import seckill.app.drill.Drill;
-import seckill.app.drill.DrillOptions;
-import seckill.app.drill.InvariantCheck;
+import seckill.drill.api.Drill;
+import seckill.drill.api.DrillOptions;
+import seckill.drill.api.InvariantCheck;
 import seckill.ordering.api.OrderingSwitch;
 
 import static org.hamcrest.MatcherAssert.assertThat;

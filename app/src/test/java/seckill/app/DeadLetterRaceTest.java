@@ -130,7 +130,7 @@ class DeadLetterRaceTest {
 
     /** Entries of the SKU's stream delivered and not acknowledged, as the consumer group counts them. */
     private long pendingOf(long activity) {
-        String stream = seckill.app.drill.InvariantCheck.bucketKey(activity, SKU, 0, 1, "events");
+        String stream = seckill.drill.api.InvariantCheck.bucketKey(activity, SKU, 0, 1, "events");
         return redis.xinfoGroups(stream).stream().mapToLong(g -> g.getPending()).sum();
     }
 }

@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import redis.clients.jedis.UnifiedJedis;
-import seckill.app.drill.Drill;
-import seckill.app.drill.DrillOptions;
+import seckill.drill.api.Drill;
+import seckill.drill.api.DrillOptions;
 import seckill.ordering.api.OrderingSwitch;
 
 import static org.hamcrest.MatcherAssert.assertThat;

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import redis.clients.jedis.StreamEntryID;
 import redis.clients.jedis.UnifiedJedis;
 
-import seckill.app.drill.InvariantCheck;
+import seckill.drill.api.InvariantCheck;
 import seckill.reservation.api.ReservationEvents;
 
 import static org.hamcrest.MatcherAssert.assertThat;

@@ -20,7 +20,7 @@ import jakarta.inject.Inject;
 import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.UnifiedJedis;
-import seckill.app.drill.InvariantCheck;
+import seckill.drill.api.InvariantCheck;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.empty;

@@ -22,7 +22,7 @@ import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.params.XAddParams;
 import redis.clients.jedis.params.XPendingParams;
 import redis.clients.jedis.resps.StreamPendingEntry;
-import seckill.app.drill.InvariantCheck;
+import seckill.drill.api.InvariantCheck;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.is;

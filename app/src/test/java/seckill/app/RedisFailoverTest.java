@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.UnifiedJedis;
-import seckill.app.drill.InvariantCheck;
+import seckill.drill.api.InvariantCheck;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.empty;
@@ -109,11 +109,11 @@ class RedisFailoverTest {
 
     @Test
     void theDrillsFailoverFaultStaysSound() throws Exception {
-        seckill.app.drill.DrillOptions options = seckill.app.drill.DrillOptions.parse(new String[] {"--buyers", "1500",
+        seckill.drill.api.DrillOptions options = seckill.drill.api.DrillOptions.parse(new String[] {"--buyers", "1500",
                 "--stock", "500", "--concurrency", "50", "--fault", "redis-failover", "--settle-timeout", "90",
                 "--duration", "60"});
         java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
-        seckill.app.drill.Drill drill = new seckill.app.drill.Drill(options, target.getUri(), SaleFixture.ADMIN_TOKEN,
+        seckill.drill.api.Drill drill = new seckill.drill.api.Drill(options, target.getUri(), SaleFixture.ADMIN_TOKEN,
                 db, redis, ordering, new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8));
         List<String> violations = drill.run();
         String report = printed.toString(java.nio.charset.StandardCharsets.UTF_8);

@@ -15,7 +15,7 @@ import redis.clients.jedis.Jedis;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.args.ClientType;
 import redis.clients.jedis.params.ClientKillParams;
-import seckill.app.drill.InvariantCheck;
+import seckill.drill.api.InvariantCheck;
 import seckill.settlement.api.Reconciliation;
 
 import static org.hamcrest.MatcherAssert.assertThat;

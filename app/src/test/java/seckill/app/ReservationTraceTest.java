@@ -25,7 +25,7 @@ import redis.clients.jedis.params.XPendingParams;
 import redis.clients.jedis.params.XReadGroupParams;
 import redis.clients.jedis.resps.StreamPendingEntry;
 import redis.clients.jedis.StreamEntryID;
-import seckill.app.drill.InvariantCheck;
+import seckill.drill.api.InvariantCheck;
 import seckill.ordering.api.OrderingSwitch;
 import seckill.reservation.api.ReservationId;
 import seckill.settlement.api.Reconciliation;

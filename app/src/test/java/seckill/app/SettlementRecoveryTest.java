@@ -28,7 +28,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import redis.clients.jedis.StreamEntryID;
 import redis.clients.jedis.UnifiedJedis;
-import seckill.app.drill.InvariantCheck;
+import seckill.drill.api.InvariantCheck;
 import seckill.ordering.api.OrderingSwitch;
 import seckill.ordering.hooks.CrashPoint;
 import seckill.ordering.hooks.WorkerHooks;

@@ -13,7 +13,7 @@ import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.UnifiedJedis;
 import seckill.admission.api.Admission;
-import seckill.app.drill.InvariantCheck;
+import seckill.drill.api.InvariantCheck;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.is;

@@ -29,7 +29,7 @@ import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisCluster;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.util.JedisClusterCRC16;
-import seckill.app.drill.InvariantCheck;
+import seckill.drill.api.InvariantCheck;
 import seckill.dev.api.DevServers;
 
 import static org.hamcrest.MatcherAssert.assertThat;

@@ -24,7 +24,7 @@ import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.args.ClientType;
 import redis.clients.jedis.params.ClientKillParams;
 import redis.clients.jedis.params.XPendingParams;
-import seckill.app.drill.InvariantCheck;
+import seckill.drill.api.InvariantCheck;
 import seckill.reservation.api.ReservationEvents;
 import seckill.reservation.api.RemainingStock;
 import seckill.settlement.api.Reconciliation;

@@ -12,7 +12,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import seckill.app.identity.IdentitySettings;
-import seckill.app.identity.TokenMint;
+import seckill.client.TokenMint;
 
 /**
  * {@code POST /api/v1/dev/sign-in {"userId":42}}: the dev mode's stand-in for an identity provider,
@@ -32,7 +32,10 @@ public class DevSignInResource {
     DevSignInResource(IdentitySettings settings, Clock clock) {
         this.settings = settings;
         this.clock = clock;
-        this.mint = settings.devSignIn() ? TokenMint.of(settings) : Optional.empty();
+        this.mint = settings.devSignIn()
+                ? settings.hmacKeys().entrySet().stream().findFirst()
+                        .map(k -> new TokenMint(k.getKey(), k.getValue(), settings.issuer(), settings.audience()))
+                : Optional.empty();
     }
 
     @POST

@@ -19,9 +19,10 @@ import org.eclipse.microprofile.config.spi.ConfigSource;
 public final class DevDefaultsSource implements ConfigSource {
 
     private static final Logger LOG = Logger.getLogger(DevDefaultsSource.class.getName());
-    public static final String ADMIN_TOKEN = "dev-admin-token";
+    // compile-time constants of the dev module (the service runs without it on its class path)
+    public static final String ADMIN_TOKEN = seckill.dev.api.DevSecrets.ADMIN_TOKEN;
     /** The dev mode's identity key (id {@code dev}): public knowledge, so any dev token is anyone's. */
-    public static final String IDENTITY_KEY = "dev-identity-key-for-dev-mode-only-never-in-production";
+    public static final String IDENTITY_KEY = seckill.dev.api.DevSecrets.IDENTITY_KEY;
     static final Map<String, String> DEV_SECRETS = Map.of(
             "seckill.admin.token", ADMIN_TOKEN,
             "seckill.payment.hmac-key", "dev-payment-key",

@@ -20,6 +20,11 @@ import seckill.chaos.api.HistoryEntry;
 import seckill.chaos.api.OpKind;
 import seckill.chaos.api.Promise;
 import seckill.chaos.api.Verdict;
+import seckill.drill.chaos.ChaosOptions;
+import seckill.drill.chaos.ChaosPlan;
+import seckill.drill.chaos.ChaosRun;
+import seckill.drill.chaos.PlanShape;
+import seckill.drill.chaos.Topology;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.is;

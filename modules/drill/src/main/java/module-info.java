@@ -1,0 +1,32 @@
+/**
+ * The drills, dispatched by the app's {@code SeckillMain} ({@code java -jar seckill.jar drill ...}):
+ * the drill ({@code seckill.drill.api}: buyers through the typed client, an in-process service or one
+ * at {@code --url}, faults from outside, then {@code InvariantCheck} audits the stores) and the chaos
+ * drill's runner ({@code seckill.drill.chaos}, {@code drill chaos}: service instances as processes,
+ * seeded faults, a history the chaos module's checker judges). Not part of the service: the app only
+ * dispatches to it. Only {@code seckill.drill.api} is visible to other modules.
+ */
+module seckill.drill {
+    requires seckill.client;
+    requires seckill.chaos;
+    requires seckill.redis;
+    requires seckill.reservation;
+    requires seckill.ordering;
+    // the embedded stores when none is configured, from the app's dev-libs/
+    requires static seckill.dev;
+    requires io.helidon.microprofile.server;
+    requires io.helidon.dbclient;
+    requires jakarta.cdi;
+    requires microprofile.config.api;
+    requires jakarta.json;
+    requires info.picocli;
+    requires HdrHistogram;
+    requires redis.clients.jedis;
+    requires java.net.http;
+    requires java.sql;
+    requires java.logging;
+
+    exports seckill.drill.api;
+    // picocli reads the drill's options reflectively
+    opens seckill.drill.api to info.picocli;
+}

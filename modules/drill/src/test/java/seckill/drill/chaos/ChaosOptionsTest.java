@@ -1,0 +1,39 @@
+package seckill.drill.chaos;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.is;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+class ChaosOptionsTest {
+
+    @Test
+    void theDocumentedOptionsParse() {
+        ChaosOptions o = ChaosOptions.parse(new String[] {"--seed", "7", "--minutes", "1.5", "--instances", "3"});
+        assertThat(o.seed(), is(7L));
+        assertThat(o.duration(), is(Duration.ofSeconds(90)));
+        assertThat(o.instances(), is(3));
+        assertThat(o.history(), is(Path.of("chaos-7.jsonl")));
+        assertThat(o.resumeBound(), is(Duration.ofSeconds(60)));
+        assertThat(o.topology(), is(Topology.SINGLE));
+        assertThat(ChaosOptions.parse(new String[] {"--seed", "7", "--topology", "cluster"}).topology(),
+                is(Topology.CLUSTER));
+        assertThat(ChaosOptions.parse(new String[] {"--seed", "7", "--topology", "sentinel"}).topology(),
+                is(Topology.SENTINEL));
+    }
+
+    @Test
+    void aRunWithoutASeedOrWithAnUnknownOptionIsRefused() {
+        assertThat(assertThrows(IllegalArgumentException.class, () -> ChaosOptions.parse(new String[] {"--minutes", "1"}))
+                .getMessage(), containsString("--seed is required"));
+        assertThat(assertThrows(IllegalArgumentException.class, () -> ChaosOptions.parse(
+                new String[] {"--seed", "1", "--shards", "3"})).getMessage(), containsString("unknown option"));
+        assertThat(assertThrows(IllegalArgumentException.class, () -> ChaosOptions.parse(
+                new String[] {"--seed", "1", "--topology", "mesh"})).getMessage(), containsString("single, sentinel or cluster"));
+    }
+}
