@@ -27,6 +27,16 @@ import seckill.reservation.api.KeysAtRisk;
  */
 final class FaultInjector {
 
+    /**
+     * Fault kinds drawn but not injected ({@code -Dseckill.chaos.skip=CLOCK_MOVE,...}): for a known,
+     * open finding that would otherwise fail every run of a seed until it is fixed (docs/chaos.md says
+     * which, and why). Empty by default.
+     */
+    private static final java.util.Set<String> SKIPPED = java.util.Arrays.stream(
+            System.getProperty("seckill.chaos.skip", "").split(","))
+            .map(String::trim)
+            .filter(kind -> !kind.isBlank()).collect(java.util.stream.Collectors.toUnmodifiableSet());
+
     private final List<ServiceProcess> instances;
     private final List<TcpProxy> databaseProxies;
     private final List<TcpProxy> redisProxies;
@@ -90,6 +100,14 @@ final class FaultInjector {
 
     /** Runs one fault for its length, on the calling thread, and writes it to the history once it ended. */
     void inject(Step step) {
+        if (SKIPPED.contains(step.kind().name())) {
+            // drawn as always (the schedule and every other step stay the seed's), not injected; said in the history
+            long at = nanos.getAsLong();
+            history.write(new HistoryEntry.FaultEvent(step.index(), FaultKind.valueOf(step.kind().name()),
+                    "skipped (seckill.chaos.skip): " + step.describe(), at, clock.instant().toString(), at,
+                    clock.instant().toString()));
+            return;
+        }
         if (step.kind() == Step.Kind.CLOCK_MOVE) {
             moveClock(step);
             return;
