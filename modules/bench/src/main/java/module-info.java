@@ -8,7 +8,7 @@
  */
 module seckill.bench {
     requires seckill.reservation;
-    requires seckill.ordering;
+    requires seckill.ledger;
     requires io.helidon.microprofile.server;
     requires io.helidon.dbclient;
     requires jakarta.cdi;

@@ -11,7 +11,7 @@ module seckill.drill {
     requires seckill.chaos;
     requires seckill.redis;
     requires seckill.reservation;
-    requires seckill.ordering;
+    requires seckill.ledger;
     // the embedded stores when none is configured, from the app's dev-libs/
     requires static seckill.dev;
     requires io.helidon.microprofile.server;

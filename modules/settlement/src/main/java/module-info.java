@@ -7,7 +7,7 @@
  * Only {@code seckill.settlement.api} is visible to other modules.
  */
 module seckill.settlement {
-    requires seckill.ordering;
+    requires seckill.ledger;
     requires seckill.reservation;
     requires seckill.admission;
     requires jakarta.json;

@@ -27,7 +27,7 @@ import liquibase.database.DatabaseFactory;
 import liquibase.database.jvm.JdbcConnection;
 import liquibase.resource.ClassLoaderResourceAccessor;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import seckill.ordering.api.OrderingSchema;
+import seckill.ledger.api.OrderingSchema;
 import seckill.settlement.api.SettlementSchema;
 
 /**

@@ -11,8 +11,8 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.metrics.Counter;
 import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
-import seckill.ordering.api.ExpiredOrder;
-import seckill.ordering.api.OrderLedger;
+import seckill.ledger.api.ExpiredOrder;
+import seckill.ledger.api.OrderLedger;
 
 /**
  * The timeout sweep: overdue pending orders are expired in small pages, each by its own

@@ -56,7 +56,7 @@ final class CheckerStores implements AutoCloseable {
      */
     private static void applyLedgerSchema(Connection db) throws Exception {
         // the settlement changelog runs after ordering's: it creates seckill_payment (the payments' audit rows)
-        String changelog = Files.readString(Path.of("../ordering/src/main/resources/seckill/ordering/changelog.sql"),
+        String changelog = Files.readString(Path.of("../ledger/src/main/resources/seckill/ordering/changelog.sql"),
                 StandardCharsets.UTF_8) + "\n" + Files.readString(
                 Path.of("../settlement/src/main/resources/seckill/settlement/changelog.sql"), StandardCharsets.UTF_8);
         StringBuilder withoutComments = new StringBuilder();

@@ -35,7 +35,7 @@ import redis.clients.jedis.Protocol;
 import redis.clients.jedis.UnifiedJedis;
 import jakarta.json.spi.JsonProvider;
 import seckill.redis.SentinelAddress;
-import seckill.ordering.api.OrderingSwitch;
+import seckill.ledger.api.OrderingSwitch;
 
 /**
  * A rehearsal of a flash sale: creates an activity through the admin API, lets simulated buyers

@@ -8,7 +8,7 @@ import java.util.Optional;
 
 import io.helidon.dbclient.DbClient;
 import redis.clients.jedis.UnifiedJedis;
-import seckill.ordering.api.LedgerAudit;
+import seckill.ledger.api.LedgerAudit;
 import seckill.reservation.api.StockAudit;
 
 /**
