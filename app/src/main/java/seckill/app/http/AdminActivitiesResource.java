@@ -25,8 +25,8 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import seckill.app.sale.LaunchingActivities;
 import seckill.ledger.api.IdempotentRequest;
-import seckill.ledger.api.NewActivity;
-import seckill.ledger.api.SkuLine;
+import seckill.ledger.api.catalogue.NewActivity;
+import seckill.ledger.api.catalogue.SkuLine;
 import seckill.reservation.api.ReservationId;
 import seckill.reservation.api.ReservationUnavailable;
 

@@ -10,9 +10,9 @@ import java.util.logging.Logger;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import seckill.ledger.api.Activity;
-import seckill.ledger.api.ActivityCatalog;
-import seckill.ledger.api.SkuLine;
+import seckill.ledger.api.catalogue.Activity;
+import seckill.ledger.api.catalogue.ActivityCatalog;
+import seckill.ledger.api.catalogue.SkuLine;
 import seckill.reservation.api.ReservationEvents;
 
 /**

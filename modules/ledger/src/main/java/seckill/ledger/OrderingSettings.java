@@ -5,7 +5,7 @@ import java.util.Optional;
 import org.eclipse.microprofile.config.Config;
 
 /**
- * The ordering module's settings, read once from {@code seckill.ordering.*}: whether this instance
+ * The ledger module's settings, read once from {@code seckill.ordering.*}: whether this instance
  * runs the stream consumers, how many, how many events per read and per transaction, the idle pause,
  * when a dead consumer's events are claimed, the consumer name, the longest back-off during an
  * outage, how many refusals by the ledger itself dead-letter an event, how long an unknown
@@ -15,7 +15,7 @@ import org.eclipse.microprofile.config.Config;
  * sale's Redis keys outlive its end ({@code seckill.reservation.keys-outlive-end-seconds}, the same
  * key the launch uses).
  */
-record OrderingSettings(boolean enabled, int workers, int batchSize, long idlePollMillis, long reclaimIdleSeconds,
+public record OrderingSettings(boolean enabled, int workers, int batchSize, long idlePollMillis, long reclaimIdleSeconds,
                         Optional<String> consumerName, long maxBackoffMillis, int maxDeliveries,
                         long activityMissMillis, long streamsRepairSeconds, long keysOutliveEndSeconds,
                         long bindingCheckSeconds) {

@@ -8,11 +8,11 @@ import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import seckill.ledger.api.ActivityCatalog;
-import seckill.ledger.api.Activity;
+import seckill.ledger.api.catalogue.ActivityCatalog;
+import seckill.ledger.api.catalogue.Activity;
 import seckill.ledger.api.FailedReservation;
 import seckill.ledger.api.OrderLookup;
-import seckill.ledger.api.SkuLine;
+import seckill.ledger.api.catalogue.SkuLine;
 import seckill.ledger.api.OrderView;
 import seckill.reservation.api.ReservationId;
 import seckill.reservation.api.Holdings;

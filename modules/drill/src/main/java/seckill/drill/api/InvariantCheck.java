@@ -14,7 +14,7 @@ import seckill.reservation.api.StockAudit;
 /**
  * Verifies a sale directly in MySQL and Redis, never from HTTP answers: nothing oversold,
  * duplicated or lost. It asks the modules that own the tables and keys for their audit figures
- * (ordering's {@link LedgerAudit}, reservation's {@link StockAudit}: plain reads of their own tables
+ * (the ledger's {@link LedgerAudit}, reservation's {@link StockAudit}: plain reads of their own tables
  * and keys, never through the code paths being audited), so it names no table and no key.
  * Each violation is reported with its figures; an empty list means the sale is sound.
  */

@@ -6,7 +6,7 @@ import java.util.Optional;
 import seckill.reservation.api.ReservationId;
 
 /**
- * The ordering module's door for reading what became of a reservation: its order, or the reason
+ * The ledger module's door for reading what became of a reservation: its order, or the reason
  * it can never become one.
  */
 public interface OrderLookup {

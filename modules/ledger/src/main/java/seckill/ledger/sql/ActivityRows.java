@@ -10,10 +10,10 @@ import java.util.stream.Stream;
 import io.helidon.dbclient.DbClient;
 import io.helidon.dbclient.DbRow;
 import io.helidon.dbclient.DbTransaction;
-import seckill.ledger.api.Activity;
+import seckill.ledger.api.catalogue.Activity;
 import seckill.ledger.api.IdempotentRequest;
-import seckill.ledger.api.NewActivity;
-import seckill.ledger.api.SkuLine;
+import seckill.ledger.api.catalogue.NewActivity;
+import seckill.ledger.api.catalogue.SkuLine;
 
 /** Reads and writes the seckill_activity and seckill_stock rows. */
 public final class ActivityRows {

@@ -2,7 +2,7 @@ package seckill.ledger.sql;
 
 import java.util.Collections;
 
-/** Every SQL statement of the ordering module. Kept to what MySQL 8 and MariaDB 10.11 both accept. */
+/** Every SQL statement of the ledger module. Kept to what MySQL 8 and MariaDB 10.11 both accept. */
 final class OrderingSql {
 
     private OrderingSql() {

@@ -1,4 +1,4 @@
-package seckill.ledger.api;
+package seckill.ledger.api.catalogue;
 
 import java.time.Duration;
 import java.time.Instant;

@@ -1,4 +1,4 @@
-package seckill.ledger.api;
+package seckill.ledger.api.catalogue;
 
 /**
  * One SKU on sale in an activity: its total stock, how many units one buyer may hold, and how many

@@ -1,4 +1,4 @@
-package seckill.ledger;
+package seckill.ledger.catalogue;
 
 import java.time.Clock;
 import java.util.Map;
@@ -10,10 +10,11 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import io.helidon.dbclient.DbClient;
 import jakarta.annotation.PostConstruct;
 import jakarta.inject.Inject;
-import seckill.ledger.api.Activity;
-import seckill.ledger.api.ActivityCatalog;
+import seckill.ledger.api.catalogue.Activity;
+import seckill.ledger.api.catalogue.ActivityCatalog;
+import seckill.ledger.OrderingSettings;
 import seckill.ledger.api.IdempotentRequest;
-import seckill.ledger.api.NewActivity;
+import seckill.ledger.api.catalogue.NewActivity;
 import seckill.ledger.sql.ActivityRows;
 
 /**

@@ -1,4 +1,4 @@
-package seckill.ledger;
+package seckill.ledger.catalogue;
 
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;

@@ -1,10 +1,12 @@
-package seckill.ledger.api;
+package seckill.ledger.api.catalogue;
 
 import java.util.Optional;
 
+import seckill.ledger.api.IdempotentRequest;
+
 /**
- * The ordering module's door for activities: register one (ledger rows for the activity and its
- * stock) and look one up. Lookups are served from memory after the first read.
+ * The ledger's activity catalogue, the first thing a purchase asks: register an activity (ledger rows
+ * for the activity and its stock) and look one up. Lookups are served from memory after the first read.
  */
 public interface ActivityCatalog {
 
