@@ -1,5 +1,6 @@
 package seckill.ledger.sql;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -20,12 +21,42 @@ public final class AuditRows implements LedgerAudit {
     @Override
     public List<SkuStock> stock(long activityId) {
         List<SkuStock> skus = new ArrayList<>();
-        for (long[] r : rows.query(5,
+        for (String[] r : rows.query(5,
                 "SELECT sku_id, total, available, per_user_limit, buckets FROM seckill_stock WHERE activity_id = ?",
                 activityId)) {
-            skus.add(new SkuStock(r[0], r[1], r[2], (int) r[3], (int) r[4]));
+            skus.add(new SkuStock(number(r[0]), number(r[1]), number(r[2]), (int) number(r[3]), (int) number(r[4])));
         }
         return skus;
+    }
+
+    @Override
+    public ActivityFigures activity(long activityId) {
+        String[] orders = rows.query(4, """
+                SELECT COUNT(*), COALESCE(SUM(status = 0), 0),
+                       COALESCE(SUM(CASE WHEN status = 1 THEN quantity ELSE 0 END), 0), COALESCE(SUM(status = 2), 0)
+                FROM seckill_order WHERE activity_id = ?""", activityId).getFirst();
+        long failedReservations = scalar("SELECT COUNT(*) FROM seckill_reservation_failure WHERE activity_id = ?",
+                activityId);
+        String[] stock = rows.query(2,
+                "SELECT COALESCE(SUM(available), 0), COALESCE(SUM(total), 0) FROM seckill_stock WHERE activity_id = ?",
+                activityId).getFirst();
+        long pendingRefills = scalar("SELECT COUNT(*) FROM stock_sync_outbox WHERE activity_id = ? AND status = 0",
+                activityId);
+        return new ActivityFigures(number(orders[0]), number(orders[1]), number(orders[2]), number(orders[3]),
+                failedReservations, number(stock[0]), number(stock[1]), pendingRefills);
+    }
+
+    @Override
+    public List<String> orderNumbers(long activityId) {
+        return texts("SELECT order_no FROM seckill_order WHERE activity_id = ? ORDER BY id", activityId);
+    }
+
+    @Override
+    public List<String> settledReservations(long activityId) {
+        List<String> settled = new ArrayList<>(
+                texts("SELECT reservation_id FROM seckill_order WHERE activity_id = ?", activityId));
+        settled.addAll(texts("SELECT reservation_id FROM seckill_reservation_failure WHERE activity_id = ?", activityId));
+        return settled;
     }
 
     @Override
@@ -72,7 +103,16 @@ public final class AuditRows implements LedgerAudit {
     }
 
     private long scalar(String sql, Object... params) {
-        List<long[]> result = rows.query(1, sql, params);
-        return result.isEmpty() ? 0 : result.getFirst()[0];
+        List<String[]> result = rows.query(1, sql, params);
+        return result.isEmpty() ? 0 : number(result.getFirst()[0]);
+    }
+
+    private List<String> texts(String sql, Object... params) {
+        return rows.query(1, sql, params).stream().map(r -> r[0]).toList();
+    }
+
+    /** A count or sum as the auditor's connection gives it (a DECIMAL sum has no fraction); NULL as 0. */
+    private static long number(String text) {
+        return text == null ? 0 : new BigDecimal(text).longValueExact();
     }
 }
