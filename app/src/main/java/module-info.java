@@ -10,7 +10,7 @@ module seckill.app {
     requires seckill.redis;
     requires seckill.admission;
     requires seckill.reservation;
-    requires seckill.ordering;
+    requires seckill.ledger;
     requires seckill.settlement;
     requires seckill.client;
     requires seckill.bench;

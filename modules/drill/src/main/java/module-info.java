@@ -4,14 +4,16 @@
  * at {@code --url}, faults from outside, then {@code InvariantCheck} audits the stores) and the chaos
  * drill's runner ({@code seckill.drill.chaos}, {@code drill chaos}: service instances as processes,
  * seeded faults, a history the chaos module's checker judges). Not part of the service: the app only
- * dispatches to it. Only {@code seckill.drill.api} is visible to other modules.
+ * dispatches to it. It names no table of the ledger: the audit, the wait for a sale to settle and the
+ * chaos runner's wait for quiet ask the ledger's {@code LedgerAudit} on a connection of their own.
+ * Only {@code seckill.drill.api} is visible to other modules.
  */
 module seckill.drill {
     requires seckill.client;
     requires seckill.chaos;
     requires seckill.redis;
     requires seckill.reservation;
-    requires seckill.ordering;
+    requires seckill.ledger;
     // the embedded stores when none is configured, from the app's dev-libs/
     requires static seckill.dev;
     requires io.helidon.microprofile.server;

@@ -1,13 +1,13 @@
 /**
  * Settlement: everything after a reservation is recorded (tracking its status for the buyer; later
  * payment, timeout, refill through the outbox, reconciliation). Owns the tables seckill_payment and
- * seckill_reconciliation; the outbox (stock_sync_outbox) is ordering's, written in the ledger
- * transaction a refill mirrors: settlement relays it to Redis through ordering's api and never names
- * the table.
+ * seckill_reconciliation. The decisive status changes are the ledger's use cases ({@code OrderPayments},
+ * {@code OrderExpiry}); the outbox table is the ledger's, and settlement relays it to Redis through
+ * the ledger's {@code RefillOutbox} without naming it.
  * Only {@code seckill.settlement.api} is visible to other modules.
  */
 module seckill.settlement {
-    requires seckill.ordering;
+    requires seckill.ledger;
     requires seckill.reservation;
     requires seckill.admission;
     requires jakarta.json;

@@ -26,7 +26,7 @@ import redis.clients.jedis.UnifiedJedis;
 import seckill.drill.api.Drill;
 import seckill.drill.api.DrillOptions;
 import seckill.drill.api.InvariantCheck;
-import seckill.ordering.api.OrderingSwitch;
+import seckill.ledger.api.OrderingSwitch;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;

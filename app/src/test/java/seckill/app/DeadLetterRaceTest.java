@@ -19,7 +19,7 @@ import org.eclipse.microprofile.config.Config;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import seckill.dev.api.DevServers;
-import seckill.ordering.api.OrderingSwitch;
+import seckill.ledger.api.OrderingSwitch;
 import seckill.reservation.api.ReservationId;
 
 import static org.hamcrest.MatcherAssert.assertThat;

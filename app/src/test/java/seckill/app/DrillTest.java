@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import redis.clients.jedis.UnifiedJedis;
 import seckill.drill.api.Drill;
 import seckill.drill.api.DrillOptions;
-import seckill.ordering.api.OrderingSwitch;
+import seckill.ledger.api.OrderingSwitch;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;

@@ -9,11 +9,11 @@ import io.helidon.microprofile.testing.junit5.AddConfig;
 import io.helidon.microprofile.testing.junit5.HelidonTest;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
-import seckill.ordering.api.Activity;
-import seckill.ordering.api.ActivityCatalog;
-import seckill.ordering.api.LedgerBenchmark;
-import seckill.ordering.api.NewActivity;
-import seckill.ordering.api.SkuLine;
+import seckill.ledger.api.catalogue.Activity;
+import seckill.ledger.api.catalogue.ActivityCatalog;
+import seckill.ledger.api.LedgerBenchmark;
+import seckill.ledger.api.catalogue.NewActivity;
+import seckill.ledger.api.catalogue.SkuLine;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.is;

@@ -15,7 +15,7 @@ import org.eclipse.microprofile.config.Config;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import seckill.dev.api.DevServers;
-import seckill.ordering.api.OrderingSwitch;
+import seckill.ledger.api.OrderingSwitch;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;

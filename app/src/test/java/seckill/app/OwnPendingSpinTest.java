@@ -84,7 +84,7 @@ class OwnPendingSpinTest {
             public void close() {
             }
         };
-        Logger placing = Logger.getLogger("seckill.ordering.PlacingOrders");
+        Logger placing = Logger.getLogger("seckill.ledger.PlacingOrders");
         placing.addHandler(counter);
         StreamEntryID junk = null;
         try {

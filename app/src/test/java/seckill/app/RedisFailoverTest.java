@@ -105,7 +105,7 @@ class RedisFailoverTest {
     }
 
     @Inject
-    seckill.ordering.api.OrderingSwitch ordering;
+    seckill.ledger.api.OrderingSwitch ordering;
 
     @Test
     void theDrillsFailoverFaultStaysSound() throws Exception {

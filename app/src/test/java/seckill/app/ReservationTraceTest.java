@@ -26,7 +26,7 @@ import redis.clients.jedis.params.XReadGroupParams;
 import redis.clients.jedis.resps.StreamPendingEntry;
 import redis.clients.jedis.StreamEntryID;
 import seckill.drill.api.InvariantCheck;
-import seckill.ordering.api.OrderingSwitch;
+import seckill.ledger.api.OrderingSwitch;
 import seckill.reservation.api.ReservationId;
 import seckill.settlement.api.Reconciliation;
 import seckill.settlement.api.SettlementSweeps;

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.UnifiedJedis;
 import seckill.drill.api.InvariantCheck;
-import seckill.ordering.api.OrderingSwitch;
+import seckill.ledger.api.OrderingSwitch;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.is;

@@ -16,7 +16,7 @@ import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.UnifiedJedis;
 import seckill.drill.api.InvariantCheck;
-import seckill.ordering.api.OrderingSwitch;
+import seckill.ledger.api.OrderingSwitch;
 import seckill.settlement.api.Reconciliation;
 import seckill.settlement.api.SkuReconciliation;
 

@@ -9,8 +9,8 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
-import seckill.ordering.api.LedgerUnavailable;
-import seckill.ordering.api.OrderingSwitch;
+import seckill.ledger.api.LedgerUnavailable;
+import seckill.ledger.api.OrderingSwitch;
 
 /**
  * Says whether the ledger database answers. An outage does not take the instance out of the load

@@ -7,8 +7,8 @@ import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
 import org.eclipse.microprofile.health.Readiness;
 import seckill.admission.api.Admission;
-import seckill.ordering.api.LedgerUnavailable;
-import seckill.ordering.api.OrderLedger;
+import seckill.ledger.api.LedgerUnavailable;
+import seckill.ledger.api.RefillOutbox;
 import seckill.reservation.api.ReservationEvents;
 import seckill.settlement.api.Reconciliation;
 
@@ -25,15 +25,15 @@ public class SalesReadiness implements HealthCheck {
     private final Admission admission;
     private final Reconciliation reconciliation;
     private final ReservationEvents events;
-    private final OrderLedger ledger;
-    private final seckill.ordering.api.LedgerBinding binding;
+    private final RefillOutbox ledger;
+    private final seckill.ledger.api.LedgerBinding binding;
 
     @Inject
     SalesReadiness(Admission admission,
                    Reconciliation reconciliation,
                    ReservationEvents events,
-                   OrderLedger ledger,
-                   seckill.ordering.api.LedgerBinding binding) {
+                   RefillOutbox ledger,
+                   seckill.ledger.api.LedgerBinding binding) {
         this.admission = admission;
         this.reconciliation = reconciliation;
         this.events = events;

@@ -15,9 +15,9 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import seckill.admission.api.Admission;
 import seckill.admission.api.SaleWindow;
-import seckill.ordering.api.Activity;
-import seckill.ordering.api.ActivityCatalog;
-import seckill.ordering.api.SkuLine;
+import seckill.ledger.api.catalogue.Activity;
+import seckill.ledger.api.catalogue.ActivityCatalog;
+import seckill.ledger.api.catalogue.SkuLine;
 import seckill.reservation.api.ReservationUnavailable;
 import seckill.reservation.api.RemainingStock;
 

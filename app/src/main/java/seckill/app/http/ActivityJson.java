@@ -3,8 +3,8 @@ package seckill.app.http;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
-import seckill.ordering.api.Activity;
-import seckill.ordering.api.SkuLine;
+import seckill.ledger.api.catalogue.Activity;
+import seckill.ledger.api.catalogue.SkuLine;
 
 /** JSON views of an activity. */
 final class ActivityJson {

@@ -24,9 +24,9 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import seckill.app.sale.LaunchingActivities;
-import seckill.ordering.api.IdempotentRequest;
-import seckill.ordering.api.NewActivity;
-import seckill.ordering.api.SkuLine;
+import seckill.ledger.api.IdempotentRequest;
+import seckill.ledger.api.catalogue.NewActivity;
+import seckill.ledger.api.catalogue.SkuLine;
 import seckill.reservation.api.ReservationId;
 import seckill.reservation.api.ReservationUnavailable;
 

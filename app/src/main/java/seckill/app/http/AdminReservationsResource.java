@@ -18,7 +18,7 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import seckill.app.sale.ReservationTrace;
 import seckill.app.sale.TracingReservations;
-import seckill.ordering.api.LedgerTrace;
+import seckill.ledger.api.LedgerTrace;
 import seckill.reservation.api.RedisTrace;
 import seckill.reservation.api.ReservationUnavailable;
 import seckill.settlement.api.SkuReconciliation;

@@ -20,8 +20,8 @@ import seckill.admission.api.ChallengeIssue;
 import seckill.admission.api.PurchaseTokens;
 import seckill.admission.api.SaleWindow;
 import seckill.admission.api.TokenIssue;
-import seckill.ordering.api.Activity;
-import seckill.ordering.api.ActivityCatalog;
+import seckill.ledger.api.catalogue.Activity;
+import seckill.ledger.api.catalogue.ActivityCatalog;
 
 /**
  * Captcha challenges and the purchase tokens they unlock. A challenge can be fetched until the sale

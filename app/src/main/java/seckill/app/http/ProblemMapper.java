@@ -15,7 +15,7 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
-import seckill.ordering.api.LedgerUnavailable;
+import seckill.ledger.api.LedgerUnavailable;
 
 /**
  * Writes every failure of the HTTP edge as {@code application/problem+json}: our own

@@ -27,7 +27,7 @@ import liquibase.database.DatabaseFactory;
 import liquibase.database.jvm.JdbcConnection;
 import liquibase.resource.ClassLoaderResourceAccessor;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import seckill.ordering.api.OrderingSchema;
+import seckill.ledger.api.LedgerSchema;
 import seckill.settlement.api.SettlementSchema;
 
 /**
@@ -39,7 +39,7 @@ import seckill.settlement.api.SettlementSchema;
 class Database {
 
     private static final Logger LOG = Logger.getLogger(Database.class.getName());
-    private static final List<String> CHANGELOGS = List.of(OrderingSchema.CHANGELOG, SettlementSchema.CHANGELOG);
+    private static final List<String> CHANGELOGS = List.of(LedgerSchema.CHANGELOG, SettlementSchema.CHANGELOG);
 
     private final Optional<String> url;
     private final Optional<String> user;

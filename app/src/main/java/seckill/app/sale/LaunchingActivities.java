@@ -10,13 +10,13 @@ import java.util.Map;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import seckill.ordering.api.Activity;
-import seckill.ordering.api.ActivityCatalog;
-import seckill.ordering.api.IdempotentRequest;
-import seckill.ordering.api.NewActivity;
-import seckill.ordering.api.OrderLedger;
-import seckill.ordering.api.SkuHoldings;
-import seckill.ordering.api.SkuLine;
+import seckill.ledger.api.catalogue.Activity;
+import seckill.ledger.api.catalogue.ActivityCatalog;
+import seckill.ledger.api.IdempotentRequest;
+import seckill.ledger.api.catalogue.NewActivity;
+import seckill.ledger.api.LedgerHoldings;
+import seckill.ledger.api.SkuHoldings;
+import seckill.ledger.api.catalogue.SkuLine;
 import seckill.reservation.api.PreheatStock;
 import seckill.reservation.api.RestoreStock;
 import seckill.reservation.api.Preheating;
@@ -33,13 +33,13 @@ public class LaunchingActivities {
 
     private final ActivityCatalog catalog;
     private final Preheating preheating;
-    private final OrderLedger ledger;
+    private final LedgerHoldings ledger;
     private final long keysOutliveEndSeconds;
 
     @Inject
     LaunchingActivities(ActivityCatalog catalog,
                         Preheating preheating,
-                        OrderLedger ledger,
+                        LedgerHoldings ledger,
                         @ConfigProperty(name = "seckill.reservation.keys-outlive-end-seconds", defaultValue = "259200") long keysOutliveEndSeconds) {
         this.catalog = catalog;
         this.preheating = preheating;

@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.OptionalLong;
 
-import seckill.ordering.api.LedgerTrace;
+import seckill.ledger.api.LedgerTrace;
 import seckill.reservation.api.RedisTrace;
 import seckill.settlement.api.SkuReconciliation;
 

@@ -10,7 +10,7 @@ import seckill.reservation.api.ReservationUnavailable;
 /**
  * Keeps the id of the ledger this Redis namespace belongs to in {@code sk:ledger}, a key without a
  * TTL (so no {@code volatile-*} eviction takes it). Written only when absent; who may write it again
- * after it was lost is the ordering module's rule (only a ledger that bound a namespace before, or
+ * after it was lost is the ledger module's rule (only a ledger that bound a namespace before, or
  * any ledger while the namespace holds no sale's data).
  */
 @ApplicationScoped

@@ -21,9 +21,9 @@ import jakarta.json.spi.JsonProvider;
 import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.Tag;
-import seckill.ordering.api.OrderLedger;
-import seckill.ordering.api.Payment;
-import seckill.ordering.api.PaymentResult;
+import seckill.ledger.api.OrderPayments;
+import seckill.ledger.api.Payment;
+import seckill.ledger.api.PaymentResult;
 import seckill.settlement.api.PaymentAnswer;
 import seckill.settlement.api.PaymentCallbacks;
 import seckill.settlement.rules.CallbackSignature;
@@ -53,13 +53,13 @@ class ConfirmingPayments implements PaymentCallbacks {
     /** A callback is one flat object; deeper bodies are refused before the parser sees them (issue #36). */
     private static final int MAX_DEPTH = 8;
 
-    private final OrderLedger ledger;
+    private final OrderPayments ledger;
     private final Clock clock;
     private final MetricRegistry metrics;
     private final SettlementSettings settings;
 
     @Inject
-    ConfirmingPayments(OrderLedger ledger,
+    ConfirmingPayments(OrderPayments ledger,
                        Clock clock,
                        MetricRegistry metrics,
                        SettlementSettings settings) {

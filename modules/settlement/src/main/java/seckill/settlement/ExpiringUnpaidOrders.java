@@ -11,8 +11,8 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.metrics.Counter;
 import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
-import seckill.ordering.api.ExpiredOrder;
-import seckill.ordering.api.OrderLedger;
+import seckill.ledger.api.ExpiredOrder;
+import seckill.ledger.api.OrderExpiry;
 
 /**
  * The timeout sweep: overdue pending orders are expired in small pages, each by its own
@@ -25,13 +25,13 @@ class ExpiringUnpaidOrders {
             .withDescription("Unpaid orders expired by the timeout sweep after their payment window; their units go "
                     + "back through the outbox.").build();
 
-    private final OrderLedger ledger;
+    private final OrderExpiry ledger;
     private final Clock clock;
     private final MetricRegistry metrics;
     private final int pageSize;
 
     @Inject
-    ExpiringUnpaidOrders(OrderLedger ledger,
+    ExpiringUnpaidOrders(OrderExpiry ledger,
                          Clock clock,
                          MetricRegistry metrics,
                          SettlementSettings settings) {

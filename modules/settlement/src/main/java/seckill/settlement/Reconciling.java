@@ -20,12 +20,12 @@ import org.eclipse.microprofile.faulttolerance.Timeout;
 import org.eclipse.microprofile.metrics.Counter;
 import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
-import seckill.ordering.api.Activity;
-import seckill.ordering.api.ActivityCatalog;
-import seckill.ordering.api.LedgerFigures;
-import seckill.ordering.api.OrderLedger;
-import seckill.ordering.api.SettledUnits;
-import seckill.ordering.api.SkuLine;
+import seckill.ledger.api.catalogue.Activity;
+import seckill.ledger.api.catalogue.ActivityCatalog;
+import seckill.ledger.api.LedgerFigures;
+import seckill.ledger.api.LedgerReconciliation;
+import seckill.ledger.api.SettledUnits;
+import seckill.ledger.api.catalogue.SkuLine;
 import seckill.reservation.api.BucketSnapshot;
 import seckill.reservation.api.PreheatStock;
 import seckill.reservation.api.ReservationEvents;
@@ -60,7 +60,7 @@ class Reconciling implements Reconciliation {
     private static final Logger LOG = Logger.getLogger(Reconciling.class.getName());
 
     private final ActivityCatalog catalog;
-    private final OrderLedger ledger;
+    private final LedgerReconciliation ledger;
     private final ReservationEvents events;
     private final DbClient db;
     private final Clock clock;
@@ -70,7 +70,7 @@ class Reconciling implements Reconciliation {
 
     @Inject
     Reconciling(ActivityCatalog catalog,
-                OrderLedger ledger,
+                LedgerReconciliation ledger,
                 ReservationEvents events,
                 DbClient db,
                 Clock clock,

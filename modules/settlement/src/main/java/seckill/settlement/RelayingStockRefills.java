@@ -11,10 +11,10 @@ import org.eclipse.microprofile.metrics.Counter;
 import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import seckill.admission.api.Admission;
-import seckill.ordering.api.ActivityCatalog;
-import seckill.ordering.api.OrderLedger;
-import seckill.ordering.api.SkuLine;
-import seckill.ordering.api.StockRefill;
+import seckill.ledger.api.catalogue.ActivityCatalog;
+import seckill.ledger.api.RefillOutbox;
+import seckill.ledger.api.catalogue.SkuLine;
+import seckill.ledger.api.StockRefill;
 import seckill.reservation.api.ReservationId;
 import seckill.reservation.api.ReservationUnavailable;
 import seckill.reservation.api.Restock;
@@ -40,7 +40,7 @@ class RelayingStockRefills {
     private static final Logger LOG = Logger.getLogger(RelayingStockRefills.class.getName());
     private static final int PAGE = 100;
 
-    private final OrderLedger ledger;
+    private final RefillOutbox ledger;
 
     private final Restocking restocking;
 
@@ -53,7 +53,7 @@ class RelayingStockRefills {
     private final MetricRegistry metrics;
 
     @Inject
-    RelayingStockRefills(OrderLedger ledger,
+    RelayingStockRefills(RefillOutbox ledger,
                          Restocking restocking,
                          Admission admission,
                          ActivityCatalog catalog,

@@ -8,7 +8,7 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
 import seckill.admission.api.Admission;
 import seckill.admission.api.HaltReason;
-import seckill.ordering.api.LedgerBinding;
+import seckill.ledger.api.LedgerBinding;
 import seckill.reservation.api.EvictionStatus;
 import seckill.reservation.api.ReplicaStatus;
 import seckill.reservation.api.ReservationUnavailable;

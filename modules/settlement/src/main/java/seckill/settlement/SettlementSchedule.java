@@ -83,7 +83,7 @@ class SettlementSchedule implements SettlementSweeps {
                 // the same pass is running already (the resume check or an operator started it)
                 LOG.fine(() -> what + " skipped: already running");
             } catch (RuntimeException e) {
-                if (seckill.ordering.api.LedgerUnavailable.isOutage(e)) {
+                if (seckill.ledger.api.LedgerUnavailable.isOutage(e)) {
                     // an outage is reported by readiness and the ordering workers; no stack trace every run
                     LOG.warning(() -> what + " skipped, the ledger database is unavailable: " + e.getMessage());
                 } else {

@@ -8,12 +8,12 @@ import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import seckill.ordering.api.ActivityCatalog;
-import seckill.ordering.api.Activity;
-import seckill.ordering.api.FailedReservation;
-import seckill.ordering.api.OrderLookup;
-import seckill.ordering.api.SkuLine;
-import seckill.ordering.api.OrderView;
+import seckill.ledger.api.catalogue.ActivityCatalog;
+import seckill.ledger.api.catalogue.Activity;
+import seckill.ledger.api.FailedReservation;
+import seckill.ledger.api.OrderLookup;
+import seckill.ledger.api.catalogue.SkuLine;
+import seckill.ledger.api.OrderView;
 import seckill.reservation.api.ReservationId;
 import seckill.reservation.api.Holdings;
 import seckill.settlement.api.HeldReservation;

@@ -14,13 +14,13 @@ import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.server.Server;
 import jakarta.enterprise.inject.spi.CDI;
 import org.eclipse.microprofile.config.ConfigProvider;
-import seckill.ordering.api.Activity;
-import seckill.ordering.api.ActivityCatalog;
-import seckill.ordering.api.LedgerBenchmark;
-import seckill.ordering.api.NewActivity;
-import seckill.ordering.api.OrderingSwitch;
-import seckill.ordering.hooks.WorkerHooks;
-import seckill.ordering.api.SkuLine;
+import seckill.ledger.api.catalogue.Activity;
+import seckill.ledger.api.catalogue.ActivityCatalog;
+import seckill.ledger.api.LedgerBenchmark;
+import seckill.ledger.api.catalogue.NewActivity;
+import seckill.ledger.api.OrderingSwitch;
+import seckill.ledger.hooks.WorkerHooks;
+import seckill.ledger.api.catalogue.SkuLine;
 import seckill.reservation.api.PreheatStock;
 import seckill.reservation.api.Preheating;
 import seckill.reservation.api.ReservationOutcome;
@@ -31,7 +31,7 @@ import seckill.reservation.api.Reserving;
  * {@code java -jar seckill.jar bench-settle [reservations] [one-by-one reservations]}: queues
  * reservations in the stream with the workers stopped, starts them and times how long MySQL takes
  * to hold every order; once batched, once one event per transaction; then writes the same rows
- * directly (the ordering module's {@link LedgerBenchmark}) in the same batch size and thread count,
+ * directly (the ledger module's {@link LedgerBenchmark}) in the same batch size and thread count,
  * the database's own ceiling. Everything it asks of the ledger and of Redis goes through the
  * modules' apis; the only SQL it sends itself is about the database server (resting InnoDB).
  */

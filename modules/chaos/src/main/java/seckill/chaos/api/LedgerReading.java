@@ -7,7 +7,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Plain SQL on the ledger's tables (schema: the ordering module's Liquibase changelog), read-only. */
+/** Plain SQL on the ledger's tables (schema: the ledger module's Liquibase changelog), read-only. */
 final class LedgerReading {
 
     record Order(String reservationId, String requestId, long skuId, long userId, int quantity, int status,

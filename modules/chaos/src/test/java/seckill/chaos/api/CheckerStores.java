@@ -13,7 +13,7 @@ import redis.clients.jedis.RedisClient;
 
 /**
  * The real stores the checker's tests write planted rows into: a database of their own
- * ({@code <SECKILL_DB_URL's database>_checker}) with the ledger's schema from the ordering module's
+ * ({@code <SECKILL_DB_URL's database>_checker}) with the ledger's schema from the ledger module's
  * changelog and the settlement module's after it ({@code seckill_payment}), and the Redis database SECKILL_REDIS_URI names.
  */
 final class CheckerStores implements AutoCloseable {
@@ -51,12 +51,12 @@ final class CheckerStores implements AutoCloseable {
     }
 
     /**
-     * The ordering module's changelog, statement by statement, minus the unique key on (activity,
+     * The ledger module's changelog, statement by statement, minus the unique key on (activity,
      * buyer, SKU): the checker must see a double order even where the schema would have refused it.
      */
     private static void applyLedgerSchema(Connection db) throws Exception {
-        // the settlement changelog runs after ordering's: it creates seckill_payment (the payments' audit rows)
-        String changelog = Files.readString(Path.of("../ordering/src/main/resources/seckill/ordering/changelog.sql"),
+        // the settlement changelog runs after the ledger's: it creates seckill_payment (the payments' audit rows)
+        String changelog = Files.readString(Path.of("../ledger/src/main/resources/seckill/ordering/changelog.sql"),
                 StandardCharsets.UTF_8) + "\n" + Files.readString(
                 Path.of("../settlement/src/main/resources/seckill/settlement/changelog.sql"), StandardCharsets.UTF_8);
         StringBuilder withoutComments = new StringBuilder();

@@ -35,7 +35,8 @@ import redis.clients.jedis.Protocol;
 import redis.clients.jedis.UnifiedJedis;
 import jakarta.json.spi.JsonProvider;
 import seckill.redis.SentinelAddress;
-import seckill.ordering.api.OrderingSwitch;
+import seckill.ledger.api.LedgerAudit;
+import seckill.ledger.api.OrderingSwitch;
 
 /**
  * A rehearsal of a flash sale: creates an activity through the admin API, lets simulated buyers
@@ -50,6 +51,7 @@ public final class Drill {
     private final URI base;
     private final String adminToken;
     private final DbClient db;
+    private final LedgerAudit ledger;
     private final UnifiedJedis redis;
     private final OrderingSwitch ordering;
     private final PrintStream out;
@@ -70,6 +72,7 @@ public final class Drill {
         this.base = base;
         this.adminToken = adminToken;
         this.db = db;
+        this.ledger = InvariantCheck.ledgerAudit(db);
         this.redis = redis;
         this.ordering = ordering;
         this.out = out;
@@ -111,12 +114,13 @@ public final class Drill {
 
         long reserved = tally.count("202");
         Instant settleStart = Instant.now();
-        long ordersNow = orders(activity);
-        while (ordersNow + failures(activity) < reserved
+        LedgerAudit.ActivityFigures settling = ledger.activity(activity);
+        while (settling.orders() + settling.failedReservations() < reserved
                 && Duration.between(settleStart, Instant.now()).compareTo(options.settleTimeout()) < 0) {
             Thread.sleep(100);
-            ordersNow = orders(activity);
+            settling = ledger.activity(activity);
         }
+        long ordersNow = settling.orders();
         Duration settleTook = Duration.between(start, Instant.now());
 
         List<String> violations = new ArrayList<>();
@@ -140,10 +144,7 @@ public final class Drill {
     private List<String> payAndExpire(long activity) throws Exception {
         List<String> violations = new ArrayList<>();
         List<String> orderNos = new ArrayList<>();
-        try (var rows = db.execute().query("SELECT order_no FROM seckill_order WHERE activity_id = ? ORDER BY id",
-                activity)) {
-            rows.forEach(r -> orderNos.add(String.valueOf(r.column(1).get())));
-        }
+        orderNos.addAll(ledger.orderNumbers(activity));
         int toPay = (int) Math.round(orderNos.size() * options.payRatio().orElseThrow());
         var config = org.eclipse.microprofile.config.ConfigProvider.getConfig();
         PaymentSigner signer = new PaymentSigner(options.paymentKey()
@@ -169,8 +170,7 @@ public final class Drill {
         out.printf("payments      %d paid, %d refused %s, %d left unpaid%n", paid, refused, refusals,
                 orderNos.size() - toPay);
         Instant deadline = Instant.now().plus(options.settleTimeout());
-        while (scalar("SELECT COUNT(*) FROM seckill_order WHERE activity_id = ? AND status = 0", activity) > 0
-                || scalar("SELECT COUNT(*) FROM stock_sync_outbox WHERE activity_id = ? AND status = 0", activity) > 0) {
+        while (!ledger.activity(activity).quiet()) {
             if (Instant.now().isAfter(deadline)) {
                 violations.add("NOT_EXPIRED: unpaid orders or their refills still pending after "
                         + options.settleTimeout().toSeconds() + " s");
@@ -178,11 +178,11 @@ public final class Drill {
             }
             Thread.sleep(200);
         }
-        long paidUnits = scalar("SELECT COALESCE(SUM(quantity), 0) FROM seckill_order WHERE activity_id = ? AND status = 1",
-                activity);
-        long timedOut = scalar("SELECT COUNT(*) FROM seckill_order WHERE activity_id = ? AND status = 2", activity);
-        long shelf = scalar("SELECT COALESCE(SUM(available), 0) FROM seckill_stock WHERE activity_id = ?", activity);
-        long total = scalar("SELECT COALESCE(SUM(total), 0) FROM seckill_stock WHERE activity_id = ?", activity);
+        LedgerAudit.ActivityFigures settled = ledger.activity(activity);
+        long paidUnits = settled.paidUnits();
+        long timedOut = settled.expiredOrders();
+        long shelf = settled.available();
+        long total = settled.total();
         out.printf("timeouts      %d order(s) expired; %d of %d units back on the shelf, %d paid%n", timedOut, shelf,
                 total, paidUnits);
         if (shelf != total - paidUnits) {
@@ -437,15 +437,7 @@ public final class Drill {
         return s.toString().trim();
     }
 
-    private long orders(long activity) {
-        return scalar("SELECT COUNT(*) FROM seckill_order WHERE activity_id = ?", activity);
-    }
-
     private long failures(long activity) {
-        return scalar("SELECT COUNT(*) FROM seckill_reservation_failure WHERE activity_id = ?", activity);
-    }
-
-    private long scalar(String sql, Object... params) {
-        return db.execute().get(sql, params).map(r -> ((Number) r.column(1).get()).longValue()).orElse(0L);
+        return ledger.activity(activity).failedReservations();
     }
 }

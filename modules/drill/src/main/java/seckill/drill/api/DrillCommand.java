@@ -9,7 +9,7 @@ import jakarta.enterprise.inject.spi.CDI;
 import org.eclipse.microprofile.config.ConfigProvider;
 import redis.clients.jedis.UnifiedJedis;
 import seckill.dev.api.DevServers;
-import seckill.ordering.api.OrderingSwitch;
+import seckill.ledger.api.OrderingSwitch;
 
 /**
  * {@code java -jar seckill.jar drill ...}: starts the service in-process (or, with {@code --url},

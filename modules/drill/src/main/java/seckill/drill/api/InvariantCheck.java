@@ -8,13 +8,13 @@ import java.util.Optional;
 
 import io.helidon.dbclient.DbClient;
 import redis.clients.jedis.UnifiedJedis;
-import seckill.ordering.api.LedgerAudit;
+import seckill.ledger.api.LedgerAudit;
 import seckill.reservation.api.StockAudit;
 
 /**
  * Verifies a sale directly in MySQL and Redis, never from HTTP answers: nothing oversold,
  * duplicated or lost. It asks the modules that own the tables and keys for their audit figures
- * (ordering's {@link LedgerAudit}, reservation's {@link StockAudit}: plain reads of their own tables
+ * (the ledger's {@link LedgerAudit}, reservation's {@link StockAudit}: plain reads of their own tables
  * and keys, never through the code paths being audited), so it names no table and no key.
  * Each violation is reported with its figures; an empty list means the sale is sound.
  */
@@ -29,7 +29,7 @@ public final class InvariantCheck {
 
     /** The audit over this database and this Redis, read on these clients (not the service's code). */
     public InvariantCheck(DbClient db, UnifiedJedis redis) {
-        this(LedgerAudit.over((columns, sql, params) -> rows(db, columns, sql, params)), StockAudit.over(new StockAudit.Reads() {
+        this(ledgerAudit(db), StockAudit.over(new StockAudit.Reads() {
             @Override
             public String get(String key) {
                 return redis.get(key);
@@ -147,19 +147,22 @@ public final class InvariantCheck {
         return new SkuAudit(skuId, f, violations);
     }
 
-    private static List<long[]> rows(DbClient db, int columns, String sql, Object... params) {
-        List<long[]> all = new ArrayList<>();
-        try (var rows = db.execute().query(sql, params)) {
-            rows.forEach(row -> {
-                long[] numbers = new long[columns];
-                for (int i = 0; i < columns; i++) {
-                    Object value = row.column(i + 1).get();
-                    numbers[i] = value == null ? 0 : ((Number) value).longValue();
-                }
-                all.add(numbers);
-            });
-        }
-        return all;
+    /** The ledger's audit, read on {@code db} (the drill's own client, not the service's code). */
+    static LedgerAudit ledgerAudit(DbClient db) {
+        return LedgerAudit.over((columns, sql, params) -> {
+            List<String[]> all = new ArrayList<>();
+            try (var rows = db.execute().query(sql, params)) {
+                rows.forEach(row -> {
+                    String[] values = new String[columns];
+                    for (int i = 0; i < columns; i++) {
+                        Object value = row.column(i + 1).get();
+                        values[i] = value == null ? null : String.valueOf(value);
+                    }
+                    all.add(values);
+                });
+            }
+            return all;
+        });
     }
 
     /**

@@ -38,6 +38,7 @@ import seckill.chaos.api.HistoryEntry;
 import seckill.chaos.api.HistoryWriter;
 import seckill.chaos.api.OpKind;
 import seckill.chaos.api.Verdict;
+import seckill.ledger.api.LedgerAudit;
 
 /**
  * One chaos run: draws the schedule from the seed and writes it to the history first; starts the
@@ -488,15 +489,13 @@ public final class ChaosRun {
     private void awaitQuiescence(long activity) throws SQLException, InterruptedException {
         Instant deadline = clock.instant().plus(options.settleTimeout());
         try (Connection db = DriverManager.getConnection(database.url(), database.user(), database.password())) {
+            LedgerAudit ledger = LedgerAudit.over((columns, sql, params) -> rows(db, columns, sql, params));
             while (true) {
-                Set<String> settled = new java.util.HashSet<>();
-                settled.addAll(strings(db, "SELECT reservation_id FROM seckill_order WHERE activity_id = ?", activity));
-                settled.addAll(strings(db, "SELECT reservation_id FROM seckill_reservation_failure WHERE activity_id = ?",
-                        activity));
+                Set<String> settled = new java.util.HashSet<>(ledger.settledReservations(activity));
                 long unsettled = answeredReservations.stream().filter(r -> !settled.contains(r)).count();
-                long unpaid = count(db, "SELECT COUNT(*) FROM seckill_order WHERE activity_id = ? AND status = 0", activity);
-                long refills = count(db, "SELECT COUNT(*) FROM stock_sync_outbox WHERE activity_id = ? AND status = 0",
-                        activity);
+                LedgerAudit.ActivityFigures figures = ledger.activity(activity);
+                long unpaid = figures.unpaidOrders();
+                long refills = figures.pendingRefills();
                 if (unsettled == 0 && unpaid == 0 && refills == 0) {
                     out.println("chaos: quiescent");
                     return;
@@ -605,26 +604,25 @@ public final class ChaosRun {
         }
     }
 
-    private static List<String> strings(Connection db, String sql, long activity) throws SQLException {
+    /** The ledger audit's reads on the runner's own JDBC connection: every value as text, NULL as null. */
+    private static List<String[]> rows(Connection db, int columns, String sql, Object... params) {
         try (PreparedStatement s = db.prepareStatement(sql)) {
-            s.setLong(1, activity);
+            for (int i = 0; i < params.length; i++) {
+                s.setObject(i + 1, params[i]);
+            }
             try (ResultSet r = s.executeQuery()) {
-                List<String> all = new ArrayList<>();
+                List<String[]> all = new ArrayList<>();
                 while (r.next()) {
-                    all.add(r.getString(1));
+                    String[] values = new String[columns];
+                    for (int i = 0; i < columns; i++) {
+                        values[i] = r.getString(i + 1);
+                    }
+                    all.add(values);
                 }
                 return all;
             }
-        }
-    }
-
-    private static long count(Connection db, String sql, long activity) throws SQLException {
-        try (PreparedStatement s = db.prepareStatement(sql)) {
-            s.setLong(1, activity);
-            try (ResultSet r = s.executeQuery()) {
-                r.next();
-                return r.getLong(1);
-            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("reading the ledger failed: " + e.getMessage(), e);
         }
     }
 }

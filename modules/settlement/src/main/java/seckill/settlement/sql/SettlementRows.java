@@ -15,7 +15,7 @@ import seckill.settlement.api.SkuReconciliation;
 
 /**
  * Reads and writes settlement's own tables: reconciliation results. (seckill_payment is written by
- * the ledger's payment transaction, with the order's status: its SQL is the ordering module's.)
+ * the ledger's payment transaction, with the order's status: its SQL is the ledger module's.)
  */
 public final class SettlementRows {
 
@@ -61,7 +61,7 @@ public final class SettlementRows {
         return figures;
     }
 
-    // text with milliseconds: see the ordering module's UtcTime for why not LocalDateTime
+    // text with milliseconds: see the ledger module's UtcTime for why not LocalDateTime
     private static String utc(Instant instant) {
         return java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS").withZone(ZoneOffset.UTC)
                 .format(instant);

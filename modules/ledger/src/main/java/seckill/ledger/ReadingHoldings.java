@@ -1,0 +1,33 @@
+package seckill.ledger;
+
+import io.helidon.dbclient.DbClient;
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import seckill.ledger.api.LedgerHoldings;
+import seckill.ledger.api.SkuHoldings;
+import seckill.ledger.sql.LedgerRows;
+
+/** Reads what the ledger holds of a SKU, for the launch to restore its buckets in Redis. */
+@ApplicationScoped
+class ReadingHoldings implements LedgerHoldings {
+
+    private final DbClient db;
+
+    @Inject
+    ReadingHoldings(DbClient db) {
+        this.db = db;
+    }
+
+    private LedgerRows rows;
+
+    @PostConstruct
+    void init() {
+        rows = new LedgerRows(db);
+    }
+
+    @Override
+    public SkuHoldings holdings(long activityId, long skuId) {
+        return rows.holdings(activityId, skuId);
+    }
+}

@@ -1,0 +1,18 @@
+package seckill.ledger.api;
+
+import java.time.Instant;
+
+/**
+ * The ledger's door for a payment (settlement's {@code ConfirmingPayments}): the one compare-and-set
+ * that moves an order from PENDING to PAID.
+ */
+public interface OrderPayments {
+
+    /**
+     * Records {@code payment} and moves its order from PENDING to PAID if it is not past its deadline
+     * at {@code now} (the same comparison the timeout sweep makes, so the two never both win), in one
+     * transaction: the payment row (seckill_payment, keyed by the payment id) commits with the status
+     * change or not at all.
+     */
+    PaymentResult pay(Payment payment, Instant now);
+}

@@ -1,0 +1,87 @@
+package seckill.ledger.sql;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+import io.helidon.dbclient.DbClient;
+import io.helidon.dbclient.DbRow;
+import io.helidon.dbclient.DbTransaction;
+import seckill.ledger.api.catalogue.Activity;
+import seckill.ledger.api.IdempotentRequest;
+import seckill.ledger.api.catalogue.NewActivity;
+import seckill.ledger.api.catalogue.SkuLine;
+
+/** Reads and writes the seckill_activity and seckill_stock rows. */
+public final class ActivityRows {
+
+    private final DbClient db;
+
+    public ActivityRows(DbClient db) {
+        this.db = db;
+    }
+
+    /** Inserts the activity and its stock rows in one transaction. */
+    public Activity insert(NewActivity activity, Instant now) {
+        return insert(activity, null, now);
+    }
+
+    /**
+     * Inserts the activity, its stock rows and, when {@code request} is given, its idempotency key,
+     * in one transaction; a key already taken rolls it all back (the caller looks the key up).
+     */
+    public Activity insert(NewActivity activity, IdempotentRequest request, Instant now) {
+        DbTransaction tx = db.transaction();
+        try {
+            tx.insert(OrderingSql.INSERT_ACTIVITY, activity.name(), UtcTime.column(activity.startsAt()),
+                    UtcTime.column(activity.endsAt()), activity.paymentWindow().toSeconds(), UtcTime.column(now));
+            long id = Columns.longOf(tx.get(OrderingSql.LAST_INSERT_ID).orElseThrow(), "id");
+            for (SkuLine sku : activity.skus()) {
+                tx.insert(OrderingSql.INSERT_STOCK, id, sku.skuId(), sku.total(), sku.total(), sku.perUserLimit(),
+                        sku.buckets());
+            }
+            if (request != null) {
+                tx.insert(OrderingSql.INSERT_ACTIVITY_REQUEST, request.key(), request.fingerprint(), id,
+                        UtcTime.column(now));
+            }
+            tx.commit();
+            return new Activity(id, activity.name(), activity.startsAt(), activity.endsAt(), activity.paymentWindow(),
+                    activity.skus());
+        } catch (RuntimeException e) {
+            Transactions.rollbackQuietly(tx, e);
+            throw e;
+        }
+    }
+
+    /** The activity registered under an idempotency key, with the request's fingerprint. */
+    public Optional<RegisteredRequest> registeredUnder(String key) {
+        return db.execute().get(OrderingSql.SELECT_ACTIVITY_REQUEST, key)
+                .map(r -> new RegisteredRequest(Columns.textOf(r, "fingerprint"), Columns.longOf(r, "activity_id")));
+    }
+
+    /** What an idempotency key was first used for. */
+    public record RegisteredRequest(String fingerprint, long activityId) {
+    }
+
+    public Optional<Activity> find(long activityId) {
+        Optional<DbRow> row = db.execute().get(OrderingSql.SELECT_ACTIVITY, activityId);
+        if (row.isEmpty()) {
+            return Optional.empty();
+        }
+        List<SkuLine> skus = new ArrayList<>();
+        try (Stream<DbRow> lines = db.execute().query(OrderingSql.SELECT_STOCK_LINES, activityId)) {
+            lines.forEach(line -> skus.add(new SkuLine(
+                    Columns.longOf(line, "sku_id"),
+                    Columns.longOf(line, "total"),
+                    Columns.intOf(line, "per_user_limit"),
+                    Columns.intOf(line, "buckets"))));
+        }
+        DbRow a = row.get();
+        return Optional.of(new Activity(Columns.longOf(a, "id"), Columns.textOf(a, "name"),
+                UtcTime.instant(a.column("starts_at").get()), UtcTime.instant(a.column("ends_at").get()),
+                Duration.ofSeconds(Columns.intOf(a, "payment_window_seconds")), skus));
+    }
+}
