@@ -73,10 +73,17 @@ public sealed interface HistoryEntry {
     }
 
     /**
-     * The units on each SKU's shelf in Redis as the checker read them at the end, kept so the run
-     * can be judged again later, when the run's Redis is gone.
+     * The units on each SKU's shelf in Redis as the checker read them at the end, and the units held
+     * by events no ordering worker had acknowledged ({@code inFlight}, empty in histories written
+     * before it was read), kept so the run can be judged again later, when the run's Redis is gone.
      */
-    record ShelfRead(long activityId, Map<Long, Long> units, long nanos, String wall) implements HistoryEntry {
+    record ShelfRead(long activityId, Map<Long, Long> units, Map<Long, Long> inFlight, long nanos, String wall)
+            implements HistoryEntry {
+
+        /** A reading without the units in flight (as histories written before 2026-12-03 have it). */
+        public ShelfRead(long activityId, Map<Long, Long> units, long nanos, String wall) {
+            this(activityId, units, Map.of(), nanos, wall);
+        }
     }
 
     /**

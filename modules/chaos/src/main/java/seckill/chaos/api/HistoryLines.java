@@ -56,8 +56,13 @@ final class HistoryLines {
             case HistoryEntry.ShelfRead r -> {
                 JsonObjectBuilder units = Json.createObjectBuilder();
                 r.units().forEach((sku, n) -> units.add(Long.toString(sku), n));
-                o.add("type", "shelf").add("activityId", r.activityId()).add("units", units).add("nanos", r.nanos())
-                        .add("wall", r.wall());
+                o.add("type", "shelf").add("activityId", r.activityId()).add("units", units);
+                if (!r.inFlight().isEmpty()) {
+                    JsonObjectBuilder inFlight = Json.createObjectBuilder();
+                    r.inFlight().forEach((sku, n) -> inFlight.add(Long.toString(sku), n));
+                    o.add("inFlight", inFlight);
+                }
+                o.add("nanos", r.nanos()).add("wall", r.wall());
             }
             case HistoryEntry.Healed h -> o.add("type", "healed").add("nanos", h.nanos()).add("wall", h.wall())
                     .add("resumeBoundMillis", h.resumeBoundMillis());
@@ -99,7 +104,12 @@ final class HistoryLines {
                 Map<Long, Long> units = new LinkedHashMap<>();
                 o.getJsonObject("units").forEach((sku, n) ->
                         units.put(Long.parseLong(sku), ((jakarta.json.JsonNumber) n).longValue()));
-                yield new HistoryEntry.ShelfRead(o.getJsonNumber("activityId").longValue(), units,
+                Map<Long, Long> inFlight = new LinkedHashMap<>();
+                if (o.containsKey("inFlight")) {
+                    o.getJsonObject("inFlight").forEach((sku, n) ->
+                            inFlight.put(Long.parseLong(sku), ((jakarta.json.JsonNumber) n).longValue()));
+                }
+                yield new HistoryEntry.ShelfRead(o.getJsonNumber("activityId").longValue(), units, inFlight,
                         o.getJsonNumber("nanos").longValue(), o.getString("wall"));
             }
             case "healed" -> new HistoryEntry.Healed(o.getJsonNumber("nanos").longValue(), o.getString("wall"),

@@ -1,13 +1,24 @@
 package seckill.chaos.api;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import redis.clients.jedis.StreamEntryID;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.params.XPendingParams;
+import redis.clients.jedis.resps.StreamEntry;
+import redis.clients.jedis.resps.StreamGroupInfo;
+import redis.clients.jedis.resps.StreamPendingEntry;
 import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
  * The one place the checker reads Redis: the units left on a SKU's shelf, summed over its buckets,
  * through the keys the reservation module documents ({@code sk:{<tag>}:stock}, the tag
- * {@code a<activity>:s<sku>:b<bucket>} spread over the cluster's slot ranges). The layout is spelled
- * out here rather than imported, so a change to it shows up as a checker failure, not as agreement.
+ * {@code a<activity>:s<sku>:b<bucket>} spread over the cluster's slot ranges), and the units of the
+ * events in each bucket's stream ({@code sk:{<tag>}:events}) that its consumer group has not
+ * acknowledged: delivered and pending, or not delivered yet. The layout is spelled out here rather
+ * than imported, so a change to it shows up as a checker failure, not as agreement.
  */
 final class ShelfReading {
 
@@ -31,6 +42,45 @@ final class ShelfReading {
             }
         }
         return any ? sum : -1;
+    }
+
+    /**
+     * Units held by events of the SKU's bucket streams that no consumer group acknowledged: pending
+     * (delivered, e.g. to a consumer that died with its instance) or never delivered; with the first
+     * reservation ids among them.
+     */
+    InFlight inFlight(long activityId, long skuId, int buckets, int maxIds) {
+        long units = 0;
+        List<String> ids = new ArrayList<>();
+        for (int b = 0; b < buckets; b++) {
+            String stream = "sk:{" + tag("a" + activityId + ":s" + skuId + ":b" + b, b, buckets) + "}:events";
+            if (!redis.exists(stream)) {
+                continue;
+            }
+            for (StreamGroupInfo group : redis.xinfoGroups(stream)) {
+                List<StreamEntry> unacknowledged = new ArrayList<>();
+                if (group.getPending() > 0) {
+                    for (StreamPendingEntry pending : redis.xpending(stream, group.getName(),
+                            XPendingParams.xPendingParams().count((int) Math.min(Integer.MAX_VALUE, group.getPending())))) {
+                        unacknowledged.addAll(redis.xrange(stream, pending.getID(), pending.getID(), 1));
+                    }
+                }
+                StreamEntryID last = group.getLastDeliveredId();
+                unacknowledged.addAll(redis.xrange(stream, "(" + last, "+"));
+                for (StreamEntry event : unacknowledged) {
+                    Map<String, String> fields = event.getFields();
+                    units += Long.parseLong(fields.getOrDefault("quantity", "1"));
+                    if (ids.size() < maxIds) {
+                        ids.add(fields.getOrDefault("reservationId", event.getID().toString()));
+                    }
+                }
+            }
+        }
+        return new InFlight(units, ids);
+    }
+
+    /** Units held by unacknowledged events and the first of their reservation ids. */
+    record InFlight(long units, List<String> reservations) {
     }
 
     /** The hash tag of part {@code part} of {@code parts}: the name, salted until its slot lies mid-range. */

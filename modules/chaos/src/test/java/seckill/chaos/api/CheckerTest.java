@@ -113,6 +113,49 @@ class CheckerTest {
         assertViolated(verdict, Promise.NO_STRANDED_UNIT, "(stranded 1)");
     }
 
+    /**
+     * Seed 42 on the cluster (CI, 2026-12-02): 2 units "stranded" with every other figure right. Units
+     * held by events in a bucket's stream that no ordering worker acknowledged (delivered to a consumer
+     * that died with the killed instance, reclaimed only after the reclaim idle time) are neither on the
+     * shelf nor orders; the checker reads them from the stream and names them, and the runner waits for
+     * them ({@link Checker#unitsInFlight}).
+     */
+    @Test
+    void unitsHeldByEventsNoWorkerAcknowledgedAreNamedAndCounted() throws Exception {
+        String events = "sk:{a" + activity + ":s1:b0}:events";
+        stores.redis.del(events);
+        stores.redis.xgroupCreate(events, "ordering", new redis.clients.jedis.StreamEntryID(), true);
+        // one event delivered to a consumer that died (pending), one never delivered, one acknowledged
+        stores.redis.xadd(events, redis.clients.jedis.params.XAddParams.xAddParams(),
+                Map.of("reservationId", id("r10"), "userId", "10", "quantity", "1"));
+        stores.redis.xreadGroup("ordering", "dead-consumer", redis.clients.jedis.params.XReadGroupParams
+                .xReadGroupParams().count(1), Map.of(events, redis.clients.jedis.StreamEntryID.UNRECEIVED_ENTRY));
+        stores.redis.xadd(events, redis.clients.jedis.params.XAddParams.xAddParams(),
+                Map.of("reservationId", id("r11"), "userId", "11", "quantity", "2"));
+        assertThat(new Checker(stores.db, stores.redis, 5).unitsInFlight(activity), is(Map.of(1L, 3L)));
+
+        shelf = 0;
+        Verdict verdict = judge();
+        assertViolated(verdict, Promise.NO_STRANDED_UNIT, "3 unit(s) held by events no ordering worker acknowledged");
+        assertThat(verdict.of(Promise.NO_STRANDED_UNIT).counterexamples().toString(), containsString(id("r10")));
+        assertThat(verdict.of(Promise.NO_STRANDED_UNIT).counterexamples().toString(), containsString(id("r11")));
+
+        // recorded in the history's shelf line, so a later judgement names them too
+        HistoryEntry.ShelfRead read = new Checker(stores.db, stores.redis, 5).readShelf(activity, 60_000_000_000L, "w");
+        assertThat(read.inFlight(), is(Map.of(1L, 3L)));
+        assertThat(HistoryLines.read(HistoryLines.write(read)), is(read));
+
+        // acknowledged (the reclaim ordered them): nothing in flight
+        var pending = stores.redis.xpending(events, "ordering", redis.clients.jedis.params.XPendingParams
+                .xPendingParams().count(10));
+        stores.redis.xreadGroup("ordering", "live-consumer", redis.clients.jedis.params.XReadGroupParams
+                .xReadGroupParams().count(10), Map.of(events, redis.clients.jedis.StreamEntryID.UNRECEIVED_ENTRY))
+                .forEach(e -> e.getValue().forEach(entry -> stores.redis.xack(events, "ordering", entry.getID())));
+        pending.forEach(p -> stores.redis.xack(events, "ordering", p.getID()));
+        assertThat(new Checker(stores.db, stores.redis, 5).unitsInFlight(activity), is(Map.of(1L, 0L)));
+        stores.redis.del(events);
+    }
+
     @Test
     void aFailureWhoseUnitNeverCameBackIsCaught() throws Exception {
         stores.sql("DELETE FROM stock_sync_outbox WHERE reservation_id = ?", id("r3"));

@@ -181,12 +181,12 @@ public final class ChaosRun {
             history.write(new HistoryEntry.Healed(healed, clock.instant().toString(), options.resumeBound().toMillis()));
             out.println("chaos: healed; lifting halts and probing every instance");
             afterHeal(client, activity, healed);
-            awaitQuiescence(activity);
-            reconcile(client, activity);
 
             try (Connection ledger = DriverManager.getConnection(database.url(), database.user(), database.password());
                  UnifiedJedis reader = nodes == null ? RedisClient.create(URI.create(redis.uri())) : nodes.reader()) {
                 Checker checker = new Checker(ledger, reader, 10);
+                awaitQuiescence(activity, checker);
+                reconcile(client, activity);
                 history.write(checker.readShelf(activity, nanos.getAsLong(), clock.instant().toString()));
                 Verdict verdict = checker.judge(History.read(options.history()));
                 summarize(History.read(options.history()));
@@ -482,12 +482,16 @@ public final class ChaosRun {
     }
 
     /**
-     * Waits until nothing moves: every reservation answered 200/202 is an order or a failure, no order
-     * is still awaiting payment (the window lapses), no refill is pending. Then the checker's reads of
-     * the ledger and of Redis see one state. Gives up after the settle timeout and lets the checker judge.
+     * Waits until nothing moves: every reservation answered 200/202 is an order or a failure, no event
+     * in a bucket's stream is unacknowledged (also those whose answer was lost: an event handed to a
+     * worker of a killed instance is ordered only once another reclaims it, after
+     * {@code seckill.ordering.reclaim-idle-seconds}), no order is still awaiting payment (the window
+     * lapses), no refill is pending. Then the checker's reads of the ledger and of Redis see one state.
+     * Gives up after the settle timeout and lets the checker judge.
      */
-    private void awaitQuiescence(long activity) throws SQLException, InterruptedException {
-        Instant deadline = clock.instant().plus(options.settleTimeout());
+    private void awaitQuiescence(long activity, Checker checker) throws SQLException, InterruptedException {
+        Instant started = clock.instant();
+        Instant deadline = started.plus(options.settleTimeout());
         try (Connection db = DriverManager.getConnection(database.url(), database.user(), database.password())) {
             LedgerAudit ledger = LedgerAudit.over((columns, sql, params) -> rows(db, columns, sql, params));
             while (true) {
@@ -496,18 +500,29 @@ public final class ChaosRun {
                 LedgerAudit.ActivityFigures figures = ledger.activity(activity);
                 long unpaid = figures.unpaidOrders();
                 long refills = figures.pendingRefills();
-                if (unsettled == 0 && unpaid == 0 && refills == 0) {
-                    out.println("chaos: quiescent");
+                long inFlight = unitsInFlight(checker, activity);
+                if (unsettled == 0 && unpaid == 0 && refills == 0 && inFlight == 0) {
+                    out.printf("chaos: quiescent after %d ms%n", java.time.Duration.between(started, clock.instant())
+                            .toMillis());
                     return;
                 }
                 if (clock.instant().isAfter(deadline)) {
-                    out.printf("chaos: NOT quiescent after %d s: %d reservation(s) unsettled, %d order(s) unpaid, %d"
-                            + " refill(s) pending; judging anyway%n", options.settleTimeout().toSeconds(), unsettled,
-                            unpaid, refills);
+                    out.printf("chaos: NOT quiescent after %d s: %d reservation(s) unsettled, %d unit(s) in"
+                            + " unacknowledged events, %d order(s) unpaid, %d refill(s) pending; judging anyway%n",
+                            options.settleTimeout().toSeconds(), unsettled, inFlight, unpaid, refills);
                     return;
                 }
                 Thread.sleep(500);
             }
+        }
+    }
+
+    /** Units in unacknowledged events of the activity's streams; a Redis that does not answer counts as some. */
+    private static long unitsInFlight(Checker checker, long activity) {
+        try {
+            return checker.unitsInFlight(activity).values().stream().mapToLong(Long::longValue).sum();
+        } catch (RuntimeException notNow) {
+            return 1;
         }
     }
 
