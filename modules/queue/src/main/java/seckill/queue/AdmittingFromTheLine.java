@@ -17,7 +17,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import jakarta.inject.Singleton;
 import redis.clients.jedis.UnifiedJedis;
 import seckill.queue.api.LineSales;
 import seckill.queue.api.LineUnavailable;
@@ -33,7 +32,7 @@ import seckill.redis.RedisScript;
  * Redis and shared by every instance, so together they never call more than the rate) and no more than the
  * units left minus the passes out. The first tick after the start places the pre-queue in its drawn order.
  */
-@Singleton
+@QueueBean
 class AdmittingFromTheLine {
 
     private static final Logger LOG = Logger.getLogger(AdmittingFromTheLine.class.getName());
@@ -68,6 +67,7 @@ class AdmittingFromTheLine {
     void start(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
         ticker = Executors.newSingleThreadScheduledExecutor(r -> Thread.ofPlatform().daemon(true)
                 .name("queue-admitting").unstarted(r));
+        LOG.info(() -> "waiting lines moved every " + settings.tickMillis() + " ms while seckill.queue.enabled is true");
         ticker.scheduleWithFixedDelay(this::tickQuietly, settings.tickMillis(), settings.tickMillis(),
                 TimeUnit.MILLISECONDS);
     }
@@ -98,6 +98,7 @@ class AdmittingFromTheLine {
         }
         Instant now = clock.instant();
         List<LineSales.LiveSale> live = sales.live(now, now.plusMillis(settings.tickMillis()));
+        LOG.fine(() -> "live lines: " + live);
         Set<Long> ids = new HashSet<>();
         for (LineSales.LiveSale sale : live) {
             ids.add(sale.activityId());

@@ -7,7 +7,6 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 import jakarta.inject.Inject;
-import jakarta.inject.Singleton;
 import redis.clients.jedis.UnifiedJedis;
 import seckill.queue.api.LineUnavailable;
 import seckill.queue.api.PassCheck;
@@ -18,7 +17,7 @@ import seckill.redis.RedisScript;
  * path), and marked used after it bought something ({@code use.lua}), which frees its room for the next
  * buyer at once instead of at its expiry.
  */
-@Singleton
+@QueueBean
 class CheckingPasses implements PassCheck {
 
     private static final Logger LOG = Logger.getLogger(CheckingPasses.class.getName());

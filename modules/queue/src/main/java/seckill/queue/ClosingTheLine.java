@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.logging.Logger;
 
 import jakarta.inject.Inject;
-import jakarta.inject.Singleton;
 import redis.clients.jedis.UnifiedJedis;
 import seckill.redis.RedisScript;
 
@@ -13,7 +12,7 @@ import seckill.redis.RedisScript;
  * (their place reads so) and nobody more is called; opens it again when units come back (unpaid orders
  * expired, failures refilled), for those still waiting, who kept their places.
  */
-@Singleton
+@QueueBean
 class ClosingTheLine {
 
     private static final Logger LOG = Logger.getLogger(ClosingTheLine.class.getName());

@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Optional;
 
 import jakarta.inject.Inject;
-import jakarta.inject.Singleton;
 import redis.clients.jedis.UnifiedJedis;
 import seckill.queue.api.FindPlace;
 import seckill.queue.api.Place;
@@ -17,7 +16,7 @@ import seckill.redis.RedisScript;
  * Where a buyer stands ({@code place.lua}); a signed ticket shown for a buyer Redis does not know gives the
  * place it names back (a failover that lost the join loses no place). One Redis call.
  */
-@Singleton
+@QueueBean
 class FindingThePlace implements FindPlace {
 
     private final RedisScript script = LineCalls.withLine("place.lua");

@@ -4,7 +4,6 @@ import java.time.Clock;
 import java.util.List;
 
 import jakarta.inject.Inject;
-import jakarta.inject.Singleton;
 import redis.clients.jedis.UnifiedJedis;
 import seckill.queue.api.JoinLine;
 import seckill.queue.api.Place;
@@ -17,7 +16,7 @@ import seckill.redis.RedisScript;
  * the end of the line (first come, first served); joining again returns the same place. One Redis call,
  * acknowledged by the replicas in force, so a place given is a place a failover keeps.
  */
-@Singleton
+@QueueBean
 class JoiningTheLine implements JoinLine {
 
     private final RedisScript script = LineCalls.withLine("join.lua");

@@ -5,7 +5,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.inject.Inject;
-import jakarta.inject.Singleton;
 import org.eclipse.microprofile.metrics.Counter;
 import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
@@ -19,7 +18,7 @@ import seckill.queue.rules.MeasuredRate;
  * {@code seckill_queue_passes_expired_total}, {@code seckill_queue_passes_used_total} and
  * {@code seckill_queue_wait_estimate_seconds} (the longest line's wait for its last buyer).
  */
-@Singleton
+@QueueBean
 class LineFigures implements QueueFigures {
 
     private static final Metadata WAITING = Metadata.builder().withName("seckill.queue.waiting")

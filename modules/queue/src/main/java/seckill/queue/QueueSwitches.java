@@ -6,7 +6,6 @@ import java.util.concurrent.TimeUnit;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
-import jakarta.inject.Singleton;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
 import seckill.queue.api.QueueSwitch;
@@ -16,7 +15,7 @@ import seckill.queue.api.QueueSwitch;
  * itself) every half second: {@code seckill.queue.enabled} (default false) and {@code seckill.queue.rate}
  * (buyers called per second per activity over all instances, default 100). Requests read plain fields.
  */
-@Singleton
+@QueueBean
 class QueueSwitches implements QueueSwitch {
 
     private volatile boolean enabled;
