@@ -56,10 +56,15 @@ class WaitingRoomTest {
     DbClient db;
 
     private SaleFixture sale;
+    /** Every answer these tests get is validated against the served OpenAPI contract (docs/contract.md). */
+    private static ServedContract contract;
 
     @BeforeEach
     void fixture() {
         sale = new SaleFixture(target.getUri(), db);
+        if (contract == null) {
+            contract = ServedContract.of(target);
+        }
     }
 
     @Test
@@ -137,7 +142,7 @@ class WaitingRoomTest {
         long buyer = BUYERS.incrementAndGet();
         long other = BUYERS.incrementAndGet();
 
-        HttpResponse<String> refused = sale.purchase(activity, buyer, SKU, 1, "no-pass");
+        HttpResponse<String> refused = contract.check(sale.purchase(activity, buyer, SKU, 1, "no-pass"));
         assertThat(refused.statusCode(), is(403));
         assertThat(refused.headers().firstValue("Content-Type").orElse(""), startsWith("application/problem+json"));
         assertThat(SaleFixture.field(refused.body(), "code"), is("QUEUE_PASS_REQUIRED"));
@@ -234,20 +239,20 @@ class WaitingRoomTest {
     // --- helpers
 
     private HttpResponse<String> join(long activity, long buyer) {
-        return sale.send(SaleFixture.asBuyer(HttpRequest.newBuilder(queue(activity))
-                .POST(HttpRequest.BodyPublishers.noBody()), buyer));
+        return contract.check(sale.send(SaleFixture.asBuyer(HttpRequest.newBuilder(queue(activity))
+                .POST(HttpRequest.BodyPublishers.noBody()), buyer)));
     }
 
     private HttpResponse<String> place(long activity, long buyer) {
-        return sale.send(SaleFixture.asBuyer(HttpRequest.newBuilder(queue(activity)).GET(), buyer));
+        return contract.check(sale.send(SaleFixture.asBuyer(HttpRequest.newBuilder(queue(activity)).GET(), buyer)));
     }
 
     private HttpResponse<String> purchase(long activity, long buyer, String pass, String requestId) {
-        return sale.send(SaleFixture.asBuyer(HttpRequest.newBuilder(
+        return contract.check(sale.send(SaleFixture.asBuyer(HttpRequest.newBuilder(
                         sale.base.resolve("/api/v1/activities/" + activity + "/purchases"))
                 .header("Content-Type", "application/json").header("X-Queue-Pass", pass)
                 .POST(HttpRequest.BodyPublishers.ofString(
-                        "{\"skuId\":%d,\"quantity\":1,\"requestId\":\"%s\"}".formatted(SKU, requestId))), buyer));
+                        "{\"skuId\":%d,\"quantity\":1,\"requestId\":\"%s\"}".formatted(SKU, requestId))), buyer)));
     }
 
     private java.net.URI queue(long activity) {
