@@ -51,6 +51,12 @@ class AdmittingFromTheLine {
     private final LineFigures figures;
     private ScheduledExecutorService ticker;
     private volatile long lastWarning;
+    /**
+     * Set when a tick's write was not acknowledged by the replicas in force: until one tick is, ticks call
+     * nobody (they only withdraw expired passes), so an outage of the replicas lets at most one tick's calls
+     * exist on the master alone, the ones a failover could lose and repeat.
+     */
+    private final java.util.Set<Long> holding = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     @Inject
     AdmittingFromTheLine(UnifiedJedis redis, Clock clock, QueueSettings settings, QueueSwitches switches,
@@ -114,10 +120,19 @@ class AdmittingFromTheLine {
         OptionalLong unitsLeft = started ? sales.unitsLeft(activityId) : OptionalLong.empty();
         boolean closed = unitsLeft.isPresent() && closing.closedWith(activityId, unitsLeft.getAsLong());
         long room = room(unitsLeft);
-        List<?> reply = (List<?>) calls.write(script, new LineKeys(activityId).admitting(Math.floorDiv(now, 1000)),
-                List.of(Long.toString(now), started ? "1" : "0",
-                        Long.toString(RateBudget.allowedBy(switches.rate(), Math.floorMod(now, 1000))),
-                        Long.toString(settings.passSeconds() * 1000), Long.toString(room)));
+        long allowed = holding.contains(activityId) ? 0 : RateBudget.allowedBy(switches.rate(), Math.floorMod(now, 1000));
+        List<?> reply;
+        try {
+            reply = (List<?>) calls.write(script, new LineKeys(activityId).admitting(Math.floorDiv(now, 1000)),
+                    List.of(Long.toString(now), started ? "1" : "0", Long.toString(allowed),
+                            Long.toString(settings.passSeconds() * 1000), Long.toString(room)));
+        } catch (LineUnavailable e) {
+            if (e.getCause() instanceof seckill.redis.ReplicaAcks.Missing) {
+                holding.add(activityId);
+            }
+            throw e;
+        }
+        holding.remove(activityId);
         Tick tick = new Tick(number(reply.get(0)), number(reply.get(1)), number(reply.get(2)), number(reply.get(3)),
                 number(reply.get(4)), closed);
         figures.ticked(activityId, now, tick.calledNow(), tick.expiredNow(), tick.waiting(), tick.passesOut(),

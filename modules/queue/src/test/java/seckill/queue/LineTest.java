@@ -52,7 +52,7 @@ class LineTest {
     private final class Instance {
         final QueueSwitches switches = new QueueSwitches();
         final LineFigures figures = new LineFigures(null, switches);
-        final QueueSettings settings = new QueueSettings(Optional.of(KEYS), 5, 100, 0, Optional.empty(), () -> ReplicaAcks.NONE);
+        final QueueSettings settings;
         final PassSigner signer = new PassSigner(KEYS);
         final QueueRandomness random;
         final JoiningTheLine joining;
@@ -61,6 +61,11 @@ class LineTest {
         final CheckingPasses passes;
 
         Instance(long seed, long rate) {
+            this(seed, rate, ReplicaAcks.NONE);
+        }
+
+        Instance(long seed, long rate, ReplicaAcks acks) {
+            settings = new QueueSettings(Optional.of(KEYS), 5, 100, 0, Optional.empty(), () -> acks);
             UnifiedJedis redis = REDIS.client();
             switches.set(true, rate);
             random = new QueueRandomness(new SplittableRandom(seed));
@@ -266,6 +271,29 @@ class LineTest {
         redis.zrem("sk:{q:a" + activity + "}:line", "903");
         redis.hdel("sk:{q:a" + activity + "}:places", "903");
         assertThat(one.finding.find(activity, 903, window, Optional.of(mine.ticket())).state(), is(PlaceState.NOT_IN_LINE));
+    }
+
+    @Test
+    void unacknowledgedCallsStopTheLineUntilTheReplicasAreBack() {
+        clock.set(start.plusSeconds(1));
+        Instance joins = new Instance(11, 5);
+        for (long buyer = 1; buyer <= 20; buyer++) {
+            joins.join(buyer);
+        }
+        // this Redis has no replica: every write of an instance requiring one is unacknowledged
+        Instance noReplica = new Instance(12, 5, new ReplicaAcks(1, 50));
+        clock.set(start.plusSeconds(2).plusMillis(999));
+        org.junit.jupiter.api.Assertions.assertThrows(seckill.queue.api.LineUnavailable.class,
+                () -> noReplica.admitting.tick(activity, window));
+        long calledOnTheMasterAlone = joins.find(20).called();
+        assertThat(calledOnTheMasterAlone, is(5L));
+        for (int second = 3; second < 6; second++) {
+            clock.set(start.plusSeconds(second).plusMillis(999));
+            org.junit.jupiter.api.Assertions.assertThrows(seckill.queue.api.LineUnavailable.class,
+                    () -> noReplica.admitting.tick(activity, window));
+        }
+        // held: nobody more was called while the acknowledgements were missing
+        assertThat(joins.find(20).called(), is(calledOnTheMasterAlone));
     }
 
     @Test
