@@ -236,6 +236,31 @@ class WaitingRoomTest {
         assertThat(used.get("id"), not(event.get("id")));
     }
 
+    @Test
+    void theTypedClientJoinsWaitsAndBuysWithThePass() throws Exception {
+        long activity = sale.createOpenActivity(SKU, 10, 1);
+        long buyer = BUYERS.incrementAndGet();
+        seckill.client.SeckillApi api = sale.buyer();
+        seckill.client.QueuePlace joined = api.joinQueue(activity, buyer, null);
+        assertThat(api.joinQueue(activity, buyer, null).place(), is(joined.place()));
+        seckill.client.QueuePlace place = joined;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!place.state().equals("YOUR_TURN") && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+            place = api.queuePlace(activity, buyer, joined.ticket());
+        }
+        assertThat(place.passHeader(), is("X-Queue-Pass"));
+        seckill.client.Reservation reservation = api.purchase(activity, buyer, null, place.pass(),
+                new seckill.client.PurchaseRequest(SKU, 1, "typed"));
+        assertThat(reservation.status(), is("QUEUED"));
+        try {
+            api.purchase(activity, BUYERS.incrementAndGet(), null, new seckill.client.PurchaseRequest(SKU, 1, "no-pass"));
+            throw new AssertionError("a purchase without a pass was accepted");
+        } catch (seckill.client.SeckillProblem problem) {
+            assertThat(problem.code(), is("QUEUE_PASS_REQUIRED"));
+        }
+    }
+
     // --- helpers
 
     private HttpResponse<String> join(long activity, long buyer) {
