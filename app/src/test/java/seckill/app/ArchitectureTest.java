@@ -21,14 +21,15 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 class ArchitectureTest {
 
     private static final String[] SERVICE_MODULES = {"seckill.admission..", "seckill.reservation..",
-            "seckill.ledger..", "seckill.settlement.."};
+            "seckill.ledger..", "seckill.settlement..", "seckill.queue.."};
 
     private static final String[] FRAMEWORKS_AND_STORES = {"jakarta..", "javax.inject..", "io.helidon..",
             "org.eclipse.microprofile..", "org.jboss.weld..", "redis.clients..", "com.mysql..", "liquibase.."};
 
     private static final JavaClasses CLASSES = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-            .importPackages("seckill.admission", "seckill.reservation", "seckill.ledger", "seckill.settlement");
+            .importPackages("seckill.admission", "seckill.reservation", "seckill.ledger", "seckill.settlement",
+                    "seckill.queue");
 
     @Test
     void rulesImportNoFrameworkNoStoreAndNoJdbc() {
