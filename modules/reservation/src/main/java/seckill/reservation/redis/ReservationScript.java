@@ -7,6 +7,7 @@ import redis.clients.jedis.UnifiedJedis;
 import seckill.redis.RedisScript;
 import seckill.redis.ReplicaAcks;
 import seckill.reservation.api.BuyerWindow;
+import seckill.reservation.api.ReservationEventFields;
 import seckill.reservation.api.ReservationId;
 import seckill.reservation.api.ReservationOutcome;
 
@@ -51,11 +52,16 @@ public final class ReservationScript {
         args.add(Long.toString(first.skuId()));
         args.add(Long.toString(window.attempts()));
         args.add(Long.toString(window.millis()));
+        long at = reservedAt.toEpochMilli();
         for (Claim claim : claims) {
+            String id = claim.candidate().toString();
             args.add(Long.toString(claim.userId()));
             args.add(Integer.toString(claim.quantity()));
-            args.add(claim.candidate().toString());
-            args.add(claim.requestId());
+            args.add(id);
+            // the event the script records when it reserves, built from the same claim as the three
+            // arguments it judges (one stream field instead of five: issue #35)
+            args.add(ReservationEventFields.packed(claim.candidate(), claim.userId(), claim.quantity(), at,
+                    claim.requestId()));
         }
         // one WAIT serves the whole coalesced call
         List<?> reply = (List<?>) many.runAcknowledged(redis, keys, args, acks);
