@@ -77,8 +77,20 @@ local function windows(earlierKey, currentKey, now, limit, millis, users)
     local w = open[user]
     if not w then
       -- judged now, so written back
-      w = parse(current[i], currentKey, user) or parse(earlier[i], earlierKey, user)
-          or {currentKey, nowText, 0, '', user, now}
+      -- (most buyers have no window yet: no call to parse for them)
+      local value = current[i]
+      if value then
+        w = parse(value, currentKey, user)
+      end
+      if not w then
+        value = earlier[i]
+        if value then
+          w = parse(value, earlierKey, user)
+        end
+        if not w then
+          w = {currentKey, nowText, 0, '', user, now}
+        end
+      end
       open[user] = w
       nChanged = nChanged + 1
       changed[nChanged] = w
