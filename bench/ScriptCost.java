@@ -60,6 +60,7 @@ public class ScriptCost {
             String source = Files.readString(dir.resolve("buyer_window.lua")) + Files.readString(dir.resolve("reserve_many.lua"));
             // since issue #35's second step the service sends each claim's event text in the requestId's
             // place (ReservationEventFields.packed); before it, the requestId
+            // (and names the shape in a seventh argument before the buyers')
             packed = source.contains("'e', ARGV[base + 3]");
             call("FLUSHALL");
             String sha = (String) call("SCRIPT", "LOAD", source);
@@ -114,6 +115,9 @@ public class ScriptCost {
             List<String> cmd = new ArrayList<>(List.of("EVALSHA", sha, "6", tag + ":stock", tag + ":buyers", tag + ":events",
                     tag + ":served", tag + ":w1000:" + (period - 1), tag + ":w1000:" + period,
                     Integer.toString(k), Long.toString(at), "7", "1", "1", "1000"));
+            if (packed) {
+                cmd.add("e");
+            }
             for (int j = 0; j < k; j++) {
                 long user = 100_000_000L + userOffset + (long) c * k + j + (mixed && j % 2 == 0 ? 2_000_000 : 0);
                 String id = "7-1-0-" + Long.toString(idSequence++, 36);

@@ -3,9 +3,11 @@
 -- KEYS[1] stock counter, KEYS[2] buyers hash, KEYS[3] event stream, KEYS[4] minted ids (as reserve.lua),
 -- then, when a window is judged, the bucket's window hashes of the period before reservedAt's and of
 -- reservedAt's (one hash tag).
--- ARGV: count, reservedAtMillis, activityId, skuId, window attempts (0 = none), window millis,
--- then per buyer: userId, quantity, reservationId, and the event to record if the buyer reserves:
--- 'reservationId,userId,quantity,reservedAt,requestId' (ReservationEventFields.packed)
+-- ARGV: count, reservedAtMillis, activityId, skuId, window attempts (0 = none), window millis, the
+-- event's shape ('e' or 'named'), then per buyer: userId, quantity, reservationId, and with 'e' the
+-- event to record if the buyer reserves, 'reservationId,userId,quantity,reservedAt,requestId'
+-- (ReservationEventFields.packed), with 'named' the requestId (events in named fields, for consumers
+-- from before issue #35's second step during a rolling upgrade: seckill.reservation.packed-events)
 -- Returns per buyer: verdict, value, remaining.
 -- Runs behind buyer_window.lua (positiveInteger, windows), which ReservationScript puts in front.
 -- Redis CPU is the sale's scarcest resource, and each redis.call costs more than the command it runs:
@@ -24,7 +26,7 @@ local o = 0 -- answers so far (#out is a search each time)
 local stock = redis.call('GET', KEYS[1])
 local users, ids = {}, {}
 for i = 1, n do
-  local base = 3 + i * 4
+  local base = 4 + i * 4
   users[i] = ARGV[base]
   ids[i] = ARGV[base + 2]
 end
@@ -63,8 +65,9 @@ local mints = {}
 -- the usual quantities need no pattern match: what the table holds is a positive integer's text
 local quantities = {['1'] = 1, ['2'] = 2, ['3'] = 3, ['4'] = 4, ['5'] = 5}
 local match = string.match
+local packed = ARGV[7] == 'e'
 for i = 1, n do
-  local base = 3 + i * 4
+  local base = 4 + i * 4
   local user, quantityText, id = users[i], ARGV[base + 1], ids[i]
   local quantity = quantities[quantityText]
   if not quantity and positiveInteger(quantityText) then
@@ -118,7 +121,12 @@ for i = 1, n do
         -- the event in one field (ReservationEventFields.EVENT): the caller's text of this claim, made
         -- from the same claim as the id, buyer and quantity judged here; an XADD's cost grows with its
         -- arguments, and five named fields cost a reservation about a tenth more Redis CPU (issue #35)
-        redis.call('XADD', KEYS[3], '*', 'e', ARGV[base + 3])
+        if packed then
+          redis.call('XADD', KEYS[3], '*', 'e', ARGV[base + 3])
+        else
+          redis.call('XADD', KEYS[3], '*', 'reservationId', id, 'userId', user, 'quantity', quantityText,
+            'requestId', ARGV[base + 3], 'reservedAt', ARGV[2])
+        end
         out[o + 1] = 'RESERVED'; out[o + 2] = id; out[o + 3] = left; o = o + 3
       end
     end
