@@ -65,6 +65,10 @@ class LineTest {
         }
 
         Instance(long seed, long rate, ReplicaAcks acks) {
+            this(seed, rate, acks, clock);
+        }
+
+        Instance(long seed, long rate, ReplicaAcks acks, java.time.Clock clock) {
             settings = new QueueSettings(Optional.of(KEYS), 5, 100, 0, Optional.empty(), () -> acks);
             UnifiedJedis redis = REDIS.client();
             switches.set(true, rate);
@@ -294,6 +298,27 @@ class LineTest {
         }
         // held: nobody more was called while the acknowledgements were missing
         assertThat(joins.find(20).called(), is(calledOnTheMasterAlone));
+    }
+
+    @Test
+    void aJoinJudgedJustBeforeTheStartButRunAfterTheShuffleIsPlacedNotLeftInThePreQueue() {
+        // instance one's clock (or a join computed a moment before the start and delayed on its way to
+        // Redis) says the sale has not started; instance two's first tick after the start has already
+        // placed the pre-queue
+        TestClock behind = new TestClock(start.minusMillis(5));
+        Instance early = new Instance(13, 100, ReplicaAcks.NONE, behind);
+        Instance two = new Instance(14, 100);
+        early.join(1301);
+        clock.set(start.plusMillis(999));
+        assertThat(two.admitting.tick(activity, window).calledNow(), is(1L));
+        Place late = early.join(1302);
+        behind.set(start.plusSeconds(1));
+        clock.set(start.plusSeconds(1).plusMillis(999));
+        two.admitting.tick(activity, window);
+        assertThat("the buyer who joined as the line was placed is in it, not in a pre-queue nobody places again",
+                two.find(1302).state(), is(PlaceState.YOUR_TURN));
+        assertThat(late.state(), org.hamcrest.Matchers.not(PlaceState.PRE_QUEUE));
+        assertThat(REDIS.client().exists("sk:{q:a" + activity + "}:pre"), is(false));
     }
 
     @Test
