@@ -2,8 +2,8 @@
 -- this buyer, used only if they are new and the sale has not started), ticket place (-1: no ticket).
 -- Joining again answers the same place: a buyer already in the pre-queue, waiting, called or served keeps
 -- what they have; only a buyer whose pass expired unused gets a new place, at the end of the line.
-local buyer, started, draw = ARGV[1], ARGV[2], ARGV[3]
-settle(started)
+local buyer, draw = ARGV[1], ARGV[3]
+local started = settle(ARGV[2])
 restore(buyer, tonumber(ARGV[4]), started, draw)
 local now = describe(buyer)
 if now[1] ~= 'NOT_IN_LINE' and now[1] ~= 'EXPIRED' then
