@@ -322,6 +322,26 @@ class LineTest {
     }
 
     @Test
+    void aBuyerWhosePassExpiredJoiningAClosedLineIsToldSoldOutNotFirstInLine() {
+        clock.set(start.plusSeconds(1));
+        unitsLeft.set(1);
+        Instance one = new Instance(15, 100);
+        one.join(1501);
+        one.join(1502);
+        clock.set(start.plusSeconds(1).plusMillis(999));
+        assertThat(one.admitting.tick(activity, window).calledNow(), is(1L));
+        // 1501's pass runs out unused, and by then the units are gone
+        clock.advance(Duration.ofSeconds(6));
+        unitsLeft.set(0);
+        assertThat(one.admitting.tick(activity, window).expiredNow(), is(1L));
+        assertThat(one.find(1501).state(), is(PlaceState.EXPIRED));
+        Place rejoined = one.join(1501);
+        assertThat(rejoined.state(), is(PlaceState.SOLD_OUT));
+        assertThat("not in the line: no position (1502, still waiting, is first)", rejoined.position(), is(0L));
+        assertThat(one.find(1502).position(), is(1L));
+    }
+
+    @Test
     void aFlushedScriptCacheIsLoadedAgain() {
         clock.set(start.plusSeconds(1));
         Instance one = new Instance(10, 100);
