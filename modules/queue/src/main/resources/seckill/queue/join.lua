@@ -10,7 +10,11 @@ if now[1] ~= 'NOT_IN_LINE' and now[1] ~= 'EXPIRED' then
   return now
 end
 if redis.call('HGET', KEYS[3], 'closed') == '1' then
+  -- not in the line (new, or their pass expired): no place, as a new buyer (an expired buyer's old
+  -- place would read as the head of a line they are not in)
   now[1] = 'SOLD_OUT'
+  now[2] = 0
+  now[3] = 0
   return now
 end
 if started ~= '1' then
