@@ -341,6 +341,32 @@ class LineTest {
         assertThat(one.find(1502).position(), is(1L));
     }
 
+    /**
+     * DEFECT (open): a Redis that lost the whole line (a restart without persistence, as this project's
+     * Redis runs, or a failover with no acknowledgements required) starts the places again at 1. The
+     * tickets give the old places back, but the buyers who join meanwhile are handed the same numbers,
+     * ahead of ticket holders who joined before them: two buyers hold place 1, and the line is no longer
+     * first come, first served. Not a small fix (the counter must survive the loss or places must carry
+     * an epoch), so left @Disabled. Fails on main: buyer 1904, who joined after the loss, is handed place 1,
+     * the place 1901's ticket gives back.
+     */
+    @org.junit.jupiter.api.Disabled("open defect: places restart at 1 after the line's keys are lost and collide with ticket places")
+    @Test
+    void aLineRedisLostWhollyGivesNewcomersNoPlaceAheadOfTicketHolders() {
+        clock.set(start.plusSeconds(1));
+        Instance one = new Instance(19, 100);
+        Place first = one.join(1901);
+        Place second = one.join(1902);
+        REDIS.client().del(REDIS.client().keys("sk:{q:a" + activity + "}:*").toArray(String[]::new));
+        Place newcomer = one.join(1904);
+        Place back = one.finding.find(activity, 1901, window, Optional.of(first.ticket()));
+        one.finding.find(activity, 1902, window, Optional.of(second.ticket()));
+        assertThat(back.place(), is(first.place()));
+        assertThat("a place is one buyer's", newcomer.place(), org.hamcrest.Matchers.not(first.place()));
+        assertThat("who joined before the loss is ahead of who joined after it",
+                one.find(1902).position(), lessThan(one.find(1904).position()));
+    }
+
     @Test
     void aFlushedScriptCacheIsLoadedAgain() {
         clock.set(start.plusSeconds(1));
