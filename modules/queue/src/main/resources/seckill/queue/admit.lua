@@ -6,6 +6,7 @@
 -- nobody more: the second's count already holds what the first run called.
 -- Answers {called now, expired now, waiting, passes out, called in total}.
 local now, started = tonumber(ARGV[1]), ARGV[2]
+-- (calls only once its own clock says the sale started: only then was it given the room, the units left)
 settle(started)
 local expired = redis.call('ZRANGEBYSCORE', KEYS[5], '-inf', now)
 for i = 1, #expired do

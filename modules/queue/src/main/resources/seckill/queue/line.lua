@@ -10,9 +10,15 @@
 
 -- At the start (the first call that says it started), the pre-queue is placed in the order of its
 -- draws, ahead of everyone who joins after the start. Once: a re-run finds 'shuffled' and does nothing.
+-- Answers whether the line has started: the caller's word, or a pre-queue placed already by a call whose
+-- clock said so (another instance's a few ms ahead, or a tick that reached Redis before a join judged a
+-- moment before the start): a buyer joining then goes to the line, not to a pre-queue nobody places again.
 local function settle(started)
-  if started ~= '1' or redis.call('HGET', KEYS[3], 'shuffled') == '1' then
-    return
+  if redis.call('HGET', KEYS[3], 'shuffled') == '1' then
+    return '1'
+  end
+  if started ~= '1' then
+    return started
   end
   local seq = tonumber(redis.call('HGET', KEYS[3], 'seq') or '0')
   local drawn = redis.call('ZRANGE', KEYS[1], 0, -1)
@@ -23,6 +29,7 @@ local function settle(started)
   end
   redis.call('DEL', KEYS[1])
   redis.call('HSET', KEYS[3], 'seq', seq, 'shuffled', '1', 'pre_queue', #drawn)
+  return '1'
 end
 
 -- Where the buyer stands: {state, place, ahead, pass expiry (ms, as text), called, waiting}

@@ -65,6 +65,10 @@ class LineTest {
         }
 
         Instance(long seed, long rate, ReplicaAcks acks) {
+            this(seed, rate, acks, clock);
+        }
+
+        Instance(long seed, long rate, ReplicaAcks acks, java.time.Clock clock) {
             settings = new QueueSettings(Optional.of(KEYS), 5, 100, 0, Optional.empty(), () -> acks);
             UnifiedJedis redis = REDIS.client();
             switches.set(true, rate);
@@ -294,6 +298,73 @@ class LineTest {
         }
         // held: nobody more was called while the acknowledgements were missing
         assertThat(joins.find(20).called(), is(calledOnTheMasterAlone));
+    }
+
+    @Test
+    void aJoinJudgedJustBeforeTheStartButRunAfterTheShuffleIsPlacedNotLeftInThePreQueue() {
+        // instance one's clock (or a join computed a moment before the start and delayed on its way to
+        // Redis) says the sale has not started; instance two's first tick after the start has already
+        // placed the pre-queue
+        TestClock behind = new TestClock(start.minusMillis(5));
+        Instance early = new Instance(13, 100, ReplicaAcks.NONE, behind);
+        Instance two = new Instance(14, 100);
+        early.join(1301);
+        clock.set(start.plusMillis(999));
+        assertThat(two.admitting.tick(activity, window).calledNow(), is(1L));
+        Place late = early.join(1302);
+        behind.set(start.plusSeconds(1));
+        clock.set(start.plusSeconds(1).plusMillis(999));
+        two.admitting.tick(activity, window);
+        assertThat("the buyer who joined as the line was placed is in it, not in a pre-queue nobody places again",
+                two.find(1302).state(), is(PlaceState.YOUR_TURN));
+        assertThat(late.state(), org.hamcrest.Matchers.not(PlaceState.PRE_QUEUE));
+        assertThat(REDIS.client().exists("sk:{q:a" + activity + "}:pre"), is(false));
+    }
+
+    @Test
+    void aBuyerWhosePassExpiredJoiningAClosedLineIsToldSoldOutNotFirstInLine() {
+        clock.set(start.plusSeconds(1));
+        unitsLeft.set(1);
+        Instance one = new Instance(15, 100);
+        one.join(1501);
+        one.join(1502);
+        clock.set(start.plusSeconds(1).plusMillis(999));
+        assertThat(one.admitting.tick(activity, window).calledNow(), is(1L));
+        // 1501's pass runs out unused, and by then the units are gone
+        clock.advance(Duration.ofSeconds(6));
+        unitsLeft.set(0);
+        assertThat(one.admitting.tick(activity, window).expiredNow(), is(1L));
+        assertThat(one.find(1501).state(), is(PlaceState.EXPIRED));
+        Place rejoined = one.join(1501);
+        assertThat(rejoined.state(), is(PlaceState.SOLD_OUT));
+        assertThat("not in the line: no position (1502, still waiting, is first)", rejoined.position(), is(0L));
+        assertThat(one.find(1502).position(), is(1L));
+    }
+
+    /**
+     * DEFECT (open): a Redis that lost the whole line (a restart without persistence, as this project's
+     * Redis runs, or a failover with no acknowledgements required) starts the places again at 1. The
+     * tickets give the old places back, but the buyers who join meanwhile are handed the same numbers,
+     * ahead of ticket holders who joined before them: two buyers hold place 1, and the line is no longer
+     * first come, first served. Not a small fix (the counter must survive the loss or places must carry
+     * an epoch), so left @Disabled. Fails on main: buyer 1904, who joined after the loss, is handed place 1,
+     * the place 1901's ticket gives back.
+     */
+    @org.junit.jupiter.api.Disabled("open defect: places restart at 1 after the line's keys are lost and collide with ticket places")
+    @Test
+    void aLineRedisLostWhollyGivesNewcomersNoPlaceAheadOfTicketHolders() {
+        clock.set(start.plusSeconds(1));
+        Instance one = new Instance(19, 100);
+        Place first = one.join(1901);
+        Place second = one.join(1902);
+        REDIS.client().del(REDIS.client().keys("sk:{q:a" + activity + "}:*").toArray(String[]::new));
+        Place newcomer = one.join(1904);
+        Place back = one.finding.find(activity, 1901, window, Optional.of(first.ticket()));
+        one.finding.find(activity, 1902, window, Optional.of(second.ticket()));
+        assertThat(back.place(), is(first.place()));
+        assertThat("a place is one buyer's", newcomer.place(), org.hamcrest.Matchers.not(first.place()));
+        assertThat("who joined before the loss is ahead of who joined after it",
+                one.find(1902).position(), lessThan(one.find(1904).position()));
     }
 
     @Test

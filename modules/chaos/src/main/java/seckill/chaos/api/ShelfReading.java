@@ -68,15 +68,33 @@ final class ShelfReading {
                 StreamEntryID last = group.getLastDeliveredId();
                 unacknowledged.addAll(redis.xrange(stream, "(" + last, "+"));
                 for (StreamEntry event : unacknowledged) {
-                    Map<String, String> fields = event.getFields();
-                    units += Long.parseLong(fields.getOrDefault("quantity", "1"));
+                    String[] read = reservationAndQuantity(event);
+                    units += Long.parseLong(read[1]);
                     if (ids.size() < maxIds) {
-                        ids.add(fields.getOrDefault("reservationId", event.getID().toString()));
+                        ids.add(read[0]);
                     }
                 }
             }
         }
         return new InFlight(units, ids);
+    }
+
+    /**
+     * An event's reservation id and quantity, in either shape the reservation module writes: one field
+     * {@code e} = {@code reservationId,userId,quantity,reservedAt,requestId} (the coalesced script since
+     * issue #35), or named fields; the entry id and 1 for what is neither.
+     */
+    static String[] reservationAndQuantity(StreamEntry event) {
+        Map<String, String> fields = event.getFields();
+        String packed = fields.get("e");
+        if (packed != null) {
+            String[] parts = packed.split(",", 5);
+            if (parts.length == 5) {
+                return new String[] {parts[0], parts[2]};
+            }
+        }
+        return new String[] {fields.getOrDefault("reservationId", event.getID().toString()),
+                fields.getOrDefault("quantity", "1")};
     }
 
     /** Units held by unacknowledged events and the first of their reservation ids. */

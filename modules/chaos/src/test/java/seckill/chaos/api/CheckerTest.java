@@ -156,6 +156,27 @@ class CheckerTest {
         stores.redis.del(events);
     }
 
+    /**
+     * Issue #35: the coalesced script records an event in one field, {@code e} =
+     * {@code reservationId,userId,quantity,reservedAt,requestId}. Such events count their quantity and are
+     * named by their reservation id, as the named-field ones.
+     */
+    @Test
+    void unacknowledgedPackedEventsCountTheirQuantityAndAreNamedByTheirReservation() throws Exception {
+        String events = "sk:{a" + activity + ":s1:b0}:events";
+        stores.redis.del(events);
+        stores.redis.xgroupCreate(events, "ordering", new redis.clients.jedis.StreamEntryID(), true);
+        stores.redis.xadd(events, redis.clients.jedis.params.XAddParams.xAddParams(),
+                Map.of("e", id("r20") + ",20,2,1767225600000,req,with,commas"));
+        stores.redis.xadd(events, redis.clients.jedis.params.XAddParams.xAddParams(),
+                Map.of("reservationId", id("r21"), "userId", "21", "quantity", "1"));
+        assertThat(new Checker(stores.db, stores.redis, 5).unitsInFlight(activity), is(Map.of(1L, 3L)));
+        shelf = 0;
+        Verdict verdict = judge();
+        assertThat(verdict.of(Promise.NO_STRANDED_UNIT).counterexamples().toString(), containsString(id("r20")));
+        stores.redis.del(events);
+    }
+
     @Test
     void aFailureWhoseUnitNeverCameBackIsCaught() throws Exception {
         stores.sql("DELETE FROM stock_sync_outbox WHERE reservation_id = ?", id("r3"));
