@@ -5,19 +5,16 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
-import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
-import redis.clients.jedis.UnifiedJedis;
 import seckill.admission.api.Admission;
 import seckill.client.NewActivity;
 import seckill.system.SaleFixture;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -29,23 +26,12 @@ import static org.hamcrest.Matchers.not;
  * the running service, purchase tokens on and the real captcha (the test reads its answer where a
  * human would read the picture). Outcomes are read from the ledger, not from the page alone.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.admission.token-keys", value = "k1=pages-test-key-of-a-decent-length")
 @AddConfig(key = "seckill.admission.token-required", value = "true")
 // one attempt per buyer per SKU per 4 s: a second click inside that is queued (429) and retried by the page
 @AddConfig(key = "seckill.admission.buyer-rate", value = "1")
 @AddConfig(key = "seckill.admission.buyer-window-millis", value = "4000")
-class PagesTest {
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
-
-    @Inject
-    UnifiedJedis redis;
+class PagesTest extends ServiceTest {
 
     @Inject
     Admission admission;

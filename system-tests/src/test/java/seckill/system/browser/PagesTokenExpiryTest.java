@@ -5,15 +5,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
-import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
-import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.UnifiedJedis;
 import seckill.client.NewActivity;
 import seckill.system.SaleFixture;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.is;
@@ -22,23 +18,12 @@ import static org.hamcrest.Matchers.is;
  * A buyer queued longer than their purchase token lives: the page's retry is refused
  * {@code 403 TOKEN_INVALID}, the page asks for a new captcha, and the buyer buys with it.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.admission.token-keys", value = "k1=pages-expiry-test-key-of-some-length")
 @AddConfig(key = "seckill.admission.token-required", value = "true")
 @AddConfig(key = "seckill.admission.token-ttl-seconds", value = "2")
 @AddConfig(key = "seckill.admission.buyer-rate", value = "1")
 @AddConfig(key = "seckill.admission.buyer-window-millis", value = "4000")
-class PagesTokenExpiryTest {
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
-
-    @Inject
-    UnifiedJedis redis;
+class PagesTokenExpiryTest extends ServiceTest {
 
     @Test
     void aTokenThatExpiredInTheQueueIsReplacedThroughANewCaptcha() throws Exception {

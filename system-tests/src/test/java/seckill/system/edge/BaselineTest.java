@@ -1,31 +1,20 @@
 package seckill.system.edge;
 
-import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
-import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import seckill.system.SaleFixture;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.is;
 
 /** The benchmarks' trivial endpoint answers only when switched on; off, it is a 404 like any unknown path. */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.baseline.enabled", value = "false")
-class BaselineTest {
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
+class BaselineTest extends ServiceTest {
 
     @Test
     void offItIsNotFound() {

@@ -6,13 +6,10 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
-import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
-import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.Test;
 import seckill.system.SaleFixture;
+import seckill.system.ServiceTest;
 import seckill.system.TestIdentity;
 
 import static org.hamcrest.MatcherAssert.assertThat;
@@ -20,16 +17,8 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.is;
 
 /** Bodies are bounded before they are read: 16 KiB on public endpoints, 1 MiB on admin, 413 problem+json. */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.payment.hmac-key", value = "body-limits-test-key-of-at-least-32-characters")
-class BodyLimitsTest {
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
+class BodyLimitsTest extends ServiceTest {
 
     @Test
     void oversizedBodiesAreRefusedWith413BeforeTheyAreRead() {

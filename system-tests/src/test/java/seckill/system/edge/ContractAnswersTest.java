@@ -10,12 +10,9 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.logging.Logger;
 
-import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddBean;
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
@@ -23,12 +20,12 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import redis.clients.jedis.Protocol;
-import redis.clients.jedis.UnifiedJedis;
 import seckill.drill.api.InvariantCheck;
 import seckill.system.MovableClock;
 import seckill.system.PaymentCallbacks;
 import seckill.system.SaleFixture;
 import seckill.system.ServedContract;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -46,30 +43,19 @@ import static org.hamcrest.Matchers.notNullValue;
  * 503 BUSY and 503 DATABASE_UNAVAILABLE are checked where their faults are made (PurchasesInFlightTest,
  * DatabaseOutageTest); 409 PURCHASE_IN_PROGRESS (a race of one buyer's clicks) and 500 INTERNAL are not.
  */
-@HelidonTest
 @AddBean(MovableClock.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.admission.buyer-rate", value = "2")
 @AddConfig(key = "seckill.admission.challenges-per-buyer-per-minute", value = "2")
 @AddConfig(key = "seckill.admission.token-keys", value = "k1=contract-answers-test-key-of-32-characters")
 @AddConfig(key = "seckill.payment.hmac-key", value = PaymentCallbacks.PAYMENT_KEY)
 @AddConfig(key = "seckill.payment.price", value = "99.50")
 @AddConfig(key = "seckill.payment.currency", value = "CNY")
-class ContractAnswersTest {
+class ContractAnswersTest extends ServiceTest {
 
     private static final Logger LOG = Logger.getLogger(ContractAnswersTest.class.getName());
     private static final long SKU = 3201;
     private static ServedContract contract;
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
-
-    @Inject
-    UnifiedJedis redis;
 
     @Inject
     MovableClock clock;

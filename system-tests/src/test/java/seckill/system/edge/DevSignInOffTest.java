@@ -2,29 +2,18 @@ package seckill.system.edge;
 
 import java.net.http.HttpResponse;
 
-import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
-import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.Test;
 import seckill.system.SaleFixture;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.is;
 
 /** Without {@code seckill.identity.dev-sign-in} (anywhere outside dev mode) the sign-in does not exist: 404. */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.identity.dev-sign-in", value = "false")
-class DevSignInOffTest {
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
+class DevSignInOffTest extends ServiceTest {
 
     @Test
     void theSignInIsNotFound() {

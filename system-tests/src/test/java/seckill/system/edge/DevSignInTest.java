@@ -4,13 +4,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
-import io.helidon.dbclient.DbClient;
-import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
-import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.Test;
 import seckill.system.SaleFixture;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -20,15 +16,7 @@ import static org.hamcrest.Matchers.is;
  * The dev sign-in (on in the tests' configuration, as dev mode turns it on): a token minted for an id
  * is a real bearer token, verified like any other, and buys and reads as that buyer only.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
-class DevSignInTest {
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
+class DevSignInTest extends ServiceTest {
 
     @Test
     void aSignedInBuyerBuysAndReadsAsThemselves() {

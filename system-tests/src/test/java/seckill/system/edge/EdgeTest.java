@@ -20,18 +20,15 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
-import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
-import org.eclipse.microprofile.config.Config;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import seckill.dev.api.DevServers;
 import seckill.system.MachineTools;
 import seckill.system.SaleFixture;
 import seckill.system.SecondInstance;
+import seckill.system.ServiceTest;
 import seckill.system.TestIdentity;
 
 import static org.hamcrest.MatcherAssert.assertThat;
@@ -47,12 +44,10 @@ import static org.hamcrest.Matchers.lessThanOrEqualTo;
  * X-Forwarded-For (a blocked address is refused through the edge); the page's files are cached.
  * Client addresses are distinct loopback addresses (127.0.0.0/8), bound per connection.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.admission.token-required", value = "false")
 @AddConfig(key = "seckill.admission.trust-forwarded-for", value = "true")
 @AddConfig(key = "seckill.admission.blocked-ips", value = "127.0.0.66")
-class EdgeTest {
+class EdgeTest extends ServiceTest {
 
     private static final Path NGINX = MachineTools.NGINX;
     private static final Path CONFIG = Path.of("..", "config", "nginx", "nginx.conf");
@@ -61,15 +56,6 @@ class EdgeTest {
     private static final String SHIPPED_FIRST_UPSTREAM = "server 127.0.0.1:8080 ";
     private static final String SHIPPED_SECOND_UPSTREAM = "server 127.0.0.1:8081 ";
     private static final Path SHIPPED_ERROR_LOG = Path.of("/var/log/nginx/seckill-error.log");
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
-
-    @Inject
-    Config config;
 
     @Inject
     DevServers devServers;

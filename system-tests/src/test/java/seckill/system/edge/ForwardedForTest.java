@@ -3,13 +3,10 @@ package seckill.system.edge;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 
-import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
-import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.Test;
 import seckill.system.SaleFixture;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -19,19 +16,11 @@ import static org.hamcrest.Matchers.is;
  * Behind a trusted proxy the blocklist sees the address the proxy appended, not the one a client
  * forged at the left of X-Forwarded-For.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.admission.trust-forwarded-for", value = "true")
 @AddConfig(key = "seckill.admission.blocked-ips", value = "203.0.113.7")
-class ForwardedForTest {
+class ForwardedForTest extends ServiceTest {
 
     private static final long SKU = 9101;
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
 
     @Test
     void aForgedFirstEntryDoesNotGetABlockedClientPastTheBlocklist() {

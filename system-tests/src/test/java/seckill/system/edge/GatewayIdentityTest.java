@@ -5,13 +5,10 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 
-import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
-import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.Test;
 import seckill.system.SaleFixture;
+import seckill.system.ServiceTest;
 import seckill.system.TestIdentity;
 
 import static org.hamcrest.MatcherAssert.assertThat;
@@ -23,21 +20,13 @@ import static org.hamcrest.Matchers.is;
  * or forged proof, or a proof of another id is {@code 401}; the gateway's own request buys. Outcomes
  * are read from the ledger.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.identity.mode", value = "gateway")
 @AddConfig(key = "seckill.identity.gateway.hmac-key", value = GatewayIdentityTest.KEY)
 @AddConfig(key = "seckill.identity.gateway.window-seconds", value = "30")
-class GatewayIdentityTest {
+class GatewayIdentityTest extends ServiceTest {
 
     static final String KEY = "gateway-shared-key-of-at-least-32-characters";
     private static final long SKU = 3701;
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
 
     @Test
     void onlyTheGatewaysSignedHeaderNamesTheBuyer() {

@@ -4,13 +4,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Instant;
 
-import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
-import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.Test;
 import seckill.system.SaleFixture;
+import seckill.system.ServiceTest;
 import seckill.system.TestIdentity;
 
 import static org.hamcrest.MatcherAssert.assertThat;
@@ -20,18 +17,10 @@ import static org.hamcrest.Matchers.is;
  * The gateway mode with {@code seckill.identity.gateway.trusted-peers}: a correctly signed header
  * from a peer outside those ranges (this test, on loopback) names nobody, and buys nothing.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.identity.mode", value = "gateway")
 @AddConfig(key = "seckill.identity.gateway.hmac-key", value = GatewayIdentityTest.KEY)
 @AddConfig(key = "seckill.identity.gateway.trusted-peers", value = "10.20.0.0/16")
-class GatewayTrustedPeersTest {
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
+class GatewayTrustedPeersTest extends ServiceTest {
 
     @Test
     void aSignedHeaderFromAnUntrustedPeerIsRefused() {

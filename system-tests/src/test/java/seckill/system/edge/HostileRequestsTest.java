@@ -13,17 +13,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
-import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.UnifiedJedis;
 import seckill.drill.api.InvariantCheck;
 import seckill.system.PaymentCallbacks;
 import seckill.system.SaleFixture;
 import seckill.system.ServiceLog;
+import seckill.system.ServiceTest;
 import seckill.system.TestIdentity;
 
 import static org.hamcrest.MatcherAssert.assertThat;
@@ -35,10 +31,8 @@ import static org.hamcrest.Matchers.is;
  * and media types, forged headers, odd paths), generated from a fixed seed so a failure repeats:
  * none gets a 5xx other than 503, and none sells anything.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.payment.hmac-key", value = HostileRequestsTest.PAYMENT_KEY)
-class HostileRequestsTest {
+class HostileRequestsTest extends ServiceTest {
 
     static final String PAYMENT_KEY = "hostile-requests-test-key-of-32-characters";
     private static final long SKU = 9401;
@@ -54,15 +48,6 @@ class HostileRequestsTest {
             TestIdentity.sign(TestIdentity.KEY_ID, TestIdentity.KEY, "1", TestIdentity.ISSUER,
                     java.time.Instant.now().minusSeconds(3600)));
     private static final List<String> METHODS = List.of("PUT", "DELETE", "PATCH", "GET");
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
-
-    @Inject
-    UnifiedJedis redis;
 
     @Test
     void malformedRequestsGetNoServerErrorAndSellNothing() throws Exception {

@@ -7,14 +7,10 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import io.helidon.dbclient.DbClient;
-import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
-import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import seckill.system.SaleFixture;
+import seckill.system.ServiceTest;
 import seckill.system.TestIdentity;
 
 import static org.hamcrest.MatcherAssert.assertThat;
@@ -27,17 +23,9 @@ import static org.hamcrest.Matchers.startsWith;
  * what a client writes in {@code X-User-Id}. Each attack is a real HTTP request to the running
  * service; what it achieved is read from the ledger (orders) and the reservations listing.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
-class IdentityTest {
+class IdentityTest extends ServiceTest {
 
     private static final long SKU = 3601;
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
 
     private SaleFixture sale;
 

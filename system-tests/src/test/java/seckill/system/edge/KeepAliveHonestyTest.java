@@ -14,13 +14,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
-import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.Test;
 import seckill.system.SaleFixture;
+import seckill.system.ServiceTest;
 import seckill.system.TestIdentity;
 
 import static org.hamcrest.MatcherAssert.assertThat;
@@ -35,20 +32,12 @@ import static org.hamcrest.Matchers.empty;
  * alone on its own raw socket, followed by a plain request on the same socket, and the second must
  * be answered whenever the first answer kept the connection open.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.payment.hmac-key", value = HostileRequestsTest.PAYMENT_KEY)
 // many wrong admin tokens come from one address here: the throttle's 429 is one of the answers probed
 @AddConfig(key = "seckill.admin.auth.max-failures-per-address", value = "5")
-class KeepAliveHonestyTest {
+class KeepAliveHonestyTest extends ServiceTest {
 
     private static final long SKU = 9411;
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
 
     @Test
     void everyAnswerThatKeepsTheConnectionServesTheNextRequest() throws Exception {

@@ -4,15 +4,12 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.Map;
 
-import io.helidon.dbclient.DbClient;
-import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.config.Config;
 import org.junit.jupiter.api.Test;
 import seckill.dev.api.DevServers;
 import seckill.system.SaleFixture;
 import seckill.system.SecondInstance;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -23,18 +20,10 @@ import static org.hamcrest.Matchers.is;
  * layout they answer only on the management socket (loopback), and the service port, the one the
  * internet reaches, does not have them. Asked from outside, of a real instance in its own JVM.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
-class ManagementPortTest {
-
-    @Inject
-    Config config;
+class ManagementPortTest extends ServiceTest {
 
     @Inject
     DevServers devServers;
-
-    @Inject
-    DbClient db;
 
     @Test
     void healthMetricsAndOpenApiAnswerOnlyOnTheManagementSocket() throws Exception {

@@ -8,16 +8,12 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
-import jakarta.inject.Inject;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
-import jakarta.ws.rs.client.WebTarget;
 import jakarta.ws.rs.core.MediaType;
 import org.junit.jupiter.api.Test;
-import seckill.system.SaleFixture;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -30,15 +26,10 @@ import static org.hamcrest.Matchers.is;
  * every problem code the guide lists for a purchase is declared by the purchase operation in
  * {@code /openapi}, with its headers, and the document has typed schemas and a real title.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
-class OpenApiTest {
+class OpenApiTest extends ServiceTest {
 
     private static final Pattern ROW = Pattern.compile("^\\| (\\d{3}) \\| ([^|]*)\\|", Pattern.MULTILINE);
     private static final Pattern CODE = Pattern.compile("`([A-Z][A-Z_]+)`");
-
-    @Inject
-    WebTarget target;
 
     @Test
     void everyPurchaseStatusAndCodeOfTheReadmeIsInTheContract() throws Exception {

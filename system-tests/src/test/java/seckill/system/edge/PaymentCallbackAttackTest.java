@@ -12,18 +12,16 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
-import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddBean;
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import seckill.settlement.api.SettlementSweeps;
 import seckill.system.MovableClock;
 import seckill.system.PaymentCallbacks;
 import seckill.system.SaleFixture;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -36,9 +34,7 @@ import static org.hamcrest.Matchers.is;
  * not only from the answer. The timeout sweep's first scheduled run is an hour away, so "the timeout
  * wins" is shown before any sweep could have run; the service's clock is moved, not waited for.
  */
-@HelidonTest
 @AddBean(MovableClock.class)
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.admission.token-required", value = "false")
 // the timeout sweep's first run is an hour away; the resume check still lifts a halt a busy Redis caused
 @AddConfig(key = "seckill.settlement.timeout-scan-seconds", value = "3600")
@@ -46,16 +42,10 @@ import static org.hamcrest.Matchers.is;
 @AddConfig(key = "seckill.payment.price", value = "99.50")
 @AddConfig(key = "seckill.payment.currency", value = "CNY")
 @AddConfig(key = "seckill.payment.signature-window-seconds", value = "300")
-class PaymentCallbackAttackTest {
+class PaymentCallbackAttackTest extends ServiceTest {
 
     static final String KEY = "payment-attack-test-key-of-32-characters";
     private static final long SKU = 36_501;
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
 
     @Inject
     Clock clock;

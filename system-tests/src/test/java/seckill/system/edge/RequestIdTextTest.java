@@ -6,15 +6,12 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
-import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
-import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import seckill.client.NewActivity;
 import seckill.system.SaleFixture;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.is;
@@ -24,19 +21,11 @@ import static org.hamcrest.Matchers.is;
  * item 1): the requestId {@code uk_order_reservation} (the name of the ledger's "already ordered"
  * key), used by one buyer for two SKUs of one activity, still gives two orders, read from MariaDB.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.admission.token-required", value = "false")
-class RequestIdTextTest {
+class RequestIdTextTest extends ServiceTest {
 
     private static final long FIRST_SKU = 29_101;
     private static final long SECOND_SKU = 29_102;
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
 
     private SaleFixture sale;
 

@@ -17,16 +17,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.helidon.dbclient.DbClient;
-import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
-import org.eclipse.microprofile.config.Config;
 import org.junit.jupiter.api.Test;
 import seckill.dev.api.DevServers;
 import seckill.system.SaleFixture;
 import seckill.system.SecondInstance;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -44,23 +40,12 @@ import static org.hamcrest.Matchers.not;
  * purchase is answered 202 and is an order in the ledger, the port still listens, and the listener
  * never logged that it was terminating.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
-class SlowClientsTest {
+class SlowClientsTest extends ServiceTest {
 
     private static final long SKU = 9501;
     private static final int OPEN_FILES = 1_024;
     private static final int FLOOD = 1_200;
     private static final long BUYER = 95_001;
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
-
-    @Inject
-    Config config;
 
     @Inject
     DevServers devServers;

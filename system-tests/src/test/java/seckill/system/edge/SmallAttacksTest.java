@@ -10,17 +10,14 @@ import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
-import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
-import org.eclipse.microprofile.config.Config;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import seckill.dev.api.DevServers;
 import seckill.system.SaleFixture;
 import seckill.system.SecondInstance;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -37,14 +34,12 @@ import static org.hamcrest.Matchers.startsWith;
  * framing and script injection on the pages, a long X-Forwarded-For, the purchase-token oracle and
  * a password in the JDBC URL.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.admission.trust-forwarded-for", value = "true")
 @AddConfig(key = "seckill.admission.token-required", value = "true")
 @AddConfig(key = "seckill.admin.auth.max-failures-per-address", value = "5")
 @AddConfig(key = "seckill.admin.auth.max-failures", value = "1000")
 @AddConfig(key = "seckill.admin.auth.window-seconds", value = "600")
-class SmallAttacksTest {
+class SmallAttacksTest extends ServiceTest {
 
     private static final long SKU = 9701;
     private static final String GUESSER = "198.51.100.77";
@@ -68,15 +63,6 @@ class SmallAttacksTest {
     static {
         Logger.getLogger("seckill").addHandler(CAPTURE);
     }
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
-
-    @Inject
-    Config config;
 
     @Inject
     DevServers devServers;

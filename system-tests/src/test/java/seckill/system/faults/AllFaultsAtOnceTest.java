@@ -14,15 +14,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
-import org.eclipse.microprofile.config.Config;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.Protocol;
-import redis.clients.jedis.UnifiedJedis;
 import seckill.admission.api.Admission;
 import seckill.drill.api.InvariantCheck;
 import seckill.dev.api.DevServers;
@@ -30,6 +26,7 @@ import seckill.settlement.api.Reconciliation;
 import seckill.system.DatabaseBehindProxy;
 import seckill.system.SaleFixture;
 import seckill.system.SecondInstance;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.empty;
@@ -44,13 +41,11 @@ import static org.hamcrest.Matchers.is;
  * themselves and sell the rest: the stock is sold exactly, every reservation answered 202 is exactly
  * one order, nothing is failed or dead-lettered, and reconciliation is clean.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.ordering.reclaim-idle-seconds", value = "3")
 // a global rate far above the buyers' pace: every admitted attempt goes through this instance's
 // lease of it, so the Redis pause also meets a lease call (doubt there halts sales like the reservation's)
 @AddConfig(key = "seckill.admission.global-rate", value = "100000")
-class AllFaultsAtOnceTest {
+class AllFaultsAtOnceTest extends ServiceTest {
 
     private static final long SKU = 8001;
     private static final long STOCK = 3000;
@@ -60,16 +55,7 @@ class AllFaultsAtOnceTest {
     static final DatabaseBehindProxy DATABASE = new DatabaseBehindProxy();
 
     @Inject
-    WebTarget target;
-
-    @Inject
-    Config config;
-
-    @Inject
     DevServers devServers;
-
-    @Inject
-    UnifiedJedis redis;
 
     @Inject
     Admission admission;

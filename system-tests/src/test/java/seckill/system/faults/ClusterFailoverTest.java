@@ -10,18 +10,14 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
-import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.UnifiedJedis;
 import seckill.drill.api.InvariantCheck;
 import seckill.system.ClusterTopology;
 import seckill.system.SaleFixture;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -36,13 +32,11 @@ import static org.hamcrest.Matchers.is;
  * is exactly one order; the killed node comes back (as the new master's replica) and the rest is
  * sold: one unit per buyer, the stock exactly, reconciliation CLEAN. Read from MariaDB and Redis.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.redis.timeout-millis", value = "1000")
 @AddConfig(key = "seckill.redis.min-replica-acks", value = "1")
 @AddConfig(key = "seckill.redis.replica-ack-timeout-millis", value = "100")
 @AddConfig(key = "seckill.admission.rate-limit-partitions", value = "3")
-class ClusterFailoverTest {
+class ClusterFailoverTest extends ServiceTest {
 
     @RegisterExtension
     static final ClusterTopology CLUSTER = new ClusterTopology();
@@ -50,15 +44,6 @@ class ClusterFailoverTest {
     private static final long SKU = 7331;
     private static final int STOCK = 240;
     private static final int BUYERS = 480;
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
-
-    @Inject
-    UnifiedJedis redis;
 
     @Test
     void aMasterKilledMidSaleOnTheClusterLosesNoReservationAnswered202() throws Exception {

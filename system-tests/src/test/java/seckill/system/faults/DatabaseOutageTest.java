@@ -17,12 +17,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import redis.clients.jedis.UnifiedJedis;
 import seckill.drill.api.Drill;
 import seckill.drill.api.DrillOptions;
 import seckill.drill.api.InvariantCheck;
@@ -30,6 +27,7 @@ import seckill.ledger.api.OrderingSwitch;
 import seckill.system.DatabaseBehindProxy;
 import seckill.system.SaleFixture;
 import seckill.system.ServedContract;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -44,12 +42,10 @@ import static org.hamcrest.Matchers.notNullValue;
  * database is back every reservation answered 202 is exactly one order; none is failed or
  * dead-lettered, however many times its event was handed out meanwhile.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.ordering.reclaim-idle-seconds", value = "2")
 @AddConfig(key = "seckill.ordering.max-deliveries", value = "3")
 @AddConfig(key = "seckill.ordering.max-backoff-millis", value = "1000")
-class DatabaseOutageTest {
+class DatabaseOutageTest extends ServiceTest {
 
     private static final long SKU = 6001;
     private static final long STOCK = 200;
@@ -59,12 +55,6 @@ class DatabaseOutageTest {
 
     @RegisterExtension
     static final DatabaseBehindProxy DATABASE = new DatabaseBehindProxy();
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    UnifiedJedis redis;
 
     @Inject
     OrderingSwitch ordering;

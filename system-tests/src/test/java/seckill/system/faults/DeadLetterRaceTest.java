@@ -10,12 +10,8 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.Map;
 
-import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
-import org.eclipse.microprofile.config.Config;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import seckill.dev.api.DevServers;
@@ -23,6 +19,7 @@ import seckill.ledger.api.OrderingSwitch;
 import seckill.reservation.api.ReservationId;
 import seckill.system.SaleFixture;
 import seckill.system.SecondInstance;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.is;
@@ -34,21 +31,10 @@ import static org.hamcrest.Matchers.is;
  * instance's worker is handed the same event; then it commits. The ledger must end with the failure
  * or the order, never both (both would return a unit that was also sold).
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.admission.token-required", value = "false")
-class DeadLetterRaceTest {
+class DeadLetterRaceTest extends ServiceTest {
 
     private static final long SKU = 29_113;
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
-
-    @Inject
-    Config config;
 
     @Inject
     DevServers devServers;
@@ -126,9 +112,6 @@ class DeadLetterRaceTest {
                 sale.count("SELECT COUNT(*) FROM seckill_order WHERE reservation_id = ?", id), is(0L));
         assertThat(sale.available(activity, SKU), is(5L));
     }
-
-    @Inject
-    redis.clients.jedis.UnifiedJedis redis;
 
     /** Entries of the SKU's stream delivered and not acknowledged, as the consumer group counts them. */
     private long pendingOf(long activity) {

@@ -9,15 +9,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import io.helidon.dbclient.DbClient;
-import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.config.Config;
 import org.junit.jupiter.api.Test;
 import seckill.dev.api.DevServers;
 import seckill.system.SaleFixture;
 import seckill.system.SecondInstance;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -31,18 +28,10 @@ import static org.hamcrest.Matchers.is;
  * opened until an accept fails for want of files and the service port stops listening. Liveness on
  * the management socket must then say DOWN, naming the service port.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
-class DeadListenerLivenessTest {
+class DeadListenerLivenessTest extends ServiceTest {
 
     private static final int OPEN_FILES = 1_024;
     private static final int MOST_SOCKETS = 2_000;
-
-    @Inject
-    DbClient db;
-
-    @Inject
-    Config config;
 
     @Inject
     DevServers devServers;

@@ -7,14 +7,9 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.time.Duration;
 
-import io.helidon.dbclient.DbClient;
-import org.eclipse.microprofile.config.Config;
 import redis.clients.jedis.Protocol;
 import seckill.dev.api.DevServers;
-import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -24,6 +19,7 @@ import redis.embedded.RedisServer;
 import seckill.system.SaleFixture;
 import seckill.system.SecondInstance;
 import seckill.system.ServiceLog;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -44,9 +40,7 @@ import static org.hamcrest.Matchers.not;
  * instance running no settlement sweeps halts as well. Each test leaves the server as it found it:
  * {@code noeviction}, no memory limit, {@code INFO} allowed, sales open.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
-class EvictionPolicyTest {
+class EvictionPolicyTest extends ServiceTest {
 
     private static final long SKU = 30_501;
     /** Registered, so it starts (and names its Redis to the service) before the class's container does. */
@@ -87,15 +81,6 @@ class EvictionPolicyTest {
             server.stop();
         }
     }
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
-
-    @Inject
-    Config config;
 
     @Inject
     DevServers devServers;

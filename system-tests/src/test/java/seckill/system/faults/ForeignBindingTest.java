@@ -5,17 +5,13 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
 
-import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
-import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.StreamEntryID;
-import redis.clients.jedis.UnifiedJedis;
 import seckill.drill.api.InvariantCheck;
 import seckill.reservation.api.ReservationId;
 import seckill.system.SaleFixture;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -29,22 +25,11 @@ import static org.hamcrest.Matchers.is;
  * and becomes no order. Bound to this ledger again, the event is ordered, and an operator's resume
  * opens sales.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.ordering.binding-check-seconds", value = "1")
-class ForeignBindingTest {
+class ForeignBindingTest extends ServiceTest {
 
     private static final long SKU = 29_901;
     private static final String FOREIGN = "00000000-0000-4000-8000-000000000029";
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
-
-    @Inject
-    UnifiedJedis redis;
 
     @Test
     void aBindingToAnotherLedgerHaltsSalesAndStopsTheWorkers() {

@@ -8,18 +8,15 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 
-import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
-import org.eclipse.microprofile.config.Config;
 import org.junit.jupiter.api.Test;
 import seckill.dev.api.DevServers;
 import seckill.system.MachineTools;
 import seckill.system.PaymentCallbacks;
 import seckill.system.SaleFixture;
 import seckill.system.SecondInstance;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.is;
@@ -33,26 +30,15 @@ import static org.hamcrest.Matchers.lessThan;
  * fast (its wall clock only; monotonic time stays real), and is judged from outside: the time it
  * states, and a payment for an order the first instance placed, sent to it a second later.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.admission.token-required", value = "false")
 @AddConfig(key = "seckill.payment.hmac-key", value = InstanceClockTest.KEY)
 @AddConfig(key = "seckill.payment.price", value = "99.50")
 @AddConfig(key = "seckill.payment.currency", value = "CNY")
-class InstanceClockTest {
+class InstanceClockTest extends ServiceTest {
 
     static final String KEY = "instance-clock-test-key-of-32-characters";
     private static final long SKU = 9621;
     private static final long FAST_SECONDS = 126;
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
-
-    @Inject
-    Config config;
 
     @Inject
     DevServers devServers;

@@ -15,19 +15,15 @@ import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
-import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
-import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.UnifiedJedis;
 import seckill.drill.api.InvariantCheck;
 import seckill.system.SaleFixture;
 import seckill.system.SentinelTopology;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -47,11 +43,9 @@ import static org.hamcrest.Matchers.not;
  * sell without a replica, and halt again, saying so, when the switch goes back to 1. Every reservation a buyer was shown is exactly one order, the stock is sold
  * exactly, read from the ledger and Redis.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.redis.timeout-millis", value = "1000")
 @AddConfig(key = "seckill.redis.replica-ack-timeout-millis", value = "50")
-class LastReplicaGoneTest {
+class LastReplicaGoneTest extends ServiceTest {
 
     private static final Path CONFIG_DIR;
 
@@ -78,15 +72,6 @@ class LastReplicaGoneTest {
     private static final int STOCK = 60;
     private static final int EARLY_BUYERS = 20;
     private static final Duration WATCHED = Duration.ofSeconds(12);
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
-
-    @Inject
-    UnifiedJedis redis;
 
     /** Counts the instance's own halt and resume transitions, as an operator reads them in the log. */
     static final class Transitions extends Handler {

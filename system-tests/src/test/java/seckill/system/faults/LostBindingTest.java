@@ -5,17 +5,13 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
 
-import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
-import org.eclipse.microprofile.config.Config;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.UnifiedJedis;
 import seckill.dev.api.DevServers;
 import seckill.system.SaleFixture;
 import seckill.system.SecondInstance;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -29,27 +25,13 @@ import static org.hamcrest.Matchers.nullValue;
  * database starts: it must refuse, saying the namespace is bound to no ledger, and leave the key
  * unclaimed (this class checks the binding rarely, so only the second deployment acts on it).
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.ordering.binding-check-seconds", value = "3600")
-class LostBindingTest {
+class LostBindingTest extends ServiceTest {
 
     private static final long SKU = 29_951;
 
     @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
-
-    @Inject
-    Config config;
-
-    @Inject
     DevServers devServers;
-
-    @Inject
-    UnifiedJedis redis;
 
     @Test
     void anEmptyLedgerDoesNotClaimALostBindingOfANamespaceWithASale() throws Exception {

@@ -7,17 +7,14 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
 
-import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.UnifiedJedis;
 import seckill.drill.api.InvariantCheck;
 import seckill.settlement.api.Reconciliation;
 import seckill.settlement.api.SettlementSweeps;
 import seckill.system.SaleFixture;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -31,21 +28,10 @@ import static org.hamcrest.Matchers.startsWith;
  * bucket still balances) is found by reconciliation, which compares the ledger's applied refills with
  * what Redis holds, and applied again by its reservation id: the unit is on sale again and sold.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.settlement.enabled", value = "false")
-class LostRefillTest {
+class LostRefillTest extends ServiceTest {
 
     private static final long SKU = 7331;
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
-
-    @Inject
-    UnifiedJedis redis;
 
     @Inject
     SettlementSweeps sweeps;

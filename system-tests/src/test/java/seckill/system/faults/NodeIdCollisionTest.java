@@ -17,15 +17,10 @@ import java.util.concurrent.Future;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
-import org.eclipse.microprofile.config.Config;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
 import seckill.drill.api.InvariantCheck;
@@ -33,6 +28,7 @@ import seckill.dev.api.DevServers;
 import seckill.reservation.api.ReservationId;
 import seckill.system.SaleFixture;
 import seckill.system.SecondInstance;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.empty;
@@ -47,10 +43,8 @@ import static org.hamcrest.Matchers.not;
  * round with the keys lost again. Read from MariaDB: no two buyers share a reservation id, every 202 is
  * exactly one order of its buyer (none lost, none failed for an order number), nothing oversold.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.reservation.node-lease-seconds", value = "60")
-class NodeIdCollisionTest {
+class NodeIdCollisionTest extends ServiceTest {
 
     private static final long SKU_A = 4101;
     private static final long SKU_B = 4102;
@@ -59,19 +53,7 @@ class NodeIdCollisionTest {
     private static final Pattern RESERVATION = Pattern.compile("\"reservationId\"\\s*:\\s*\"([^\"]+)\"");
 
     @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
-
-    @Inject
-    Config config;
-
-    @Inject
     DevServers devServers;
-
-    @Inject
-    UnifiedJedis redis;
 
     private SecondInstance second;
 

@@ -8,15 +8,12 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
-import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
-import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Protocol;
 import seckill.system.SaleFixture;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -32,18 +29,10 @@ import static org.hamcrest.Matchers.startsWith;
  * bulkhead, and nothing said so. Here Redis is paused from outside so four operators' resumes meet
  * inside the same pass; each must end with sales open.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.settlement.reconcile-seconds", value = "3600")
-class OperatorResumeTest {
+class OperatorResumeTest extends ServiceTest {
 
     private static final long SKU = 9611;
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
 
     @Test
     void resumesThatMeetARunningReconciliationWaitForIt() throws Exception {

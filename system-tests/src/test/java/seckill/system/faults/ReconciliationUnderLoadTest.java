@@ -12,11 +12,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.Test;
 import seckill.admission.api.Admission;
 import seckill.reservation.api.ReservationOutcome;
@@ -25,6 +22,7 @@ import seckill.reservation.api.Reserving;
 import seckill.settlement.api.Reconciliation;
 import seckill.settlement.api.SkuReconciliation;
 import seckill.system.SaleFixture;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.empty;
@@ -37,18 +35,10 @@ import static org.hamcrest.Matchers.is;
  * buckets) while the workers order them and reconciliation runs back to back. In-flight work is
  * never an alarm, and readiness never goes DOWN for it; once the sale is quiet every SKU is CLEAN.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.settlement.reconcile-seconds", value = "1")
-class ReconciliationUnderLoadTest {
+class ReconciliationUnderLoadTest extends ServiceTest {
 
     private static final Duration SALE = Duration.ofSeconds(8);
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
 
     @Inject
     Reconciliation reconciliation;

@@ -10,18 +10,15 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.UnifiedJedis;
 import seckill.drill.api.InvariantCheck;
 import seckill.system.SaleFixture;
 import seckill.system.SentinelTopology;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.empty;
@@ -34,10 +31,8 @@ import static org.hamcrest.Matchers.not;
  * one of them becomes exactly one order; the sale halts, follows the failover, reconciles and goes on
  * by itself; the stock is sold exactly, one unit per buyer. All read from the ledger.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.redis.timeout-millis", value = "1000")
-class RedisFailoverTest {
+class RedisFailoverTest extends ServiceTest {
 
     @RegisterExtension
     static final SentinelTopology TOPOLOGY = new SentinelTopology();
@@ -45,15 +40,6 @@ class RedisFailoverTest {
     private static final long SKU = 7301;
     private static final int STOCK = 300;
     private static final int BUYERS = 600;
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
-
-    @Inject
-    UnifiedJedis redis;
 
     @Test
     void aMasterKilledMidSaleLosesNoReservationAnswered202() throws Exception {

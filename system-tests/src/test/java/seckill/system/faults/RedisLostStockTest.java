@@ -8,17 +8,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.helidon.dbclient.DbClient;
-import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.UnifiedJedis;
 import seckill.drill.api.InvariantCheck;
 import seckill.settlement.api.Reconciliation;
 import seckill.settlement.api.SkuReconciliation;
 import seckill.system.SaleFixture;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -32,21 +28,10 @@ import static org.hamcrest.Matchers.is;
  * NOT_PREHEATED (not a mismatch), and the preheat endpoint puts it back from the ledger so the sale
  * goes on and sells exactly its stock, buyers who hold orders keeping theirs.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
-class RedisLostStockTest {
+class RedisLostStockTest extends ServiceTest {
 
     private static final List<String> BUCKET_KEYS = List.of("stock", "buyers", "events", "refilled", "refilled-units",
             "served", "preheat", "dead");
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
-
-    @Inject
-    UnifiedJedis redis;
 
     @Inject
     Reconciliation reconciliation;

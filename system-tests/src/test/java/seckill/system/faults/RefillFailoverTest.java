@@ -3,22 +3,19 @@ package seckill.system.faults;
 import java.time.Duration;
 import java.util.List;
 
-import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
-import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.args.ClientType;
 import redis.clients.jedis.params.ClientKillParams;
 import seckill.drill.api.InvariantCheck;
 import seckill.settlement.api.Reconciliation;
 import seckill.system.SaleFixture;
 import seckill.system.SentinelTopology;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.everyItem;
@@ -33,27 +30,16 @@ import static org.hamcrest.Matchers.startsWith;
  * dead master: it is applied again on the new one, so the unit is on sale again and a second buyer
  * gets it. Read from the database and from Redis.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.redis.timeout-millis", value = "1000")
 @AddConfig(key = "seckill.redis.min-replica-acks", value = "1")
 @AddConfig(key = "seckill.redis.replica-ack-timeout-millis", value = "50")
 @AddConfig(key = "seckill.settlement.timeout-scan-seconds", value = "1")
-class RefillFailoverTest {
+class RefillFailoverTest extends ServiceTest {
 
     @RegisterExtension
     static final SentinelTopology TOPOLOGY = new SentinelTopology();
 
     private static final long SKU = 7321;
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
-
-    @Inject
-    UnifiedJedis redis;
 
     @Inject
     Reconciliation reconciliation;

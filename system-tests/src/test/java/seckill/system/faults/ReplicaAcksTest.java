@@ -2,14 +2,12 @@ package seckill.system.faults;
 
 import java.net.http.HttpResponse;
 
-import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.Test;
 import seckill.admission.api.Admission;
 import seckill.system.SaleFixture;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -20,20 +18,12 @@ import static org.hamcrest.Matchers.is;
  * test's Redis has none, so the purchase is in doubt, answered 503 HALTED, and sales halt until
  * settlement has reconciled.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.redis.min-replica-acks", value = "1")
 @AddConfig(key = "seckill.redis.replica-ack-timeout-millis", value = "20")
 @AddConfig(key = "seckill.settlement.auto-resume", value = "false")
-class ReplicaAcksTest {
+class ReplicaAcksTest extends ServiceTest {
 
     private static final long SKU = 7401;
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
 
     @Inject
     Admission admission;

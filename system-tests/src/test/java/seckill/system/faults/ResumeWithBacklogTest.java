@@ -10,18 +10,15 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
-import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.UnifiedJedis;
 import seckill.drill.api.InvariantCheck;
 import seckill.ledger.api.OrderingSwitch;
 import seckill.system.SaleFixture;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.is;
@@ -37,25 +34,14 @@ import static org.hamcrest.Matchers.is;
  * and they must resume with the 120 events still unsettled, counted exactly. Then the workers run
  * and every 202 becomes exactly one order, read from MariaDB and Redis.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.ordering.enabled", value = "false")
 @AddConfig(key = "seckill.settlement.snapshot-page-size", value = "50")
 @AddConfig(key = "seckill.redis.timeout-millis", value = "500")
-class ResumeWithBacklogTest {
+class ResumeWithBacklogTest extends ServiceTest {
 
     private static final long SKU = 7701;
     private static final int UNITS = 200;
     private static final int BUYERS = 120;
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
-
-    @Inject
-    UnifiedJedis redis;
 
     @Inject
     OrderingSwitch ordering;

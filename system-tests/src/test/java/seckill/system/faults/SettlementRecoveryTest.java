@@ -13,21 +13,17 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddBean;
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.metrics.Counter;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.Tag;
-import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import redis.clients.jedis.StreamEntryID;
-import redis.clients.jedis.UnifiedJedis;
 import seckill.drill.api.InvariantCheck;
 import seckill.ledger.api.OrderingSwitch;
 import seckill.ledger.hooks.CrashPoint;
@@ -42,6 +38,7 @@ import seckill.settlement.api.SkuReconciliation;
 import seckill.system.MovableClock;
 import seckill.system.PaymentCallbacks;
 import seckill.system.SaleFixture;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -51,9 +48,7 @@ import static org.hamcrest.Matchers.is;
  * Settlement and recovery against real Redis and MariaDB. The sweeps' schedule is off in this
  * class, so each test runs them exactly when it needs to.
  */
-@HelidonTest
 @AddBean(MovableClock.class)
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.payment.hmac-key", value = PaymentCallbacks.PAYMENT_KEY)
 @AddConfig(key = "seckill.payment.price", value = "99.50")
 @AddConfig(key = "seckill.payment.currency", value = "CNY")
@@ -62,22 +57,13 @@ import static org.hamcrest.Matchers.is;
 @AddConfig(key = "seckill.ordering.reclaim-idle-seconds", value = "1")
 // two workers: the crash cases kill one and watch the other claim its batch
 @AddConfig(key = "seckill.ordering.workers", value = "2")
-class SettlementRecoveryTest {
+class SettlementRecoveryTest extends ServiceTest {
 
     static final String PAYMENT_KEY = PaymentCallbacks.PAYMENT_KEY;
     private static final long SKU = 5001;
 
     @Inject
     MovableClock clock;
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
-
-    @Inject
-    UnifiedJedis redis;
 
     @Inject
     OrderingSwitch ordering;

@@ -8,18 +8,15 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
-import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.UnifiedJedis;
 import seckill.drill.api.InvariantCheck;
 import seckill.ledger.api.OrderingSwitch;
 import seckill.settlement.api.Reconciliation;
 import seckill.settlement.api.SkuReconciliation;
 import seckill.system.SaleFixture;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -36,25 +33,14 @@ import static org.hamcrest.Matchers.nullValue;
  * does not call the SKU CLEAN while a bucket was missing (it registers it again), and a member whose
  * activity's keys expired is pruned.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 // the test calls reconciliation itself, at the moment the registry has lost the buckets
 @AddConfig(key = "seckill.settlement.reconcile-seconds", value = "3600")
-class StreamRegistryTest {
+class StreamRegistryTest extends ServiceTest {
 
     private static final String REGISTRY = "sk:streams";
     private static final long SKU = 9201;
     private static final int BUCKETS = 2;
     private static final long STOCK = 120;
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
-
-    @Inject
-    UnifiedJedis redis;
 
     @Inject
     OrderingSwitch ordering;

@@ -11,16 +11,12 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
-import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.args.ClientType;
 import redis.clients.jedis.params.ClientKillParams;
 import redis.clients.jedis.params.XPendingParams;
@@ -30,6 +26,7 @@ import seckill.reservation.api.RemainingStock;
 import seckill.settlement.api.Reconciliation;
 import seckill.system.SaleFixture;
 import seckill.system.SentinelTopology;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.empty;
@@ -48,11 +45,9 @@ import static org.hamcrest.Matchers.is;
  * answered "in doubt": the 410's {@code reservations} link shows it). Read from the database and
  * from Redis, not from HTTP answers.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.redis.timeout-millis", value = "1000")
 @AddConfig(key = "seckill.redis.replica-ack-timeout-millis", value = "50")
-class UnreplicatedReservationsTest {
+class UnreplicatedReservationsTest extends ServiceTest {
 
     @RegisterExtension
     static final SentinelTopology TOPOLOGY = new SentinelTopology();
@@ -62,15 +57,6 @@ class UnreplicatedReservationsTest {
     private static final int EARLY_BUYERS = 10;
     private static final int FROZEN_BUYERS = 5;
     private static final int LATE_BUYERS = 40;
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
-
-    @Inject
-    UnifiedJedis redis;
 
     @Inject
     ReservationEvents events;

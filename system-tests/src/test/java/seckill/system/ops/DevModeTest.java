@@ -3,14 +3,11 @@ package seckill.system.ops;
 import java.util.HashMap;
 import java.util.Map;
 
-import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.config.Config;
 import org.junit.jupiter.api.Test;
 import seckill.dev.api.DevServers;
-import seckill.system.SaleFixture;
 import seckill.system.SecondInstance;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -22,12 +19,7 @@ import static org.hamcrest.Matchers.is;
  * admin token, refuses to start. Outside dev mode every secret must be there and long enough: each
  * case is a real JVM that must refuse to start and name the key.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
-class DevModeTest {
-
-    @Inject
-    Config config;
+class DevModeTest extends ServiceTest {
 
     @Inject
     DevServers devServers;

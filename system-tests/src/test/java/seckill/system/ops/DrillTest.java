@@ -6,19 +6,16 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import redis.clients.jedis.UnifiedJedis;
 import seckill.drill.api.Drill;
 import seckill.drill.api.DrillOptions;
 import seckill.ledger.api.OrderingSwitch;
 import seckill.system.SaleFixture;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -27,23 +24,12 @@ import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.not;
 
 /** A small drill with the worker-restart fault ends with every invariant holding. */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.ordering.reclaim-idle-seconds", value = "3")
 @AddConfig(key = "seckill.settlement.timeout-scan-seconds", value = "1")
 @AddConfig(key = "seckill.payment.hmac-key", value = "drill-test-key-of-at-least-32-characters")
 @AddConfig(key = "seckill.payment.price", value = "1.00")
 @AddConfig(key = "seckill.payment.currency", value = "CNY")
-class DrillTest {
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
-
-    @Inject
-    UnifiedJedis redis;
+class DrillTest extends ServiceTest {
 
     @Inject
     OrderingSwitch ordering;

@@ -3,16 +3,11 @@ package seckill.system.ops;
 import java.time.Duration;
 import java.util.List;
 
-import io.helidon.dbclient.DbClient;
-import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
-import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.UnifiedJedis;
 import seckill.drill.api.InvariantCheck;
 import seckill.system.SaleFixture;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.empty;
@@ -24,20 +19,9 @@ import static org.hamcrest.Matchers.startsWith;
  * The drill's auditor must catch what it exists to catch: each test runs a small real sale, checks
  * that the audit is clean, then plants one defect in the database and expects it named.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
-class InvariantCheckTest {
+class InvariantCheckTest extends ServiceTest {
 
     private static final long SKU = 9001;
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
-
-    @Inject
-    UnifiedJedis redis;
 
     private SaleFixture sale;
     private InvariantCheck check;

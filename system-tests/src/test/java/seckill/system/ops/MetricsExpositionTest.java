@@ -14,15 +14,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
-import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.Test;
 import seckill.system.MachineTools;
 import seckill.system.PaymentCallbacks;
 import seckill.system.SaleFixture;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.empty;
@@ -37,26 +34,18 @@ import static org.hamcrest.Matchers.is;
  * {@code seckill_} series has its help text, including those counted only on rare events, which are
  * registered at start.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.admission.token-required", value = "false")
 @AddConfig(key = "seckill.payment.hmac-key", value = PaymentCallbacks.PAYMENT_KEY)
 @AddConfig(key = "seckill.payment.price", value = "99.50")
 @AddConfig(key = "seckill.payment.currency", value = "CNY")
 // no timeout sweep during the test: a meter must be on /metrics from the start, not from its first use
 @AddConfig(key = "seckill.settlement.timeout-scan-seconds", value = "600")
-class MetricsExpositionTest {
+class MetricsExpositionTest extends ServiceTest {
 
     private static final Path PROMTOOL = MachineTools.PROMTOOL;
     private static final long SKU = 32_301;
     private static final Pattern HELP = Pattern.compile("^# HELP (\\S+) (.*)$");
     private static final Pattern TYPE = Pattern.compile("^# TYPE (\\S+) \\S+$");
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
 
     @Test
     void promtoolFindsNoProblemInTheServicesOwnSeries() throws Exception {

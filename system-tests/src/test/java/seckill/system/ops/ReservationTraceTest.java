@@ -8,19 +8,15 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
-import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddBean;
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
-import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.params.XPendingParams;
 import redis.clients.jedis.params.XReadGroupParams;
 import redis.clients.jedis.resps.StreamPendingEntry;
@@ -35,6 +31,7 @@ import seckill.system.MovableClock;
 import seckill.system.PaymentCallbacks;
 import seckill.system.SaleFixture;
 import seckill.system.ServedContract;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -48,31 +45,20 @@ import static org.hamcrest.Matchers.is;
  * shows is compared with what Redis and the database hold. The settlement sweeps are off, so each
  * test runs them when it needs to.
  */
-@HelidonTest
 @AddBean(MovableClock.class)
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.payment.hmac-key", value = ReservationTraceTest.PAYMENT_KEY)
 @AddConfig(key = "seckill.payment.price", value = "99.50")
 @AddConfig(key = "seckill.payment.currency", value = "CNY")
 @AddConfig(key = "seckill.settlement.enabled", value = "false")
 @AddConfig(key = "seckill.ordering.max-deliveries", value = "2")
 @AddConfig(key = "seckill.ordering.reclaim-idle-seconds", value = "1")
-class ReservationTraceTest {
+class ReservationTraceTest extends ServiceTest {
 
     static final String PAYMENT_KEY = "test-payment-key-of-at-least-32-chars";
     private static final long SKU = 32_004;
 
     @Inject
     MovableClock clock;
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
-
-    @Inject
-    UnifiedJedis redis;
 
     @Inject
     OrderingSwitch ordering;

@@ -3,14 +3,10 @@ package seckill.system.ops;
 import java.util.Collections;
 import java.util.List;
 
-import io.helidon.dbclient.DbClient;
 import io.helidon.dbclient.DbRow;
 import io.helidon.dbclient.DbTransaction;
-import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
-import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
-import seckill.system.SaleFixture;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.is;
@@ -21,12 +17,7 @@ import static org.hamcrest.Matchers.is;
  * and a statement the server refuses to prepare (more placeholders than it allows, as a large
  * {@code seckill.ordering.batch-size} would send) is still answered, as text.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
-class ServerPreparedStatementsTest {
-
-    @Inject
-    DbClient db;
+class ServerPreparedStatementsTest extends ServiceTest {
 
     @Test
     void statementsAreExecutedAsServerPreparedStatements() {

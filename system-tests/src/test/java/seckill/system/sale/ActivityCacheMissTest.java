@@ -5,18 +5,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
-import org.eclipse.microprofile.config.Config;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import seckill.dev.api.DevServers;
 import seckill.ledger.api.OrderingSwitch;
 import seckill.system.SaleFixture;
 import seckill.system.SecondInstance;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.is;
@@ -28,21 +25,10 @@ import static org.hamcrest.Matchers.is;
  * instance's workers read the event while their catalog still remembers the miss. The reservation
  * must end as an order in MariaDB, not as UNKNOWN_ACTIVITY.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.admission.token-required", value = "false")
-class ActivityCacheMissTest {
+class ActivityCacheMissTest extends ServiceTest {
 
     private static final long SKU = 29_301;
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
-
-    @Inject
-    Config config;
 
     @Inject
     DevServers devServers;

@@ -16,16 +16,12 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import javax.imageio.ImageIO;
 
-import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
-import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.UnifiedJedis;
 import seckill.system.SaleFixture;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.both;
@@ -41,12 +37,10 @@ import static org.hamcrest.Matchers.notNullValue;
  * Admission over HTTP with real Redis: captcha-backed purchase tokens, the per-buyer and global
  * limits, blocklists, the early sold-out threshold and the hot switches file.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.admission.token-required", value = "true")
 @AddConfig(key = "seckill.admission.token-keys", value = "k2=" + AdmissionTest.TOKEN_KEY + ",k1=older-admission-test-key-of-32-characters")
 @AddConfig(key = "seckill.admission.buyer-rate", value = "1")
-class AdmissionTest {
+class AdmissionTest extends ServiceTest {
 
     static final String TOKEN_KEY = "admission-test-token-key-of-32-characters";
     private static final long SKU = 6001;
@@ -61,15 +55,6 @@ class AdmissionTest {
         // read by the switches file source when this class's container starts
         System.setProperty("seckill.config.dir", CONFIG_DIR.toString());
     }
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
-
-    @Inject
-    UnifiedJedis redis;
 
     private SaleFixture sale;
 

@@ -17,14 +17,10 @@ import java.util.Map;
 
 import javax.imageio.ImageIO;
 
-import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
-import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.UnifiedJedis;
 import seckill.system.SaleFixture;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.greaterThanOrEqualTo;
@@ -39,23 +35,12 @@ import static org.hamcrest.Matchers.lessThan;
  * it, and keeps the five best non-overlapping matches. The sanity case shows the solver is not simply
  * broken: it reads an undistorted rendering of the same answers.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.admission.token-keys", value = "k1=captcha-solver-test-key-of-32-characters")
-class CaptchaSolverTest {
+class CaptchaSolverTest extends ServiceTest {
 
     private static final int CHALLENGES = 200;
     /** What the attacker learned of the alphabet by collecting answers: we give it the real one. */
     private static final String ALPHABET = "ACDEFHKMNPRTWXY3479";
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
-
-    @Inject
-    UnifiedJedis redis;
 
     @Test
     void aTemplateMatcherSolvesFewerThanOneChallengeInTwenty() throws IOException {

@@ -5,16 +5,13 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 
-import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Protocol;
-import redis.clients.jedis.UnifiedJedis;
 import seckill.admission.api.Admission;
 import seckill.system.SaleFixture;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -24,21 +21,10 @@ import static org.hamcrest.Matchers.is;
  * Challenges are not free to mint: throttled per buyer, refused while halted, to blocked buyers and
  * after the sale, one answer per challenge, and 503 (not 500) while Redis does not answer.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.admission.token-keys", value = "k1=challenges-test-key-of-some-length")
 @AddConfig(key = "seckill.admission.challenges-per-buyer-per-minute", value = "5")
 @AddConfig(key = "seckill.admission.blocked-users", value = "666")
-class ChallengesTest {
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
-
-    @Inject
-    UnifiedJedis redis;
+class ChallengesTest extends ServiceTest {
 
     @Inject
     Admission admission;

@@ -8,14 +8,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
-import io.helidon.dbclient.DbClient;
-import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
-import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.UnifiedJedis;
 import seckill.client.ActivityView;
 import seckill.client.Buying;
 import seckill.client.LaunchedActivity;
@@ -27,6 +21,7 @@ import seckill.client.SeckillApi;
 import seckill.client.SeckillClients;
 import seckill.client.SeckillProblem;
 import seckill.system.SaleFixture;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.contains;
@@ -41,20 +36,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  * (Redis paused from outside longer than the client waits) or the SKU sold out before the holder's
  * retry. Outcomes are read from the ledger.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
-class ClientTest {
+class ClientTest extends ServiceTest {
 
     private static final long SKU = 4401;
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
-
-    @Inject
-    UnifiedJedis redis;
 
     private SaleFixture sale;
     private SeckillApi buyer;

@@ -7,17 +7,12 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import io.helidon.dbclient.DbClient;
-import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
-import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.StreamEntryID;
-import redis.clients.jedis.UnifiedJedis;
 import seckill.drill.api.InvariantCheck;
 import seckill.reservation.api.ReservationId;
 import seckill.system.SaleFixture;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.empty;
@@ -29,22 +24,11 @@ import static org.hamcrest.Matchers.is;
  * is recorded from outside exactly as reserve.lua records one. Read from MariaDB: both are orders, with
  * two numbers (the second the ledger's own, {@code yyDDD99…}), no failure, nothing oversold.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
-class OrderNumberCollisionTest {
+class OrderNumberCollisionTest extends ServiceTest {
 
     private static final long SKU_A = 4201;
     private static final long SKU_B = 4202;
     private static final Pattern RESERVATION = Pattern.compile("\"reservationId\"\\s*:\\s*\"([^\"]+)\"");
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
-
-    @Inject
-    UnifiedJedis redis;
 
     @Test
     void anOrderNumberTakenByAnotherSkusReservationNeverFailsAWinner() {

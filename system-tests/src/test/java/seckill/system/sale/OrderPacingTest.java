@@ -7,13 +7,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
-import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
-import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.Test;
 import seckill.system.SaleFixture;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.empty;
@@ -26,19 +23,11 @@ import static org.hamcrest.Matchers.is;
  * of burst, then the rate), and all of them become orders in the end. The count is read from the
  * ledger while it drains.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.ordering.max-orders-per-second", value = "100")
-class OrderPacingTest {
+class OrderPacingTest extends ServiceTest {
 
     private static final long SKU = 7101;
     private static final int UNITS = 300;
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
 
     @Test
     void theLedgerWritesAtTheCapAfterABurst() throws Exception {

@@ -12,19 +12,16 @@ import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
-import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.StreamEntryID;
-import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.params.XAddParams;
 import redis.clients.jedis.params.XPendingParams;
 import redis.clients.jedis.resps.StreamPendingEntry;
 import seckill.drill.api.InvariantCheck;
 import seckill.system.DatabaseBehindProxy;
 import seckill.system.SaleFixture;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.is;
@@ -37,26 +34,18 @@ import static org.hamcrest.Matchers.lessThanOrEqualTo;
  * delivery counts, the warnings and the refusals stay small) nor burns {@code max-deliveries} in
  * milliseconds, and every real reservation is ordered once the ledger takes it.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 // one worker: a spinning worker is the only one, so nothing else would order the reservations
 @AddConfig(key = "seckill.ordering.workers", value = "1")
 @AddConfig(key = "seckill.ordering.reclaim-idle-seconds", value = "8")
 @AddConfig(key = "seckill.ordering.max-deliveries", value = "5")
 @AddConfig(key = "seckill.ordering.max-backoff-millis", value = "500")
-class OwnPendingSpinTest {
+class OwnPendingSpinTest extends ServiceTest {
 
     private static final long SKU = 9101;
     private static final long STOCK = 50;
 
     @RegisterExtension
     static final DatabaseBehindProxy DATABASE = new DatabaseBehindProxy();
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    UnifiedJedis redis;
 
     @Test
     void ownPendingEntriesThatStayPendingAreTriedOncePerPassNotInALoop() throws Exception {

@@ -12,17 +12,14 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
-import org.eclipse.microprofile.config.Config;
 import org.junit.jupiter.api.Test;
 import seckill.dev.api.DevServers;
 import seckill.system.PaymentCallbacks;
 import seckill.system.SaleFixture;
 import seckill.system.SecondInstance;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.is;
@@ -34,24 +31,13 @@ import static org.hamcrest.Matchers.is;
  * transaction, so the order was never paid without its row: the kill leaves neither, and the payment
  * side's retry, made as it does until it is answered 200, writes both.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.admission.token-required", value = "false")
 @AddConfig(key = "seckill.payment.hmac-key", value = PaymentCallbacks.PAYMENT_KEY)
 @AddConfig(key = "seckill.payment.price", value = "99.50")
 @AddConfig(key = "seckill.payment.currency", value = "CNY")
-class PaymentAuditTest {
+class PaymentAuditTest extends ServiceTest {
 
     private static final long SKU = 29_111;
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
-
-    @Inject
-    Config config;
 
     @Inject
     DevServers devServers;

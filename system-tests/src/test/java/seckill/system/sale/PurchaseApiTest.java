@@ -4,18 +4,15 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 
-import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddBean;
-import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import seckill.drill.api.InvariantCheck;
 import seckill.system.MovableClock;
 import seckill.system.SaleFixture;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -24,24 +21,13 @@ import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.startsWith;
 
 /** The HTTP contract: status codes, problem codes, and that bad input changes nothing. */
-@HelidonTest
 @AddBean(MovableClock.class)
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
-class PurchaseApiTest {
+class PurchaseApiTest extends ServiceTest {
 
     @Inject
     MovableClock clock;
 
     private static final long SKU = 8001;
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
-
-    @Inject
-    redis.clients.jedis.UnifiedJedis redis;
 
     private SaleFixture sale;
 

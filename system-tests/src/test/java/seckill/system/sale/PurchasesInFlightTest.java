@@ -4,15 +4,11 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
-import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
-import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.UnifiedJedis;
 import seckill.system.SaleFixture;
 import seckill.system.ServedContract;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -25,21 +21,10 @@ import static org.hamcrest.Matchers.lessThan;
  * The bound counts only attempts admission let through to Redis: one admission refuses from memory
  * (sold out, over the global rate) gets that answer, not BUSY, however full the bound is.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.http.max-purchases-in-flight", value = "1")
-class PurchasesInFlightTest {
+class PurchasesInFlightTest extends ServiceTest {
 
     private static final long SKU = 7501;
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
-
-    @Inject
-    UnifiedJedis redis;
 
     @Test
     void oneMoreThanTheBoundIsBusyAtOnce() throws Exception {

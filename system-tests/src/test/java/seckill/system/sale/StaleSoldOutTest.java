@@ -5,16 +5,13 @@ import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 
-import io.helidon.dbclient.DbClient;
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import io.helidon.microprofile.testing.junit5.HelidonTest;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.client.WebTarget;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.UnifiedJedis;
 import seckill.admission.api.Admission;
 import seckill.drill.api.InvariantCheck;
 import seckill.system.SaleFixture;
+import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.is;
@@ -25,22 +22,11 @@ import static org.hamcrest.Matchers.is;
  * observed before the refill arrives late on the flags' channel, as from an instance whose answer
  * was overtaken by the refill. The next buyer must get the unit, not a 410.
  */
-@HelidonTest
-@AddConfig(key = "seckill.admin.token", value = SaleFixture.ADMIN_TOKEN)
 @AddConfig(key = "seckill.admission.token-required", value = "false")
 @AddConfig(key = "seckill.settlement.timeout-scan-seconds", value = "1")
-class StaleSoldOutTest {
+class StaleSoldOutTest extends ServiceTest {
 
     private static final long SKU = 29_112;
-
-    @Inject
-    WebTarget target;
-
-    @Inject
-    DbClient db;
-
-    @Inject
-    UnifiedJedis redis;
 
     @Inject
     Admission admission;
