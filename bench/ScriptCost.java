@@ -19,7 +19,8 @@ import java.util.TreeMap;
  * a second, config/switches.yaml), replayed against a redis-server of its own, one variant of the
  * scripts after the other in the same run. Phases per variant: every buyer reserves; the same buyers
  * again inside their window (THROTTLED); again after it (ALREADY_RESERVED); new buyers of a sold-out
- * bucket (SOLD_OUT). Per phase it reads CONFIG RESETSTAT then INFO commandstats (usec of EVALSHA and of
+ * bucket (SOLD_OUT); a mix, every other buyer new (RESERVED) and the others back within their window
+ * (THROTTLED). Per phase it reads CONFIG RESETSTAT then INFO commandstats (usec of EVALSHA and of
  * the commands the script ran; the script's own Lua time is the difference) and the INFO cpu delta, and,
  * when the server runs under {@code valgrind --tool=callgrind}, the instructions it executed for the phase
  * (callgrind_control -z before, -d after): a figure that does not move with the machine's load.
@@ -57,6 +58,10 @@ public class ScriptCost {
             String name = args[v].substring(0, args[v].indexOf('='));
             Path dir = Path.of(args[v].substring(args[v].indexOf('=') + 1));
             String source = Files.readString(dir.resolve("buyer_window.lua")) + Files.readString(dir.resolve("reserve_many.lua"));
+            // since issue #35's second step the service sends each claim's event text in the requestId's
+            // place (ReservationEventFields.packed); before it, the requestId
+            // (and names the shape in a seventh argument before the buyers')
+            packed = source.contains("'e', ARGV[base + 3]");
             call("FLUSHALL");
             String sha = (String) call("SCRIPT", "LOAD", source);
             // a day ahead: the window hashes expire at absolute times (PEXPIREAT), and a phase under valgrind lasts seconds
@@ -68,14 +73,21 @@ public class ScriptCost {
             phase(name, "throttled", sha, tag, calls, k, 0, t0, 1, cgPid, cgDir, "THROTTLED");
             phase(name, "already", sha, tag, calls, k, 0, t0, 1500, cgPid, cgDir, "ALREADY_RESERVED");
             phase(name, "soldout", sha, "sk:{a8:s1:b0}", calls, k, 1_000_000, t0, 0, cgPid, cgDir, "SOLD_OUT");
+            // a call as in a sale under way: every other buyer new (reserves), the others back within
+            // their window (the reserve phase's buyers of the same call: THROTTLED)
+            mixed = true;
+            phase(name, "mixed", sha, tag, calls, k, 0, t0, 1, cgPid, cgDir, "RESERVED", "THROTTLED");
+            mixed = false;
         }
         socket.close();
     }
 
     static long idSequence = 1L << 40;
+    static boolean packed;
+    static boolean mixed;
 
     static void phase(String variant, String phase, String sha, String tag, int calls, int k, int userOffset,
-                      long t0, long later, String cgPid, File cgDir, String expected) throws Exception {
+                      long t0, long later, String cgPid, File cgDir, String... expected) throws Exception {
         // a sale under way: the bucket's hashes hold thousands of buyers (hashtables, not the small
         // listpacks a fresh key starts as, whose every write scans the whole key), as does the window
         // hash of each period
@@ -103,12 +115,16 @@ public class ScriptCost {
             List<String> cmd = new ArrayList<>(List.of("EVALSHA", sha, "6", tag + ":stock", tag + ":buyers", tag + ":events",
                     tag + ":served", tag + ":w1000:" + (period - 1), tag + ":w1000:" + period,
                     Integer.toString(k), Long.toString(at), "7", "1", "1", "1000"));
+            if (packed) {
+                cmd.add("e");
+            }
             for (int j = 0; j < k; j++) {
-                long user = 100_000_000L + userOffset + (long) c * k + j;
+                long user = 100_000_000L + userOffset + (long) c * k + j + (mixed && j % 2 == 0 ? 2_000_000 : 0);
+                String id = "7-1-0-" + Long.toString(idSequence++, 36);
                 cmd.add(Long.toString(user));
                 cmd.add("1");
-                cmd.add("7-1-0-" + Long.toString(idSequence++, 36));
-                cmd.add("r" + user);
+                cmd.add(id);
+                cmd.add(packed ? id + "," + user + ",1," + at + ",r" + user : "r" + user);
             }
             Object reply = call(cmd.toArray(String[]::new));
             if (!(reply instanceof List<?> list)) {
@@ -139,7 +155,8 @@ public class ScriptCost {
         System.out.printf("%-10s %-9s %8d %9.2f %9.2f %9.2f %9.2f %12s  %s%s%n", variant, phase, buyers,
                 evalsha / (double) buyers, inner / (double) buyers, (evalsha - inner) / (double) buyers,
                 cpu * 1e6 / buyers, instructions < 0 ? "-" : Long.toString(instructions / buyers), detail,
-                verdicts.keySet().equals(java.util.Set.of(expected)) ? "" : " UNEXPECTED VERDICTS " + verdicts);
+                verdicts.keySet().equals(java.util.Set.of(expected)) ? (expected.length > 1 ? " " + verdicts : "")
+                        : " UNEXPECTED VERDICTS " + verdicts);
     }
 
     static long dumpedInstructions(String pid, File dir) throws Exception {

@@ -12,6 +12,7 @@ module seckill.app {
     requires seckill.reservation;
     requires seckill.ledger;
     requires seckill.settlement;
+    requires seckill.queue;
     requires seckill.client;
     requires seckill.bench;
     requires seckill.drill;

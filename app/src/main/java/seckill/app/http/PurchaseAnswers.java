@@ -16,6 +16,7 @@ import seckill.app.sale.PurchaseOutcome;
 final class PurchaseAnswers {
 
     static final String TOKEN_HEADER = "X-Purchase-Token";
+    static final String PASS_HEADER = "X-Queue-Pass";
 
     private PurchaseAnswers() {
     }
@@ -50,6 +51,7 @@ final class PurchaseAnswers {
                     "quantity must be between 1 and " + over.perUserLimit() + " for this SKU.")
                     .with("perUserLimit", over.perUserLimit());
             case PurchaseOutcome.NotAdmitted refused -> throw refusal(refused.refusal(), refused.window());
+            case PurchaseOutcome.PassRequired required -> throw passRequired(required);
             case PurchaseOutcome.SoldOut soldOut -> throw soldOut(soldOut.skuId());
             case PurchaseOutcome.InsufficientStock insufficient -> throw new Problem(409, "INSUFFICIENT_STOCK",
                     "Insufficient stock", "Only " + insufficient.remaining() + " unit(s) left; ask for fewer.")
@@ -71,7 +73,25 @@ final class PurchaseAnswers {
         };
     }
 
-    private static Problem refusal(AdmissionDecision decision, SaleWindow window) {
+    /**
+     * {@code 403 QUEUE_PASS_REQUIRED}: the queue is on and the purchase shows no valid pass. 403 (not 428,
+     * whose meaning is a missing conditional header) like TOKEN_INVALID: the buyer is not allowed yet; the
+     * answer says where to join ({@code queue}, and a {@code Link} rel="queue").
+     */
+    private static Problem passRequired(PurchaseOutcome.PassRequired required) {
+        String queue = "/api/v1/activities/" + required.activityId() + "/queue";
+        String why = switch (required.reason()) {
+            case "EXPIRED" -> "Your pass expired; join the line again at ";
+            case "MISSING" -> "Purchases go through the waiting line; join it at ";
+            default -> "This pass is not valid for you here; join the line at ";
+        };
+        return new Problem(403, "QUEUE_PASS_REQUIRED", "Queue pass required",
+                why + queue + " and buy with the pass (" + PASS_HEADER + ") you get when it is your turn.")
+                .with("queue", queue).with("reason", required.reason())
+                .header("Link", "<" + queue + ">; rel=\"queue\"");
+    }
+
+    static Problem refusal(AdmissionDecision decision, SaleWindow window) {
         return switch (decision) {
             case AdmissionDecision.NotStarted notStarted -> new Problem(409, "NOT_STARTED", "Not started",
                     "The sale starts at " + window.startsAt() + ".", Duration.ofSeconds(notStarted.secondsUntilStart()))

@@ -55,6 +55,7 @@ public class PurchaseRoute implements HttpService {
                 .forEach(c -> REQUEST_ID_CHARS[c] = true);
     }
     private static final HeaderName TOKEN = HeaderNames.create(PurchaseAnswers.TOKEN_HEADER);
+    private static final HeaderName PASS = HeaderNames.create(PurchaseAnswers.PASS_HEADER);
     private static final HeaderName FORWARDED_FOR = HeaderNames.create("X-Forwarded-For");
     private static final String JSON = "application/json";
     private static final Logger LOG = Logger.getLogger(PurchaseRoute.class.getName());
@@ -167,7 +168,7 @@ public class PurchaseRoute implements HttpService {
         json.check();
         String clientIp = clientAddress.of(request, headers.first(FORWARDED_FOR).orElse(null));
         return new Purchase(activityId, skuId, quantity, userId, clientIp, requestId,
-                Optional.ofNullable(headers.first(TOKEN).orElse(null)));
+                Optional.ofNullable(headers.first(TOKEN).orElse(null)), Optional.ofNullable(headers.first(PASS).orElse(null)));
     }
 
     /**
@@ -210,7 +211,7 @@ public class PurchaseRoute implements HttpService {
         }
     }
 
-    private static void send(ServerResponse response, ServerRequest request, Problem problem) {
+    static void send(ServerResponse response, ServerRequest request, Problem problem) {
         response.status(Status.create(problem.status()));
         response.header(HeaderNames.CONTENT_TYPE, Problem.MEDIA_TYPE);
         problem.headers().forEach((name, value) -> response.header(HeaderNames.create(name), value));

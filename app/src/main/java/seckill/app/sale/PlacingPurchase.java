@@ -21,6 +21,8 @@ import seckill.reservation.api.ReservationOutcome;
 import seckill.reservation.api.ReservationUnavailable;
 import seckill.reservation.api.ReserveStock;
 import seckill.reservation.api.Reserving;
+import seckill.queue.api.PassCheck;
+import seckill.queue.api.QueueSwitch;
 
 /**
  * A buyer's click, start to end: the activity and SKU from the catalogue (memory), admission's
@@ -42,16 +44,38 @@ public class PlacingPurchase {
     private final Reserving reserving;
     private final PurchasesInFlight inFlight;
     private final Counter reservationsMade;
+    private final QueueSwitch queue;
+    private final PassCheck passes;
 
     @Inject
     PlacingPurchase(ActivityCatalog catalog, Admission admission, Reserving reserving,
-                    PurchasesInFlight inFlight, MetricRegistry metrics) {
+                    PurchasesInFlight inFlight, MetricRegistry metrics, QueueSwitch queue, PassCheck passes) {
         this.catalog = catalog;
         this.admission = admission;
         this.reserving = reserving;
         this.inFlight = inFlight;
         this.reservationsMade = metrics.counter(RESERVATIONS);
+        this.queue = queue;
+        this.passes = passes;
     }
+
+    /** Without the waiting room (its switch off): tests of the purchase path itself. */
+    PlacingPurchase(ActivityCatalog catalog, Admission admission, Reserving reserving,
+                    PurchasesInFlight inFlight, MetricRegistry metrics) {
+        this(catalog, admission, reserving, inFlight, metrics, QUEUE_OFF, null);
+    }
+
+    private static final QueueSwitch QUEUE_OFF = new QueueSwitch() {
+        @Override
+        public boolean on() {
+            return false;
+        }
+
+        @Override
+        public long rate() {
+            return 0;
+        }
+    };
 
     public PurchaseOutcome place(Purchase purchase) {
         Activity activity = catalog.find(purchase.activityId()).orElse(null);
@@ -64,6 +88,17 @@ public class PlacingPurchase {
         }
         if (purchase.quantity() > sku.perUserLimit()) {
             return new PurchaseOutcome.OverBuyerLimit(sku.perUserLimit());
+        }
+        boolean queued = queue.on();
+        if (queued) {
+            // the waiting room (issue #33): a pass checked in memory, before admission spends the token
+            java.util.Optional<String> refused = passes.refusal(purchase.activityId(), purchase.userId(),
+                    purchase.queuePass());
+            if (refused.isPresent()) {
+                String reason = refused.get();
+                return new PurchaseOutcome.PassRequired(purchase.activityId(),
+                        reason.equals("MISSING") || reason.equals("EXPIRED") ? reason : "INVALID");
+            }
         }
         SaleWindow window = new SaleWindow(activity.startsAt(), activity.endsAt());
         PurchaseAttempt attempt = new PurchaseAttempt(purchase.activityId(), purchase.skuId(), purchase.userId(),
@@ -113,6 +148,10 @@ public class PlacingPurchase {
                 reservationsMade.inc();
                 reserved.skuRemaining().ifPresent(remaining ->
                         admission.reservedLeaving(purchase.activityId(), purchase.skuId(), remaining));
+                if (purchase.queuePass().isPresent() && queue.on()) {
+                    // frees the pass's room in the line for the next buyer now rather than at its expiry
+                    passes.used(purchase.activityId(), purchase.userId());
+                }
                 yield new PurchaseOutcome.Reserved(reserved.id());
             }
             case ReservationOutcome.Throttled throttled -> new PurchaseOutcome.NotAdmitted(

@@ -36,6 +36,14 @@ public sealed interface PurchaseOutcome {
     record NotAdmitted(AdmissionDecision refusal, SaleWindow window) implements PurchaseOutcome {
     }
 
+    /**
+     * The queue is on and the purchase shows no valid pass (issue #33): the buyer joins the activity's line
+     * and buys when called. {@code reason}: MISSING, EXPIRED, or INVALID (forged, another buyer's or
+     * activity's: the detail is the operators', counted, not the client's).
+     */
+    record PassRequired(long activityId, String reason) implements PurchaseOutcome {
+    }
+
     record SoldOut(long skuId) implements PurchaseOutcome {
     }
 

@@ -109,6 +109,14 @@ class AdmittingPurchases implements Admission {
         return decision;
     }
 
+    @Override
+    public AdmissionDecision admitToLine(PurchaseAttempt attempt) {
+        CheapChecks.Switches inForce = new CheapChecks.Switches(switches.halt(), switches.blockedUsers(),
+                switches.blockedIps(), switches.tokenRequired());
+        return checks.lineRefusal(attempt, Optional.ofNullable(haltReason.get()), inForce, clock.instant())
+                .orElseGet(() -> new AdmissionDecision.Admitted(switches.buyerRate(), switches.buyerWindowMillis()));
+    }
+
     private void count(AdmissionDecision decision) {
         if (metrics != null) {
             outcomes.computeIfAbsent(outcome(decision), o -> metrics.counter(ADMISSION, new Tag("outcome", o)))

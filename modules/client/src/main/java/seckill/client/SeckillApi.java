@@ -27,6 +27,8 @@ public interface SeckillApi {
 
     String USER = "X-User-Id";
     String TOKEN = "X-Purchase-Token";
+    String PASS = "X-Queue-Pass";
+    String TICKET = "X-Queue-Ticket";
 
     @GET
     @Path("activities/{activityId}")
@@ -47,6 +49,25 @@ public interface SeckillApi {
     @Consumes(MediaType.APPLICATION_JSON)
     Reservation purchase(@PathParam("activityId") long activityId, @HeaderParam(USER) long userId,
                          @HeaderParam(TOKEN) String token, PurchaseRequest request);
+
+    /** One attempt with the waiting line's pass (required while the service's queue is on). */
+    @POST
+    @Path("activities/{activityId}/purchases")
+    @Consumes(MediaType.APPLICATION_JSON)
+    Reservation purchase(@PathParam("activityId") long activityId, @HeaderParam(USER) long userId,
+                         @HeaderParam(TOKEN) String token, @HeaderParam(PASS) String pass, PurchaseRequest request);
+
+    /** Joins the activity's waiting line, or answers the place the buyer has ({@code token} may be null). */
+    @POST
+    @Path("activities/{activityId}/queue")
+    QueuePlace joinQueue(@PathParam("activityId") long activityId, @HeaderParam(USER) long userId,
+                         @HeaderParam(TOKEN) String token);
+
+    /** Where the buyer stands in the waiting line ({@code ticket} may be null). */
+    @GET
+    @Path("activities/{activityId}/queue")
+    QueuePlace queuePlace(@PathParam("activityId") long activityId, @HeaderParam(USER) long userId,
+                          @HeaderParam(TICKET) String ticket);
 
     @GET
     @Path("reservations/{reservationId}")

@@ -161,7 +161,8 @@ public class SeckillProblem extends RuntimeException {
             case "HALTED" -> new Halted(problem);
             case "NOT_STARTED" -> new NotStarted(problem);
             case "ENDED" -> new Ended(problem);
-            case "BUSY", "NOT_READY", "DATABASE_UNAVAILABLE", "REDIS_UNAVAILABLE", "TIMEOUT" -> new Unavailable(problem);
+            case "BUSY", "NOT_READY", "DATABASE_UNAVAILABLE", "REDIS_UNAVAILABLE", "TIMEOUT", "QUEUE_UNAVAILABLE" ->
+                    new Unavailable(problem);
             case "PURCHASE_IN_PROGRESS" -> new InProgress(problem);
             case "INSUFFICIENT_STOCK" -> new InsufficientStock(problem);
             case "BLOCKED" -> new Blocked(problem);

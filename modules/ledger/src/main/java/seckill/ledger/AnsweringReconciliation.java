@@ -2,8 +2,6 @@ package seckill.ledger;
 
 import java.util.List;
 
-import io.helidon.dbclient.DbClient;
-import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import seckill.ledger.api.LedgerFigures;
@@ -19,18 +17,11 @@ import seckill.ledger.sql.LedgerRows;
 @ApplicationScoped
 class AnsweringReconciliation implements LedgerReconciliation {
 
-    private final DbClient db;
+    private final LedgerRows rows;
 
     @Inject
-    AnsweringReconciliation(DbClient db) {
-        this.db = db;
-    }
-
-    private LedgerRows rows;
-
-    @PostConstruct
-    void init() {
-        rows = new LedgerRows(db);
+    AnsweringReconciliation(LedgerRows rows) {
+        this.rows = rows;
     }
 
     @Override

@@ -3,8 +3,6 @@ package seckill.ledger;
 import java.time.Instant;
 import java.util.List;
 
-import io.helidon.dbclient.DbClient;
-import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import seckill.ledger.api.ExpiredOrder;
@@ -19,18 +17,11 @@ import seckill.ledger.sql.LedgerRows;
 @ApplicationScoped
 class ExpiringOrders implements OrderExpiry {
 
-    private final DbClient db;
+    private final LedgerRows rows;
 
     @Inject
-    ExpiringOrders(DbClient db) {
-        this.db = db;
-    }
-
-    private LedgerRows rows;
-
-    @PostConstruct
-    void init() {
-        rows = new LedgerRows(db);
+    ExpiringOrders(LedgerRows rows) {
+        this.rows = rows;
     }
 
     @Override

@@ -2,8 +2,6 @@ package seckill.ledger;
 
 import java.time.Instant;
 
-import io.helidon.dbclient.DbClient;
-import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import seckill.ledger.api.OrderPayments;
@@ -18,18 +16,11 @@ import seckill.ledger.sql.LedgerRows;
 @ApplicationScoped
 class PayingOrders implements OrderPayments {
 
-    private final DbClient db;
+    private final LedgerRows rows;
 
     @Inject
-    PayingOrders(DbClient db) {
-        this.db = db;
-    }
-
-    private LedgerRows rows;
-
-    @PostConstruct
-    void init() {
-        rows = new LedgerRows(db);
+    PayingOrders(LedgerRows rows) {
+        this.rows = rows;
     }
 
     @Override

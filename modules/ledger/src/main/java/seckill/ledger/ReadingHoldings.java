@@ -1,7 +1,5 @@
 package seckill.ledger;
 
-import io.helidon.dbclient.DbClient;
-import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import seckill.ledger.api.LedgerHoldings;
@@ -12,18 +10,11 @@ import seckill.ledger.sql.LedgerRows;
 @ApplicationScoped
 class ReadingHoldings implements LedgerHoldings {
 
-    private final DbClient db;
+    private final LedgerRows rows;
 
     @Inject
-    ReadingHoldings(DbClient db) {
-        this.db = db;
-    }
-
-    private LedgerRows rows;
-
-    @PostConstruct
-    void init() {
-        rows = new LedgerRows(db);
+    ReadingHoldings(LedgerRows rows) {
+        this.rows = rows;
     }
 
     @Override

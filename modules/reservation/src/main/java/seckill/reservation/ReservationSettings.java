@@ -14,15 +14,22 @@ import seckill.redis.ReplicaAcks;
  * ({@code seckill.redis.timeout-millis}), the node id lease ({@code seckill.reservation.node-lease-seconds})
  * how reservation scripts are batched ({@code seckill.redis.coalescing.*}) and how many replicas must
  * acknowledge a reservation before it is answered ({@code seckill.redis.min-replica-acks}, a hot
- * switch: {@link #acks()} is what is in force now).
+ * switch: {@link #acks()} is what is in force now), and whether the coalesced script records events in
+ * one packed field ({@code seckill.reservation.packed-events}, default true; false writes the named
+ * fields that instances from before issue #35's second step read: for a rolling upgrade from them).
  */
 record ReservationSettings(String consumerGroup, long timeoutMillis, Duration nodeLease, CoalescingSettings coalescing,
-                           Supplier<ReplicaAcks> acksInForce) {
+                           Supplier<ReplicaAcks> acksInForce, boolean packedEvents) {
 
     /** Settings with a fixed replica requirement (a stack assembled without MicroProfile Config). */
     ReservationSettings(String consumerGroup, long timeoutMillis, Duration nodeLease, CoalescingSettings coalescing,
                         ReplicaAcks acks) {
-        this(consumerGroup, timeoutMillis, nodeLease, coalescing, () -> acks);
+        this(consumerGroup, timeoutMillis, nodeLease, coalescing, () -> acks, true);
+    }
+
+    ReservationSettings(String consumerGroup, long timeoutMillis, Duration nodeLease, CoalescingSettings coalescing,
+                        Supplier<ReplicaAcks> acksInForce) {
+        this(consumerGroup, timeoutMillis, nodeLease, coalescing, acksInForce, true);
     }
 
     /** The replicas a reservation (or a worker's batch) must reach now. */
@@ -37,6 +44,7 @@ record ReservationSettings(String consumerGroup, long timeoutMillis, Duration no
                 Duration.ofSeconds(config.getOptionalValue("seckill.reservation.node-lease-seconds", Long.class)
                         .orElse(30L)),
                 CoalescingSettings.from(config),
-                ReplicaAcks.inForce(config, clock));
+                ReplicaAcks.inForce(config, clock),
+                config.getOptionalValue("seckill.reservation.packed-events", Boolean.class).orElse(true));
     }
 }

@@ -85,10 +85,10 @@ class TracingRedis implements ReservationTrail {
         Optional<StreamGroupInfo> group = group(stream);
         Optional<String> lastDelivered = group.map(g -> g.getLastDeliveredId().toString());
         Optional<StreamEntry> found = position.isPresent()
-                ? at(stream, position.get().entryId()).filter(e -> id.toString().equals(e.getFields().get("reservationId")))
+                ? at(stream, position.get().entryId()).filter(e -> id.toString().equals(named(e).get("reservationId")))
                 : search(id, stream);
         Optional<String> entryId = position.map(EventPosition::entryId).or(() -> found.map(e -> e.getID().toString()));
-        Map<String, String> fields = found.map(StreamEntry::getFields).orElse(Map.of());
+        Map<String, String> fields = found.map(TracingRedis::named).orElse(Map.of());
         if (group.isEmpty()) {
             return new RedisTrace.StreamEntry(stream, entryId, RedisTrace.EntryState.STREAM_MISSING, Optional.empty(),
                     0, 0, fields, lastDelivered);
@@ -137,7 +137,7 @@ class TracingRedis implements ReservationTrail {
         while (read < scanLimit) {
             List<StreamEntry> page = redis.xrange(stream, from, to, Math.min(PAGE, scanLimit - read));
             for (StreamEntry entry : page) {
-                if (wanted.equals(entry.getFields().get("reservationId"))) {
+                if (wanted.equals(named(entry).get("reservationId"))) {
                     return Optional.of(entry);
                 }
             }
@@ -160,5 +160,10 @@ class TracingRedis implements ReservationTrail {
         } catch (NumberFormatException e) {
             return OptionalLong.empty();
         }
+    }
+
+    /** The entry's fields by name, whichever shape it was written in (a packed event is split). */
+    private static Map<String, String> named(StreamEntry entry) {
+        return seckill.reservation.api.ReservationEventFields.named(entry.getFields());
     }
 }

@@ -43,7 +43,7 @@ class ArchitectureTest {
 
     /** The service modules' apis that must be found, so that neither rule passes over nothing. */
     private static final String[] SERVICE_APIS = {"seckill.admission.api", "seckill.reservation.api",
-            "seckill.ledger.api", "seckill.settlement.api"};
+            "seckill.ledger.api", "seckill.settlement.api", "seckill.queue.api"};
 
     private static final String[] FRAMEWORKS_AND_STORES = {"jakarta..", "javax.inject..", "io.helidon..",
             "org.eclipse.microprofile..", "org.jboss.weld..", "redis.clients..", "com.mysql..", "liquibase.."};

@@ -23,6 +23,7 @@ import redis.clients.jedis.resps.StreamPendingEntry;
 import redis.clients.jedis.StreamEntryID;
 import seckill.drill.api.InvariantCheck;
 import seckill.ledger.api.OrderingSwitch;
+import seckill.reservation.api.ReservationEventFields;
 import seckill.reservation.api.ReservationId;
 import seckill.settlement.api.Reconciliation;
 import seckill.settlement.api.SettlementSweeps;
@@ -114,7 +115,7 @@ class ReservationTraceTest extends ServiceTest {
         // the entry the answer names is the one in the stream, with this reservation's fields
         var inStream = redis.xrange(stream, new StreamEntryID(entry.getString("id")), new StreamEntryID(entry.getString("id")), 1);
         assertThat(inStream.size(), is(1));
-        assertThat(inStream.getFirst().getFields().get("reservationId"), is(id));
+        assertThat(ReservationEventFields.named(inStream.getFirst().getFields()).get("reservationId"), is(id));
         assertThat(entry.getJsonObject("fields").getString("requestId"), is("q-1"));
         assertThat(pendingOf(stream, entry.getString("id")).isEmpty(), is(true));
         assertThat(trace.getJsonObject("ledger").containsKey("order"), is(false));
@@ -208,7 +209,7 @@ class ReservationTraceTest extends ServiceTest {
         // a worker of another instance reads the entry, then dies before it commits or acknowledges
         var read = redis.xreadGroup("ordering", "dead-worker", XReadGroupParams.xReadGroupParams().count(1),
                 Map.of(stream, StreamEntryID.XREADGROUP_UNDELIVERED_ENTRY));
-        assertThat(read.getFirst().getValue().getFirst().getFields().get("reservationId"), is(id));
+        assertThat(ReservationEventFields.named(read.getFirst().getValue().getFirst().getFields()).get("reservationId"), is(id));
         String entryId = read.getFirst().getValue().getFirst().getID().toString();
 
         // idle past seckill.ordering.reclaim-idle-seconds (1 s here) with no commit: stalled

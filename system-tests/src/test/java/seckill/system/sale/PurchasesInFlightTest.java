@@ -30,7 +30,9 @@ class PurchasesInFlightTest extends ServiceTest {
     void oneMoreThanTheBoundIsBusyAtOnce() throws Exception {
         SaleFixture sale = new SaleFixture(target.getUri(), db);
         long activity = sale.createOpenActivity(SKU, 5, 1);
-        SaleFixture.pauseRedis(redis, 1_500);
+        // long enough to outlast the await and the second request on a loaded machine (1.5 s did not, once:
+        // the first purchase was answered before the second was sent, which was then admitted)
+        SaleFixture.pauseRedis(redis, 4_000);
         CompletableFuture<HttpResponse<String>> first = CompletableFuture.supplyAsync(
                 () -> sale.purchase(activity, activity * 1000 + 1, SKU, 1, "first"));
         SaleFixture.await("the first purchase in flight", Duration.ofSeconds(5), () -> inFlight(sale) == 1);
@@ -58,7 +60,7 @@ class PurchasesInFlightTest extends ServiceTest {
         // the flag is up once a purchase is answered from memory
         SaleFixture.await("the sold-out flag", Duration.ofSeconds(5),
                 () -> sale.purchase(soldOut, soldOut * 1000 + 2, SKU + 2, 1, "x").statusCode() == 410);
-        SaleFixture.pauseRedis(redis, 1_500);
+        SaleFixture.pauseRedis(redis, 4_000);
         CompletableFuture<HttpResponse<String>> first = CompletableFuture.supplyAsync(
                 () -> sale.purchase(activity, activity * 1000 + 1, SKU + 1, 1, "first"));
         SaleFixture.await("the first purchase in flight", Duration.ofSeconds(5), () -> inFlight(sale) == 1);

@@ -9,6 +9,16 @@ public interface Admission {
     AdmissionDecision admit(PurchaseAttempt attempt);
 
     /**
+     * A buyer asking to join the activity's waiting line (issue #33): the checks of a purchase that say who
+     * may take part, all from memory: halt, the blocklists, the sale's end, and the purchase token when tokens
+     * are required and the sale has started (tokens are issued only while it is open, so a pre-queue join
+     * cannot show one; the purchase behind the line still must). The token is verified, not spent: it buys
+     * after the buyer's turn. No sold-out flag (the line knows the stock) and no rate limit (the line is
+     * one). Answers {@link AdmissionDecision.Admitted} or the refusal.
+     */
+    AdmissionDecision admitToLine(PurchaseAttempt attempt);
+
+    /**
      * The reservation step refused an admitted attempt: the buyer is over their window
      * ({@code attempts} in it, ending in {@code retryAfterMillis}). Remembers it, so the buyer's next
      * clicks are answered from memory, and returns the decision to answer with.

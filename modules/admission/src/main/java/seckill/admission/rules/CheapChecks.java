@@ -38,9 +38,28 @@ public final class CheapChecks {
         this.tokens = tokens;
     }
 
-    /** The refusal of the first check that refuses, or empty when the attempt passed them all. */
-    public Optional<AdmissionDecision> refusal(PurchaseAttempt attempt, Optional<HaltReason> halted, Switches switches,
-                                               Instant now) {
+    /**
+     * The checks of a join of the waiting line: halt, blocklists, the sale's end, and the token only once the
+     * sale started (none can be issued before). Empty when the buyer may join.
+     */
+    public Optional<AdmissionDecision> lineRefusal(PurchaseAttempt attempt, Optional<HaltReason> halted,
+                                                   Switches switches, Instant now) {
+        Optional<AdmissionDecision> who = whoRefusal(attempt, halted, switches);
+        if (who.isPresent()) {
+            return who;
+        }
+        if (attempt.window().endedAt(now)) {
+            return Optional.of(new AdmissionDecision.Ended());
+        }
+        if (switches.tokenRequired() && !attempt.window().notStartedAt(now)) {
+            return tokens.refusal(attempt.purchaseToken(), attempt.activityId(), attempt.userId(), now)
+                    .map(AdmissionDecision.TokenInvalid::new);
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<AdmissionDecision> whoRefusal(PurchaseAttempt attempt, Optional<HaltReason> halted,
+                                                          Switches switches) {
         if (halted.isPresent()) {
             return Optional.of(new AdmissionDecision.Halted(halted.get(), 2));
         }
@@ -52,6 +71,16 @@ public final class CheapChecks {
         }
         if (!attempt.clientIp().isEmpty() && switches.blockedIps().contains(attempt.clientIp())) {
             return Optional.of(new AdmissionDecision.Blocked("client address"));
+        }
+        return Optional.empty();
+    }
+
+    /** The refusal of the first check that refuses, or empty when the attempt passed them all. */
+    public Optional<AdmissionDecision> refusal(PurchaseAttempt attempt, Optional<HaltReason> halted, Switches switches,
+                                               Instant now) {
+        Optional<AdmissionDecision> who = whoRefusal(attempt, halted, switches);
+        if (who.isPresent()) {
+            return who;
         }
         if (attempt.window().notStartedAt(now)) {
             return Optional.of(new AdmissionDecision.NotStarted(attempt.window().secondsUntilStart(now)));

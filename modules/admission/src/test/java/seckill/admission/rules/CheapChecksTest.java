@@ -53,6 +53,24 @@ class CheapChecksTest {
                 is(Optional.of(new AdmissionDecision.Blocked("client address"))));
     }
 
+    @Test
+    void aJoinOfTheLineAsksWhoMayTakePartButNotTheSoldOutFlagNorATokenBeforeTheStart() {
+        // sold-out flag set for SKU 2: the line, not the flag, knows the stock
+        assertThat(checks.lineRefusal(attempt(2, Optional.of("good")), Optional.empty(), PLAIN, NOW), is(Optional.empty()));
+        assertThat(checks.lineRefusal(attempt(2, Optional.empty()), Optional.empty(), PLAIN, NOW),
+                is(Optional.of(new AdmissionDecision.TokenInvalid("MISSING"))));
+        SaleWindow later = new SaleWindow(NOW.plusSeconds(60), NOW.plusSeconds(600));
+        PurchaseAttempt early = new PurchaseAttempt(1, 0, 42, "203.0.113.9", later, Optional.empty());
+        assertThat(checks.lineRefusal(early, Optional.empty(), PLAIN, NOW), is(Optional.empty()));
+        SaleWindow over = new SaleWindow(NOW.minusSeconds(600), NOW.minusSeconds(1));
+        assertThat(checks.lineRefusal(new PurchaseAttempt(1, 0, 42, "", over, Optional.of("good")), Optional.empty(),
+                PLAIN, NOW), is(Optional.of(new AdmissionDecision.Ended())));
+        CheapChecks.Switches blocked = new CheapChecks.Switches(false, Set.of("42"), Set.of(), true);
+        assertThat(checks.lineRefusal(early, Optional.empty(), blocked, NOW), is(Optional.of(new AdmissionDecision.Blocked("buyer"))));
+        assertThat(checks.lineRefusal(early, Optional.of(HaltReason.RATE_LIMITS_IN_DOUBT), PLAIN, NOW),
+                is(Optional.of(new AdmissionDecision.Halted(HaltReason.RATE_LIMITS_IN_DOUBT, 2))));
+    }
+
     private static PurchaseAttempt attempt(long skuId, Optional<String> token) {
         return new PurchaseAttempt(1, skuId, 42, "203.0.113.9", OPEN, token);
     }

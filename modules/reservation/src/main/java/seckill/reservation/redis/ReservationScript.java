@@ -7,6 +7,7 @@ import redis.clients.jedis.UnifiedJedis;
 import seckill.redis.RedisScript;
 import seckill.redis.ReplicaAcks;
 import seckill.reservation.api.BuyerWindow;
+import seckill.reservation.api.ReservationEventFields;
 import seckill.reservation.api.ReservationId;
 import seckill.reservation.api.ReservationOutcome;
 
@@ -37,6 +38,16 @@ public final class ReservationScript {
      */
     public List<ReservationOutcome> reserveMany(UnifiedJedis redis, StockBuckets buckets, List<Claim> claims,
                                                 Instant reservedAt, ReplicaAcks acks) {
+        return reserveMany(redis, buckets, claims, reservedAt, acks, true);
+    }
+
+    /**
+     * As {@link #reserveMany(UnifiedJedis, StockBuckets, List, Instant, ReplicaAcks)}; {@code packedEvents}
+     * false records each event in named fields instead of one packed field, for consumers from before
+     * issue #35's second step (a rolling upgrade: {@code seckill.reservation.packed-events}).
+     */
+    public List<ReservationOutcome> reserveMany(UnifiedJedis redis, StockBuckets buckets, List<Claim> claims,
+                                                Instant reservedAt, ReplicaAcks acks, boolean packedEvents) {
         ReservationId first = claims.getFirst().candidate();
         BuyerWindow window = claims.getFirst().window();
         List<String> keys = new java.util.ArrayList<>(buckets.bucketKeys(first.bucket()));
@@ -44,18 +55,23 @@ public final class ReservationScript {
         if (window.judged()) {
             addWindows(keys, buckets, first.bucket(), window, reservedAt);
         }
-        List<String> args = new java.util.ArrayList<>(6 + claims.size() * 4);
+        List<String> args = new java.util.ArrayList<>(7 + claims.size() * 4);
         args.add(Integer.toString(claims.size()));
         args.add(Long.toString(reservedAt.toEpochMilli()));
         args.add(Long.toString(first.activityId()));
         args.add(Long.toString(first.skuId()));
         args.add(Long.toString(window.attempts()));
         args.add(Long.toString(window.millis()));
+        args.add(packedEvents ? "e" : "named");
+        long at = reservedAt.toEpochMilli();
         for (Claim claim : claims) {
             args.add(Long.toString(claim.userId()));
             args.add(Integer.toString(claim.quantity()));
             args.add(claim.candidate().toString());
-            args.add(claim.requestId());
+            // the event the script records when it reserves, built from the same claim as the three
+            // arguments it judges (one stream field instead of five: issue #35), or the request id
+            args.add(packedEvents ? ReservationEventFields.packed(claim.candidate(), claim.userId(),
+                    claim.quantity(), at, claim.requestId()) : claim.requestId());
         }
         // one WAIT serves the whole coalesced call
         List<?> reply = (List<?>) many.runAcknowledged(redis, keys, args, acks);

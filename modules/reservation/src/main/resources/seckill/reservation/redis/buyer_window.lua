@@ -27,19 +27,25 @@ end
 local function windows(earlierKey, currentKey, now, limit, millis, users)
   local self = {}
   if limit <= 0 or not currentKey then
-    function self.judge() return nil, false end
+    function self.judge() return nil, nil, false end
     function self.remember() end
     function self.save() end
     return self
   end
   local period = math.floor(now / millis)
   -- a number prints through snprintf each time it is joined into a string; most windows written are
-  -- new ones, opened now with one attempt, so their text is made from ready pieces
+  -- new ones, opened now with one attempt, so their text is made once a call
   local nowText = string.format('%d', now)
+  local freshText = nowText .. ',1,'
+  local n = #users
+  -- one slice is the reply itself, copied into no other table (issue #35: each element copied cost)
   local function read(key)
+    if n <= 500 then
+      return redis.call('HMGET', key, unpack(users, 1, n))
+    end
     local values = {}
-    for from = 1, #users, 500 do
-      local got = redis.call('HMGET', key, unpack(users, from, math.min(from + 499, #users)))
+    for from = 1, n, 500 do
+      local got = redis.call('HMGET', key, unpack(users, from, math.min(from + 499, n)))
       for j = 1, #got do
         values[from + j - 1] = got[j]
       end
@@ -47,52 +53,64 @@ local function windows(earlierKey, currentKey, now, limit, millis, users)
     return values
   end
   local earlier, current = read(earlierKey), read(currentKey)
-  local open = {}    -- buyer -> their window as this call leaves it
+  -- a window as this call leaves it: {hash key, opening's text, attempts, ids let through, user,
+  -- opening}, in an array (a table's array part costs less than named fields)
+  local open = {}    -- buyer -> their window
   local changed = {} -- windows to write back, in order
   local nChanged = 0
-  -- (each table is built whole: a field added later makes Lua rehash it; the opening's text is kept
-  -- as read, so writing the window back formats no number but the attempts)
+  -- (the opening's text is kept as read, so writing the window back formats no number but the attempts)
+  local match = string.match
   local function parse(value, key, user)
     if not value then
       return nil
     end
-    local openedText, attempts, ids = string.match(value, '^(%d+),(%d+),(.*)$')
+    local openedText, attempts, ids = match(value, '^(%d+),(%d+),(.*)$')
     local opened = tonumber(openedText)
     if not opened or opened + millis <= now then
       return nil
     end
-    return {key = key, opened = opened, openedText = openedText, attempts = tonumber(attempts), ids = ids, user = user}
+    return {key, openedText, tonumber(attempts), ids, user, opened}
   end
-  local function windowOf(i, user)
+  -- Returns nil, nil within the limit, else the attempts and the millis until the window ends; then
+  -- whether the caller must remember this attempt (remember) unless it reserves.
+  function self.judge(i, user, id)
     local w = open[user]
     if not w then
-      w = parse(current[i], currentKey, user) or parse(earlier[i], earlierKey, user)
-          or {key = currentKey, opened = now, openedText = nowText, attempts = 0, ids = '', user = user}
-      open[user] = w
       -- judged now, so written back
+      -- (most buyers have no window yet: no call to parse for them)
+      local value = current[i]
+      if value then
+        w = parse(value, currentKey, user)
+      end
+      if not w then
+        value = earlier[i]
+        if value then
+          w = parse(value, earlierKey, user)
+        end
+        if not w then
+          w = {currentKey, nowText, 0, '', user, now}
+        end
+      end
+      open[user] = w
       nChanged = nChanged + 1
       changed[nChanged] = w
     end
-    return w
-  end
-  -- Returns nil within the limit, else {attempts, millis until the window ends}, and whether the caller
-  -- must remember this attempt (remember) unless it reserves.
-  function self.judge(i, user, id)
-    local w = windowOf(i, user)
-    if w.ids ~= '' and string.find(',' .. w.ids, ',' .. id .. ',', 1, true) then
+    local ids = w[4]
+    if ids ~= '' and string.find(',' .. ids, ',' .. id .. ',', 1, true) then
       -- this attempt was let through before (a re-run): count it once
-      return nil, false
+      return nil, nil, false
     end
-    w.attempts = w.attempts + 1
-    if w.attempts > limit then
+    local attempts = w[3] + 1
+    w[3] = attempts
+    if attempts > limit then
       -- numbers: Redis answers them as integers, with no snprintf of Lua's tostring
-      return {w.attempts, w.opened + millis - now}, false
+      return attempts, w[6] + millis - now, false
     end
-    return nil, true
+    return nil, nil, true
   end
   function self.remember(user, id)
     local w = open[user]
-    w.ids = w.ids .. id .. ','
+    w[4] = w[4] .. id .. ','
   end
   -- Writes each hash once. A hash of period p holds windows that end by (p + 2) * millis; it is kept one
   -- period more, so an instance whose clock runs up to a period behind Redis' still finds its windows.
@@ -102,22 +120,30 @@ local function windows(earlierKey, currentKey, now, limit, millis, users)
     for _, key in ipairs({earlierKey, currentKey}) do
       local fields = {}
       local f = 0
-      for _, w in ipairs(changed) do
-        if w.key == key then
-          local count = counts[w.attempts]
-          if not count then
-            count = ',' .. w.attempts .. ','
-            counts[w.attempts] = count
+      for c = 1, nChanged do
+        local w = changed[c]
+        if w[1] == key then
+          local attempts, ids, openedText = w[3], w[4], w[2]
+          local value
+          if attempts == 1 and ids == '' and openedText == nowText then
+            value = freshText
+          else
+            local count = counts[attempts]
+            if not count then
+              count = ',' .. attempts .. ','
+              counts[attempts] = count
+            end
+            value = openedText .. count .. ids
           end
-          fields[f + 1] = w.user
-          fields[f + 2] = w.openedText .. count .. w.ids
+          fields[f + 1] = w[5]
+          fields[f + 2] = value
           f = f + 2
         end
       end
-      for from = 1, #fields, 1000 do
-        redis.call('HSET', key, unpack(fields, from, math.min(from + 999, #fields)))
+      for from = 1, f, 1000 do
+        redis.call('HSET', key, unpack(fields, from, math.min(from + 999, f)))
       end
-      if #fields > 0 then
+      if f > 0 then
         local p = key == currentKey and period or period - 1
         redis.call('PEXPIREAT', key, (p + 3) * millis)
       end

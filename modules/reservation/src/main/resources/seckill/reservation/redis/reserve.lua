@@ -41,7 +41,7 @@ if minted then
 end
 local window = windows(KEYS[5], KEYS[6], tonumber(ARGV[5]), tonumber(ARGV[8] or '0') or 0,
   tonumber(ARGV[9] or '0'), {ARGV[1]})
-local throttled, counted = window.judge(1, ARGV[1], ARGV[3])
+local throttled, retryAfter, counted = window.judge(1, ARGV[1], ARGV[3])
 local quantity = tonumber(ARGV[2])
 stock = tonumber(stock)
 local reserves = not throttled and not prior and stock >= quantity
@@ -51,7 +51,7 @@ if counted and not reserves then
 end
 window.save()
 if throttled then
-  return {'THROTTLED', throttled[1], throttled[2]}
+  return {'THROTTLED', throttled, retryAfter}
 end
 if prior then
   vouch()

@@ -3,8 +3,11 @@
 -- KEYS[1] stock counter, KEYS[2] buyers hash, KEYS[3] event stream, KEYS[4] minted ids (as reserve.lua),
 -- then, when a window is judged, the bucket's window hashes of the period before reservedAt's and of
 -- reservedAt's (one hash tag).
--- ARGV: count, reservedAtMillis, activityId, skuId, window attempts (0 = none), window millis,
--- then per buyer: userId, quantity, reservationId, requestId
+-- ARGV: count, reservedAtMillis, activityId, skuId, window attempts (0 = none), window millis, the
+-- event's shape ('e' or 'named'), then per buyer: userId, quantity, reservationId, and with 'e' the
+-- event to record if the buyer reserves, 'reservationId,userId,quantity,reservedAt,requestId'
+-- (ReservationEventFields.packed), with 'named' the requestId (events in named fields, for consumers
+-- from before issue #35's second step during a rolling upgrade: seckill.reservation.packed-events)
 -- Returns per buyer: verdict, value, remaining.
 -- Runs behind buyer_window.lua (positiveInteger, windows), which ReservationScript puts in front.
 -- Redis CPU is the sale's scarcest resource, and each redis.call costs more than the command it runs:
@@ -21,28 +24,31 @@ local n = tonumber(ARGV[1])
 local out = {}
 local o = 0 -- answers so far (#out is a search each time)
 local stock = redis.call('GET', KEYS[1])
--- in slices, here and for the HSET below: unpack has a limit on how many values it returns at once,
--- and max-batch is the operator's to set
-local priors = {}
-local minted = {} -- who each claim's id was minted for already, if anyone (see reserve.lua)
-local users = {}
-for i = 0, n - 1 do
-  users[i + 1] = ARGV[7 + i * 4]
-end
-local ids = {}
-for i = 0, n - 1 do
-  ids[i + 1] = ARGV[9 + i * 4]
+local users, ids = {}, {}
+for i = 1, n do
+  local base = 4 + i * 4
+  users[i] = ARGV[base]
+  ids[i] = ARGV[base + 2]
 end
 local window = windows(KEYS[5], KEYS[6], tonumber(ARGV[2]), stock and tonumber(ARGV[5]) or 0, tonumber(ARGV[6]), users)
+-- the buyers' records and who each claim's id was minted for already, if anyone (see reserve.lua); in
+-- slices, here and for the HSET below: unpack has a limit on how many values it returns at once, and
+-- max-batch is the operator's to set. One slice is the reply itself, copied into no other table.
+local priors, minted = {}, {}
 if stock then
-  for from = 1, n, 500 do
-    local got = redis.call('HMGET', KEYS[2], unpack(users, from, math.min(from + 499, n)))
-    for j = 1, #got do
-      priors[from + j - 1] = got[j]
-    end
-    got = redis.call('HMGET', KEYS[4], unpack(ids, from, math.min(from + 499, n)))
-    for j = 1, #got do
-      minted[from + j - 1] = got[j]
+  if n <= 500 then
+    priors = redis.call('HMGET', KEYS[2], unpack(users, 1, n))
+    minted = redis.call('HMGET', KEYS[4], unpack(ids, 1, n))
+  else
+    for from = 1, n, 500 do
+      local got = redis.call('HMGET', KEYS[2], unpack(users, from, math.min(from + 499, n)))
+      for j = 1, #got do
+        priors[from + j - 1] = got[j]
+      end
+      got = redis.call('HMGET', KEYS[4], unpack(ids, from, math.min(from + 499, n)))
+      for j = 1, #got do
+        minted[from + j - 1] = got[j]
+      end
     end
   end
 end
@@ -56,29 +62,38 @@ local written = 0 -- entries of writes and of mints (#writes is a search each ti
 local vouched = {}
 local mintedNow = {} -- ids this call gave units under
 local mints = {}
-for i = 0, n - 1 do
-  local base = 7 + i * 4
-  local user, quantity, id, request = ARGV[base], tonumber(ARGV[base + 1]), ARGV[base + 2], ARGV[base + 3]
-  if not positiveInteger(user) or not positiveInteger(ARGV[base + 1]) then
+-- the usual quantities need no pattern match: what the table holds is a positive integer's text
+local quantities = {['1'] = 1, ['2'] = 2, ['3'] = 3, ['4'] = 4, ['5'] = 5}
+local match = string.match
+local packed = ARGV[7] == 'e'
+for i = 1, n do
+  local base = 4 + i * 4
+  local user, quantityText, id = users[i], ARGV[base + 1], ids[i]
+  local quantity = quantities[quantityText]
+  if not quantity and positiveInteger(quantityText) then
+    quantity = tonumber(quantityText)
+  end
+  -- (positiveInteger inlined: a function call per buyer costs more than its test)
+  if not quantity or not user or #user > 19 or not match(user, '^[1-9]%d*$') then
     -- this buyer's arguments only: the others of the call are judged as usual
     out[o + 1] = 'INVALID'; out[o + 2] = ''; out[o + 3] = '0'; o = o + 3
   elseif not stock then
     out[o + 1] = 'NOT_PREHEATED'; out[o + 2] = ''; out[o + 3] = '0'; o = o + 3
   else
-    local prior = held[user] or priors[i + 1] or nil
+    local prior = held[user] or priors[i] or nil
     if prior == id then
       -- this claim was judged by an earlier run of the same call (a client's retry): same answer
       if not held[user] then
         vouched[#vouched + 1] = user; vouched[#vouched + 1] = prior
       end
       out[o + 1] = 'RESERVED'; out[o + 2] = id; out[o + 3] = left; o = o + 3
-    elseif mintedNow[id] or minted[i + 1] then
+    elseif mintedNow[id] or minted[i] then
       -- the id is another unit's already (see reserve.lua): refused before the window counts it
-      out[o + 1] = 'ID_TAKEN'; out[o + 2] = mintedNow[id] or minted[i + 1]; out[o + 3] = left; o = o + 3
+      out[o + 1] = 'ID_TAKEN'; out[o + 2] = mintedNow[id] or minted[i]; out[o + 3] = left; o = o + 3
     else
-      local throttled, counted = window.judge(i + 1, user, id)
+      local throttled, retryAfter, counted = window.judge(i, user, id)
       if throttled then
-        out[o + 1] = 'THROTTLED'; out[o + 2] = throttled[1]; out[o + 3] = throttled[2]; o = o + 3
+        out[o + 1] = 'THROTTLED'; out[o + 2] = throttled; out[o + 3] = retryAfter; o = o + 3
       elseif prior or left < quantity then
         -- let through, yet no reservation: the window remembers it, so a re-run is not counted again
         if counted then
@@ -103,10 +118,15 @@ for i = 0, n - 1 do
         mints[written + 2] = user
         written = written + 2
         mintedNow[id] = user
-        -- activityId and skuId are not repeated per event: the reservation id names both (and
-        -- ReservationEventFields reads events with and without them)
-        redis.call('XADD', KEYS[3], '*',
-          'reservationId', id, 'userId', user, 'quantity', ARGV[base + 1], 'requestId', request, 'reservedAt', ARGV[2])
+        -- the event in one field (ReservationEventFields.EVENT): the caller's text of this claim, made
+        -- from the same claim as the id, buyer and quantity judged here; an XADD's cost grows with its
+        -- arguments, and five named fields cost a reservation about a tenth more Redis CPU (issue #35)
+        if packed then
+          redis.call('XADD', KEYS[3], '*', 'e', ARGV[base + 3])
+        else
+          redis.call('XADD', KEYS[3], '*', 'reservationId', id, 'userId', user, 'quantity', quantityText,
+            'requestId', ARGV[base + 3], 'reservedAt', ARGV[2])
+        end
         out[o + 1] = 'RESERVED'; out[o + 2] = id; out[o + 3] = left; o = o + 3
       end
     end

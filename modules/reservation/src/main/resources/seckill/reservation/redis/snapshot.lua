@@ -62,9 +62,18 @@ local size = tonumber(ARGV[2])
 local reply = {'OK', stock, refilled, cut, '0', '0', ''}
 local units = 0
 local listed = 0
+-- an entry's reservation id and quantity, in either shape (ReservationEventFields): one field 'e'
+-- ('reservationId,userId,quantity,reservedAt,requestId'), or named fields
 local function count(entry)
-  units = units + tonumber(field(entry[2], 'quantity') or '0')
-  reply[#reply + 1] = field(entry[2], 'reservationId') or ''
+  local packed = field(entry[2], 'e')
+  local id, quantity
+  if packed then
+    id, quantity = string.match(packed, '^([^,]*),[^,]*,([^,]*),')
+  else
+    id, quantity = field(entry[2], 'reservationId'), field(entry[2], 'quantity')
+  end
+  units = units + (tonumber(quantity or '0') or 0)
+  reply[#reply + 1] = id or ''
   listed = listed + 1
 end
 local function exclusive(id)

@@ -45,4 +45,32 @@ class ReservationEventFieldsTest {
         assertThat(odd.deliveries(), is(3L));
         assertThat(ReservationEventFields.decode(Map.of("what", "ever"), AT, 1).id(), is(nullValue()));
     }
+
+    @Test
+    void thePackedShapeDecodesToTheSameEventAsTheNamedOnes() {
+        Map<String, String> named = Map.of("reservationId", "7-3-1-2n9c", "userId", "42", "quantity", "2",
+                "requestId", "r-1", "reservedAt", "1767225600000");
+        ReservationId id = new ReservationId(7, 3, 1, Long.parseLong("2n9c", 36));
+        String packed = ReservationEventFields.packed(id, 42, 2, 1767225600000L, "r-1");
+        assertThat(packed, is("7-3-1-2n9c,42,2,1767225600000,r-1"));
+        assertThat(ReservationEventFields.decode(Map.of("e", packed), AT, 1),
+                is(ReservationEventFields.decode(named, AT, 1)));
+        assertThat(ReservationEventFields.named(Map.of("e", packed)), is(named));
+    }
+
+    @Test
+    void aPackedRequestIdMayHoldCommas() {
+        ReservationId id = new ReservationId(7, 3, 1, 99);
+        ReservationEvent event = ReservationEventFields.decode(
+                Map.of("e", ReservationEventFields.packed(id, 5, 1, 10L, "a,b,,c")), AT, 1);
+        assertThat(event.id(), is(id));
+        assertThat(event.requestId(), is("a,b,,c"));
+        assertThat(event.userId(), is(5L));
+    }
+
+    @Test
+    void aTruncatedPackedEventIsUnreadableNotDropped() {
+        assertThat(ReservationEventFields.decode(Map.of("e", "7-3-1-2n9c,42,2"), AT, 2).id(), is(nullValue()));
+        assertThat(ReservationEventFields.decode(Map.of("e", "7-3-1-2n9c,x,2,1,r"), AT, 2).id(), is(nullValue()));
+    }
 }

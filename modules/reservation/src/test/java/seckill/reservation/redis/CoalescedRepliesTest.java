@@ -89,4 +89,47 @@ class CoalescedRepliesTest {
         assertThat(outcomes, is(List.of(new ReservationOutcome.NotPreheated(), new ReservationOutcome.NotPreheated())));
         assertThat(SERVER.client().exists(keys.stock(0), keys.buyers(0), keys.events(0)), is(0L));
     }
+
+    @Test
+    void eachReservationsEventIsItsClaimAndNoRefusedClaimHasOne() {
+        // issue #35: the coalesced script records each event in one field, the text the caller made of
+        // the same claim it judged; read back as the consumers read it, it is that claim
+        eventsAreTheirClaims(true, 6);
+    }
+
+    @Test
+    void withPackedEventsOffTheEventsAreNamedFieldsThatOlderConsumersRead() {
+        // seckill.reservation.packed-events=false, for a rolling upgrade from instances that read only
+        // the named fields
+        var entries = eventsAreTheirClaims(false, 5);
+        for (var entry : entries) {
+            assertThat(entry.getFields().keySet(), is(java.util.Set.of("reservationId", "userId", "quantity",
+                    "requestId", "reservedAt")));
+        }
+    }
+
+    private static List<redis.clients.jedis.resps.StreamEntry> eventsAreTheirClaims(boolean packed, int salt) {
+        long activity = System.currentTimeMillis() % 1_000_000_000L * 10 + salt;
+        StockBuckets keys = StockBuckets.of(activity, 1, 1);
+        new PreheatScript().preheat(SERVER.client(), keys, 0, 3, "ordering", Instant.now().plusSeconds(600), 1);
+        Instant at = Instant.ofEpochMilli(System.currentTimeMillis());
+        List<ReservationScript.Claim> claims = List.of(
+                new ReservationScript.Claim(new ReservationId(activity, 1, 0, 1), 81, 2, "q,with,commas", seckill.reservation.api.BuyerWindow.NONE),
+                new ReservationScript.Claim(new ReservationId(activity, 1, 0, 2), 82, 1, "q-82", seckill.reservation.api.BuyerWindow.NONE),
+                new ReservationScript.Claim(new ReservationId(activity, 1, 0, 3), 83, 1, "q-83", seckill.reservation.api.BuyerWindow.NONE));
+        List<ReservationOutcome> outcomes = new ReservationScript().reserveMany(SERVER.client(), keys, claims, at,
+                seckill.redis.ReplicaAcks.NONE, packed);
+        assertThat(outcomes.get(2), is(new ReservationOutcome.SoldOut()));
+        var entries = SERVER.client().xrange(keys.events(0), (redis.clients.jedis.StreamEntryID) null, null);
+        assertThat(entries.size(), is(2));
+        for (int i = 0; i < 2; i++) {
+            ReservationScript.Claim claim = claims.get(i);
+            var event = seckill.reservation.api.ReservationEventFields.decode(entries.get(i).getFields(),
+                    new seckill.reservation.api.EventPosition(keys.events(0), entries.get(i).getID().toString()), 1);
+            assertThat(event, is(new seckill.reservation.api.ReservationEvent(claim.candidate(), claim.userId(),
+                    claim.quantity(), claim.requestId(), at, event.position(), 1)));
+            assertThat(entries.get(i).getFields().containsKey("e"), is(packed));
+        }
+        return entries;
+    }
 }

@@ -21,7 +21,8 @@ import static org.hamcrest.Matchers.is;
  * a bucket's stream holds acknowledged entries, entries pending with two consumers (with gaps where
  * some were acknowledged), one pending entry deleted from the stream, and never-delivered entries.
  * Every page size, from one entry per page up, lists exactly the unacknowledged ones in stream order
- * with their units, and the same figures as one page that holds them all.
+ * with their units, and the same figures as one page that holds them all. Entries of both shapes
+ * (issue #35: one packed field, or named fields) count alike.
  */
 class SnapshotPagesTest {
 
@@ -38,8 +39,11 @@ class SnapshotPagesTest {
         redis.xgroupCreate(stream, "ordering", new StreamEntryID(), true);
         List<StreamEntryID> ids = new ArrayList<>();
         for (int i = 0; i < 40; i++) {
-            ids.add(redis.xadd(stream, StreamEntryID.NEW_ENTRY,
-                    Map.of("reservationId", "r" + i, "quantity", Integer.toString(1 + i % 3))));
+            // both shapes of an event (ReservationEventFields): one packed field, or named fields
+            String quantity = Integer.toString(1 + i % 3);
+            ids.add(redis.xadd(stream, StreamEntryID.NEW_ENTRY, i % 2 == 0
+                    ? Map.of("e", "r" + i + ",7," + quantity + ",1767225600000,req,with,commas")
+                    : Map.of("reservationId", "r" + i, "quantity", quantity)));
         }
         // 0..9 to consumer a, 10..24 to consumer b; 25..39 never delivered
         read(redis, stream, "a", 10);

@@ -1,0 +1,143 @@
+package seckill.app.http;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.Optional;
+
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Status;
+import io.helidon.microprofile.server.RoutingPath;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import seckill.ledger.api.catalogue.Activity;
+import seckill.ledger.api.catalogue.ActivityCatalog;
+import seckill.queue.api.FindPlace;
+import seckill.queue.api.LineUnavailable;
+import seckill.queue.api.Place;
+import seckill.queue.api.PlaceState;
+import seckill.queue.api.QueueSwitch;
+import seckill.queue.api.QueueWindow;
+
+/**
+ * {@code GET /api/v1/activities/{id}/queue/events}: the buyer's place pushed as Server-Sent Events
+ * ({@code text/event-stream}, issue #33), event {@code place} with the data {@code GET …/queue} answers, each
+ * written and flushed as the place changes (read every {@code seckill.queue.events-poll-millis}). Every event
+ * has an id naming the state ({@link Place#eventId()}): a client reconnecting with {@code Last-Event-ID} is sent
+ * nothing until something changed. The stream ends once the pass was used or expired, the sale ended, or
+ * after {@code seckill.queue.events-max-seconds} (the client reconnects); a comment line every 15 s keeps
+ * proxies from closing it and finds clients that left. A web server route, like the purchase route: each event
+ * is written and flushed straight to the connection from the request's virtual thread, with no Jersey in between.
+ */
+@ApplicationScoped
+@RoutingPath("/api/v1/activities")
+public class QueueEventsRoute implements HttpService {
+
+    private static final long KEEP_ALIVE_MILLIS = 15_000;
+
+    private final ActivityCatalog catalog;
+    private final QueueSwitch queue;
+    private final FindPlace places;
+    private final BuyerAuthentication buyers;
+    private final Clock clock;
+    private final long pollMillis;
+    private final long streamSeconds;
+
+    @Inject
+    QueueEventsRoute(ActivityCatalog catalog, QueueSwitch queue, FindPlace places, BuyerAuthentication buyers,
+                     Clock clock,
+                     @ConfigProperty(name = "seckill.queue.events-poll-millis", defaultValue = "500") long pollMillis,
+                     @ConfigProperty(name = "seckill.queue.events-max-seconds", defaultValue = "900") long streamSeconds) {
+        this.catalog = catalog;
+        this.queue = queue;
+        this.places = places;
+        this.buyers = buyers;
+        this.clock = clock;
+        this.pollMillis = Math.max(50, pollMillis);
+        this.streamSeconds = Math.max(1, streamSeconds);
+    }
+
+    /** For CDI's proxy. */
+    QueueEventsRoute() {
+        this(null, null, null, null, null, 500, 900);
+    }
+
+    @Override
+    public void routing(HttpRules rules) {
+        rules.get("/{activityId}/queue/events", this::events);
+    }
+
+    private void events(ServerRequest request, ServerResponse response) {
+        long buyer;
+        Activity activity;
+        try {
+            buyer = buyers.buyerOf(request);
+            activity = QueueResource.activity(catalog, request.path().pathParameters().get("activityId"));
+            QueueResource.queueOn(queue);
+        } catch (Problem problem) {
+            PurchaseRoute.send(response, request, problem);
+            return;
+        } catch (RuntimeException failure) {
+            PurchaseRoute.send(response, request, ProblemMapper.of(failure));
+            return;
+        }
+        Optional<String> ticket = request.headers().first(HeaderNames.create(QueueResource.TICKET_HEADER));
+        String lastEventId = request.headers().first(HeaderNames.create("Last-Event-ID")).orElse(null);
+        response.status(Status.OK_200);
+        response.header(HeaderNames.CONTENT_TYPE, "text/event-stream");
+        response.header(HeaderNames.CACHE_CONTROL, "no-cache");
+        // nginx would otherwise buffer the stream
+        response.header(HeaderNames.create("X-Accel-Buffering"), "no");
+        try (OutputStream out = response.outputStream()) {
+            push(activity.id(), buyer, QueueResource.lineWindow(activity), ticket, lastEventId, out);
+        } catch (IOException | UncheckedIOException gone) {
+            // the client left: nothing to tell anyone
+        }
+    }
+
+    private void push(long activityId, long buyer, QueueWindow window, Optional<String> ticket, String lastEventId,
+                      OutputStream out) throws IOException {
+        String sent = lastEventId;
+        long until = clock.millis() + streamSeconds * 1000;
+        long lastWrite = clock.millis();
+        // the headers go out at once, so a client knows it is connected before the first change
+        out.write(": waiting line\n\n".getBytes(StandardCharsets.UTF_8));
+        out.flush();
+        while (clock.millis() < until && !window.endedAt(clock.instant())) {
+            Place place;
+            try {
+                place = places.find(activityId, buyer, window, ticket);
+            } catch (LineUnavailable e) {
+                place = null;  // Redis silent: nothing the buyer can be told changed; ask again
+            }
+            if (place != null && !place.eventId().equals(sent)) {
+                sent = place.eventId();
+                String event = "id: " + sent + "\nevent: place\nretry: 1000\ndata: "
+                        + QueueResource.json(place).build() + "\n\n";
+                out.write(event.getBytes(StandardCharsets.UTF_8));
+                out.flush();
+                lastWrite = clock.millis();
+            } else if (clock.millis() - lastWrite >= KEEP_ALIVE_MILLIS) {
+                out.write(":\n\n".getBytes(StandardCharsets.UTF_8));
+                out.flush();
+                lastWrite = clock.millis();
+            }
+            if (place != null && (place.state() == PlaceState.USED || place.state() == PlaceState.EXPIRED)) {
+                return;
+            }
+            try {
+                Thread.sleep(pollMillis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+}

@@ -1,0 +1,156 @@
+package seckill.queue;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import redis.clients.jedis.UnifiedJedis;
+import seckill.queue.api.LineSales;
+import seckill.queue.api.LineUnavailable;
+import seckill.queue.api.QueueWindow;
+import seckill.queue.rules.RateBudget;
+import seckill.redis.RedisScript;
+
+/**
+ * Moves every live line while the queue is on, every {@code seckill.queue.tick-millis} on each instance
+ * ({@code admit.lua}): withdraws passes whose time ran out unused (their place goes to the next buyer),
+ * closes or reopens the line by the units left ({@link ClosingTheLine}), then calls the next buyers, as many
+ * as this second's budget at {@code seckill.queue.rate} leaves ({@link RateBudget}; the count is per second in
+ * Redis and shared by every instance, so together they never call more than the rate) and no more than the
+ * units left minus the passes out. The first tick after the start places the pre-queue in its drawn order.
+ */
+@QueueBean
+class AdmittingFromTheLine {
+
+    private static final Logger LOG = Logger.getLogger(AdmittingFromTheLine.class.getName());
+
+    /** What one tick did and read. */
+    record Tick(long calledNow, long expiredNow, long waiting, long passesOut, long calledTotal, boolean closed) {
+    }
+
+    private final RedisScript script = LineCalls.withLine("admit.lua");
+    private final LineCalls calls;
+    private final Clock clock;
+    private final QueueSettings settings;
+    private final QueueSwitches switches;
+    private final LineSales sales;
+    private final ClosingTheLine closing;
+    private final LineFigures figures;
+    private ScheduledExecutorService ticker;
+    private volatile long lastWarning;
+    /**
+     * Set when a tick's write was not acknowledged by the replicas in force: until one tick is, ticks call
+     * nobody (they only withdraw expired passes), so an outage of the replicas lets at most one tick's calls
+     * exist on the master alone, the ones a failover could lose and repeat.
+     */
+    private final java.util.Set<Long> holding = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    @Inject
+    AdmittingFromTheLine(UnifiedJedis redis, Clock clock, QueueSettings settings, QueueSwitches switches,
+                         LineSales sales, ClosingTheLine closing, LineFigures figures) {
+        this.calls = new LineCalls(redis, settings.acksInForce());
+        this.clock = clock;
+        this.settings = settings;
+        this.switches = switches;
+        this.sales = sales;
+        this.closing = closing;
+        this.figures = figures;
+    }
+
+    void start(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
+        ticker = Executors.newSingleThreadScheduledExecutor(r -> Thread.ofPlatform().daemon(true)
+                .name("queue-admitting").unstarted(r));
+        LOG.info(() -> "waiting lines moved every " + settings.tickMillis() + " ms while seckill.queue.enabled is true");
+        ticker.scheduleWithFixedDelay(this::tickQuietly, settings.tickMillis(), settings.tickMillis(),
+                TimeUnit.MILLISECONDS);
+    }
+
+    @PreDestroy
+    void stop() {
+        if (ticker != null) {
+            ticker.shutdownNow();
+        }
+    }
+
+    private void tickQuietly() {
+        try {
+            tickAll();
+        } catch (RuntimeException e) {
+            long now = System.nanoTime();
+            if (now - lastWarning > TimeUnit.SECONDS.toNanos(10)) {
+                lastWarning = now;
+                LOG.log(Level.WARNING, "the line could not be moved (tried again every tick; this is said once in 10 s)", e);
+            }
+        }
+    }
+
+    /** One tick of every live line, while the queue is on. */
+    void tickAll() {
+        if (!switches.on()) {
+            return;
+        }
+        Instant now = clock.instant();
+        List<LineSales.LiveSale> live = sales.live(now, now.plusMillis(settings.tickMillis()));
+        LOG.fine(() -> "live lines: " + live);
+        Set<Long> ids = new HashSet<>();
+        for (LineSales.LiveSale sale : live) {
+            ids.add(sale.activityId());
+            tick(sale.activityId(), sale.window());
+        }
+        figures.retain(ids);
+    }
+
+    /** One tick of one line. Throws {@link LineUnavailable}. */
+    Tick tick(long activityId, QueueWindow window) {
+        long now = clock.millis();
+        boolean started = window.startedAt(Instant.ofEpochMilli(now));
+        OptionalLong unitsLeft = started ? sales.unitsLeft(activityId) : OptionalLong.empty();
+        boolean closed = unitsLeft.isPresent() && closing.closedWith(activityId, unitsLeft.getAsLong());
+        long room = room(unitsLeft);
+        long allowed = holding.contains(activityId) ? 0 : RateBudget.allowedBy(switches.rate(), Math.floorMod(now, 1000));
+        List<?> reply;
+        try {
+            reply = (List<?>) calls.write(script, new LineKeys(activityId).admitting(Math.floorDiv(now, 1000)),
+                    List.of(Long.toString(now), started ? "1" : "0", Long.toString(allowed),
+                            Long.toString(settings.passSeconds() * 1000), Long.toString(room)));
+        } catch (LineUnavailable e) {
+            if (e.getCause() instanceof seckill.redis.ReplicaAcks.Missing) {
+                holding.add(activityId);
+            }
+            throw e;
+        }
+        holding.remove(activityId);
+        Tick tick = new Tick(number(reply.get(0)), number(reply.get(1)), number(reply.get(2)), number(reply.get(3)),
+                number(reply.get(4)), closed);
+        figures.ticked(activityId, now, tick.calledNow(), tick.expiredNow(), tick.waiting(), tick.passesOut(),
+                tick.calledTotal(), closed);
+        return tick;
+    }
+
+    /** Passes that may be out at once: the units left, capped by {@code seckill.queue.max-passes-out}; -1: no cap. */
+    private long room(OptionalLong unitsLeft) {
+        long cap = settings.maxPassesOut() > 0 ? settings.maxPassesOut() : -1;
+        if (unitsLeft.isEmpty()) {
+            return cap;
+        }
+        long units = Math.max(0, unitsLeft.getAsLong());
+        return cap < 0 ? units : Math.min(units, cap);
+    }
+
+    private static long number(Object reply) {
+        return reply instanceof Number n ? n.longValue() : Long.parseLong(RedisScript.text(reply));
+    }
+}

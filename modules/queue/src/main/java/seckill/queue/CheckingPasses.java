@@ -1,0 +1,56 @@
+package seckill.queue;
+
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+import jakarta.inject.Inject;
+import redis.clients.jedis.UnifiedJedis;
+import seckill.queue.api.LineUnavailable;
+import seckill.queue.api.PassCheck;
+import seckill.redis.RedisScript;
+
+/**
+ * A purchase's pass, checked in memory (signature, buyer, activity, expiry: no Redis call on the purchase
+ * path), and marked used after it bought something ({@code use.lua}), which frees its room for the next
+ * buyer at once instead of at its expiry.
+ */
+@QueueBean
+class CheckingPasses implements PassCheck {
+
+    private static final Logger LOG = Logger.getLogger(CheckingPasses.class.getName());
+
+    private final RedisScript script = LineCalls.alone("use.lua");
+    private final LineCalls calls;
+    private final PassSigner signer;
+    private final Clock clock;
+    private final LineFigures figures;
+
+    @Inject
+    CheckingPasses(UnifiedJedis redis, QueueSettings settings, PassSigner signer, Clock clock, LineFigures figures) {
+        this.calls = new LineCalls(redis, () -> seckill.redis.ReplicaAcks.NONE);
+        this.signer = signer;
+        this.clock = clock;
+        this.figures = figures;
+    }
+
+    @Override
+    public Optional<String> refusal(long activityId, long buyerId, Optional<String> pass) {
+        return signer.passRefusal(pass.orElse(null), activityId, buyerId, clock.millis());
+    }
+
+    @Override
+    public void used(long activityId, long buyerId) {
+        try {
+            Object first = calls.read(script, new LineKeys(activityId).using(), List.of(Long.toString(buyerId)));
+            if (first instanceof Number n && n.longValue() == 1) {
+                figures.passUsed();
+            }
+        } catch (LineUnavailable e) {
+            // the pass frees its room when it expires instead
+            LOG.log(Level.FINE, "pass use not recorded", e);
+        }
+    }
+}

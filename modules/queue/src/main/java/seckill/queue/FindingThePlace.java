@@ -1,0 +1,50 @@
+package seckill.queue;
+
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+
+import jakarta.inject.Inject;
+import redis.clients.jedis.UnifiedJedis;
+import seckill.queue.api.FindPlace;
+import seckill.queue.api.Place;
+import seckill.queue.api.QueueWindow;
+import seckill.queue.rules.PreQueueShuffle;
+import seckill.redis.RedisScript;
+
+/**
+ * Where a buyer stands ({@code place.lua}); a signed ticket shown for a buyer Redis does not know gives the
+ * place it names back (a failover that lost the join loses no place). One Redis call.
+ */
+@QueueBean
+class FindingThePlace implements FindPlace {
+
+    private final RedisScript script = LineCalls.withLine("place.lua");
+    private final LineCalls calls;
+    private final Clock clock;
+    private final QueueRandomness randomness;
+    private final PassSigner signer;
+    private final Places places;
+
+    @Inject
+    FindingThePlace(UnifiedJedis redis, Clock clock, QueueSettings settings, QueueRandomness randomness,
+                    PassSigner signer, QueueSwitches switches, LineFigures figures) {
+        this.calls = new LineCalls(redis, settings.acksInForce());
+        this.clock = clock;
+        this.randomness = randomness;
+        this.signer = signer;
+        this.places = new Places(signer, switches, figures);
+    }
+
+    @Override
+    public Place find(long activityId, long buyerId, QueueWindow window, Optional<String> ticket) {
+        boolean started = window.startedAt(clock.instant());
+        long ticketPlace = ticket.map(t -> signer.ticketPlace(t, activityId, buyerId)).orElse(-1L);
+        List<String> args = List.of(Long.toString(buyerId), started ? "1" : "0",
+                ticketPlace == 0 ? PreQueueShuffle.draw(randomness.generator()) : "0", Long.toString(ticketPlace));
+        Object reply = ticketPlace >= 0
+                ? calls.write(script, new LineKeys(activityId).line(), args)
+                : calls.read(script, new LineKeys(activityId).line(), args);
+        return places.of(activityId, buyerId, reply);
+    }
+}

@@ -1,0 +1,115 @@
+package seckill.queue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.metrics.Counter;
+import org.eclipse.microprofile.metrics.Metadata;
+import org.eclipse.microprofile.metrics.MetricRegistry;
+import seckill.queue.api.QueueFigures;
+import seckill.queue.rules.MeasuredRate;
+
+/**
+ * What the admitting tick last read of each line, the rate each line is measured moving at, and the queue's
+ * metrics: {@code seckill_queue_waiting} and {@code seckill_queue_passes_out} (over the lines this instance
+ * moves), {@code seckill_queue_called_total} (buyers this instance called; its rate is admitted per second),
+ * {@code seckill_queue_passes_expired_total}, {@code seckill_queue_passes_used_total} and
+ * {@code seckill_queue_wait_estimate_seconds} (the longest line's wait for its last buyer).
+ */
+@QueueBean
+class LineFigures implements QueueFigures {
+
+    private static final Metadata WAITING = Metadata.builder().withName("seckill.queue.waiting")
+            .withDescription("Buyers waiting in the lines this instance moves (as last read).").build();
+    private static final Metadata PASSES_OUT = Metadata.builder().withName("seckill.queue.passes.out")
+            .withDescription("Passes handed out and neither used nor expired yet, over the lines this instance moves.")
+            .build();
+    private static final Metadata CALLED = Metadata.builder().withName("seckill.queue.called")
+            .withDescription("Buyers this instance called from a line (gave a pass): its rate is admitted per second.")
+            .build();
+    private static final Metadata EXPIRED = Metadata.builder().withName("seckill.queue.passes.expired")
+            .withDescription("Passes this instance withdrew unused when their time ran out (the place went to the "
+                    + "next buyer).").build();
+    private static final Metadata USED = Metadata.builder().withName("seckill.queue.passes.used")
+            .withDescription("Passes that bought something on this instance.").build();
+    private static final Metadata WAIT = Metadata.builder().withName("seckill.queue.wait.estimate.seconds")
+            .withDescription("The estimated wait of the last buyer of the longest line this instance moves (-1: "
+                    + "cannot be told).").build();
+
+    private final Map<Long, Line> lines = new ConcurrentHashMap<>();
+    private final Counter called;
+    private final Counter expired;
+    private final Counter used;
+    private final QueueSwitches switches;
+
+    private record Line(MeasuredRate rate, QueueFigures.LineReading last) {
+    }
+
+    @Inject
+    LineFigures(MetricRegistry metrics, QueueSwitches switches) {
+        this.switches = switches;
+        if (metrics == null) {
+            called = null;
+            expired = null;
+            used = null;
+            return;
+        }
+        metrics.gauge(WAITING, () -> lines.values().stream().mapToLong(l -> l.last().waiting()).sum());
+        metrics.gauge(PASSES_OUT, () -> lines.values().stream().mapToLong(l -> l.last().passesOut()).sum());
+        metrics.gauge(WAIT, this::longestWait);
+        called = metrics.counter(CALLED);
+        expired = metrics.counter(EXPIRED);
+        used = metrics.counter(USED);
+    }
+
+    /** What one tick of a line read: its figures after it and what it called and withdrew. */
+    void ticked(long activityId, long atMillis, long calledNow, long expiredNow, long waiting, long passesOut,
+                long calledTotal, boolean closed) {
+        Line line = lines.computeIfAbsent(activityId, id -> new Line(new MeasuredRate(10_000),
+                new QueueFigures.LineReading(id, 0, 0, 0, -1, false)));
+        line.rate().sample(atMillis, calledTotal);
+        lines.put(activityId, new Line(line.rate(), new QueueFigures.LineReading(activityId, waiting, passesOut,
+                calledTotal, line.rate().perSecond(), closed)));
+        if (called != null) {
+            called.inc(calledNow);
+            expired.inc(expiredNow);
+        }
+    }
+
+    void passUsed() {
+        if (used != null) {
+            used.inc();
+        }
+    }
+
+    /** The line's measured rate, or -1 when not measured (yet, or by this instance). */
+    double measuredRate(long activityId) {
+        Line line = lines.get(activityId);
+        return line == null ? -1 : line.rate().perSecond();
+    }
+
+    /** Forgets lines that are no longer live. */
+    void retain(java.util.Set<Long> live) {
+        lines.keySet().retainAll(live);
+    }
+
+    private long longestWait() {
+        long longest = 0;
+        for (Line line : lines.values()) {
+            long wait = seckill.queue.rules.WaitEstimate.seconds(line.last().waiting(), switches.rate(),
+                    line.rate().perSecond());
+            if (wait < 0) {
+                return -1;
+            }
+            longest = Math.max(longest, wait);
+        }
+        return longest;
+    }
+
+    @Override
+    public List<QueueFigures.LineReading> lines() {
+        return lines.values().stream().map(Line::last).toList();
+    }
+}

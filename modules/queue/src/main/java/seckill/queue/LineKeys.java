@@ -1,0 +1,36 @@
+package seckill.queue;
+
+import java.util.List;
+
+/**
+ * The Redis keys of one activity's line, all under the hash tag {@code {q:a<activity>}} so that every
+ * script of the line runs on one cluster slot: {@code sk:{q:a<id>}:pre|line|meta|places|passes|done} and
+ * the per-second count of buyers called, {@code sk:{q:a<id>}:s<epochSecond>}.
+ */
+record LineKeys(long activityId) {
+
+    String tag() {
+        return "sk:{q:a" + activityId + "}:";
+    }
+
+    /** KEYS of line.lua's scripts, in its order. */
+    List<String> line() {
+        String t = tag();
+        return List.of(t + "pre", t + "line", t + "meta", t + "places", t + "passes", t + "done");
+    }
+
+    List<String> admitting(long epochSecond) {
+        String t = tag();
+        return List.of(t + "pre", t + "line", t + "meta", t + "places", t + "passes", t + "done", t + "s" + epochSecond);
+    }
+
+    String meta() {
+        return tag() + "meta";
+    }
+
+    /** KEYS of use.lua. */
+    List<String> using() {
+        String t = tag();
+        return List.of(t + "passes", t + "done", t + "meta");
+    }
+}

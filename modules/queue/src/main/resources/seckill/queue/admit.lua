@@ -1,0 +1,41 @@
+-- Calling buyers from the line (after line.lua). KEYS[7]: this second's count of buyers called, by every
+-- instance. ARGV: now (ms), started (1/0), allowed so far in this second (RateBudget), pass lifetime (ms),
+-- room (passes that may be out at once: the units left, or -1 for no cap).
+-- First passes whose time ran out unused are withdrawn (the buyer's place goes to the next buyer), then the
+-- next buyers are called while this second's budget and the room last. A re-run at the same moment calls
+-- nobody more: the second's count already holds what the first run called.
+-- Answers {called now, expired now, waiting, passes out, called in total}.
+local now, started = tonumber(ARGV[1]), ARGV[2]
+settle(started)
+local expired = redis.call('ZRANGEBYSCORE', KEYS[5], '-inf', now)
+for i = 1, #expired do
+  redis.call('ZREM', KEYS[5], expired[i])
+  redis.call('HSET', KEYS[6], expired[i], 'e')
+end
+if #expired > 0 then
+  redis.call('HINCRBY', KEYS[3], 'expired', #expired)
+end
+local called = 0
+if started == '1' and redis.call('HGET', KEYS[3], 'closed') ~= '1' then
+  local budget = tonumber(ARGV[3]) - tonumber(redis.call('GET', KEYS[7]) or '0')
+  local room = tonumber(ARGV[5])
+  if room >= 0 then
+    budget = math.min(budget, room - redis.call('ZCARD', KEYS[5]))
+  end
+  if budget > 0 then
+    local next = redis.call('ZRANGE', KEYS[2], 0, budget - 1)
+    local expiry = now + tonumber(ARGV[4])
+    for i = 1, #next do
+      redis.call('ZREM', KEYS[2], next[i])
+      redis.call('ZADD', KEYS[5], expiry, next[i])
+    end
+    called = #next
+    if called > 0 then
+      redis.call('INCRBY', KEYS[7], called)
+      redis.call('PEXPIRE', KEYS[7], 5000)
+      redis.call('HINCRBY', KEYS[3], 'called', called)
+    end
+  end
+end
+return {called, #expired, redis.call('ZCARD', KEYS[2]), redis.call('ZCARD', KEYS[5]),
+        tonumber(redis.call('HGET', KEYS[3], 'called') or '0')}

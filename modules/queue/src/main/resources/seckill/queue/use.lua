@@ -1,0 +1,9 @@
+-- A pass was used for a purchase: the buyer leaves the passes out (freeing room for the next buyer) and
+-- is recorded as served. KEYS: passes, done, meta (line.lua's KEYS[5], [6], [3]). ARGV[1]: buyer.
+-- Answers 1 the first time, 0 on a re-run or for a buyer holding no pass.
+if redis.call('ZREM', KEYS[1], ARGV[1]) == 1 then
+  redis.call('HSET', KEYS[2], ARGV[1], 'u')
+  redis.call('HINCRBY', KEYS[3], 'used', 1)
+  return 1
+end
+return 0

@@ -1,0 +1,329 @@
+package seckill.queue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import redis.clients.jedis.UnifiedJedis;
+import seckill.queue.api.LineSales;
+import seckill.queue.api.Place;
+import seckill.queue.api.PlaceState;
+import seckill.queue.api.QueueWindow;
+import seckill.queue.rules.RankCorrelation;
+import seckill.redis.ReplicaAcks;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.closeTo;
+import static org.hamcrest.Matchers.greaterThan;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.lessThan;
+import static org.hamcrest.Matchers.lessThanOrEqualTo;
+import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.startsWith;
+
+/**
+ * The line's use cases on a real Redis: joining (again), the pre-queue's shuffle and FCFS after the start,
+ * calling at the rate shared by two instances, passes that expire and free the place, closing on sold out and
+ * reopening, a place a ticket gives back, and the scripts' re-runs.
+ */
+class LineTest {
+
+    @RegisterExtension
+    static final QueueRedis REDIS = QueueRedis.configuredOrOwn();
+
+    private static final String KEYS = "k=queue-line-test-key-of-32-characters!!";
+    private static final AtomicLong ACTIVITIES = new AtomicLong(System.currentTimeMillis() % 1_000_000_000 * 100);
+
+    private final Instant start = Instant.parse("2030-01-01T10:00:00Z");
+    private final TestClock clock = new TestClock(start.minusSeconds(60));
+    private final AtomicLong unitsLeft = new AtomicLong(-1);
+    private long activity;
+    private QueueWindow window;
+
+    /** One instance of the queue module, built by hand on the shared Redis and the test's clock. */
+    private final class Instance {
+        final QueueSwitches switches = new QueueSwitches();
+        final LineFigures figures = new LineFigures(null, switches);
+        final QueueSettings settings;
+        final PassSigner signer = new PassSigner(KEYS);
+        final QueueRandomness random;
+        final JoiningTheLine joining;
+        final FindingThePlace finding;
+        final AdmittingFromTheLine admitting;
+        final CheckingPasses passes;
+
+        Instance(long seed, long rate) {
+            this(seed, rate, ReplicaAcks.NONE);
+        }
+
+        Instance(long seed, long rate, ReplicaAcks acks) {
+            settings = new QueueSettings(Optional.of(KEYS), 5, 100, 0, Optional.empty(), () -> acks);
+            UnifiedJedis redis = REDIS.client();
+            switches.set(true, rate);
+            random = new QueueRandomness(new SplittableRandom(seed));
+            joining = new JoiningTheLine(redis, clock, settings, random, signer, switches, figures);
+            finding = new FindingThePlace(redis, clock, settings, random, signer, switches, figures);
+            LineSales sales = new LineSales() {
+                @Override
+                public List<LiveSale> live(Instant now, Instant startsBefore) {
+                    return List.of(new LiveSale(activity, window));
+                }
+
+                @Override
+                public OptionalLong unitsLeft(long activityId) {
+                    long left = LineTest.this.unitsLeft.get();
+                    return left < 0 ? OptionalLong.empty() : OptionalLong.of(left);
+                }
+            };
+            admitting = new AdmittingFromTheLine(redis, clock, settings, switches, sales,
+                    new ClosingTheLine(redis, settings), figures);
+            passes = new CheckingPasses(redis, settings, signer, clock, figures);
+        }
+
+        Place join(long buyer) {
+            return joining.join(activity, buyer, window);
+        }
+
+        Place find(long buyer) {
+            return finding.find(activity, buyer, window, Optional.empty());
+        }
+    }
+
+    @BeforeEach
+    void newActivity() {
+        activity = ACTIVITIES.incrementAndGet();
+        window = new QueueWindow(start, start.plus(Duration.ofHours(1)));
+    }
+
+    @Test
+    void joiningAgainReturnsTheSamePlace() {
+        clock.set(start.plusSeconds(1));
+        Instance one = new Instance(1, 10);
+        Place first = one.join(501);
+        Place again = one.join(501);
+        assertThat(first.state(), is(PlaceState.WAITING));
+        assertThat(again.place(), is(first.place()));
+        assertThat(again.ticket(), is(first.ticket()));
+        assertThat(one.join(502).place(), is(first.place() + 1));
+        assertThat(one.find(502).position(), is(2L));
+        // a second instance sees the same line
+        assertThat(new Instance(2, 10).join(501).place(), is(first.place()));
+        assertThat(one.find(999).state(), is(PlaceState.NOT_IN_LINE));
+    }
+
+    @Test
+    void afterTheStartTheLineIsFirstComeFirstServed() {
+        clock.set(start.plusSeconds(1));
+        Instance one = new Instance(3, 1000);
+        List<Long> joined = new ArrayList<>();
+        for (long buyer = 1; buyer <= 200; buyer++) {
+            joined.add(buyer);
+            one.join(buyer);
+        }
+        List<Long> called = callEveryone(one, joined.size());
+        assertThat(RankCorrelation.spearman(joined, called), closeTo(1.0, 1e-9));
+    }
+
+    @Test
+    void thePreQueueIsShuffledAtTheStartAndLaterBuyersComeAfterIt() {
+        Instance one = new Instance(42, 1000);
+        List<Long> joined = new ArrayList<>();
+        for (long buyer = 1; buyer <= 300; buyer++) {
+            joined.add(buyer);
+            Place place = one.join(buyer);
+            assertThat(place.state(), is(PlaceState.PRE_QUEUE));
+            assertThat(place.place(), is(0L));
+        }
+        // joining again before the start keeps the draw: nobody improves by clicking again
+        assertThat(one.join(1).state(), is(PlaceState.PRE_QUEUE));
+        clock.set(start);
+        Place late = one.join(10_000);
+        assertThat(late.place(), is(301L));
+        List<Long> called = callEveryone(one, 301);
+        assertThat(called.get(300), is(10_000L));
+        double rho = RankCorrelation.spearman(joined, called.subList(0, 300));
+        assertThat(Math.abs(rho), lessThan(0.15));
+
+        // the same seed draws the same order
+        long first = activity;
+        List<Long> firstOrder = called;
+        newActivity();
+        clock.set(start.minusSeconds(60));
+        Instance replay = new Instance(42, 1000);
+        joined.forEach(replay::join);
+        clock.set(start);
+        replay.join(10_000);
+        assertThat(callEveryone(replay, 301), is(firstOrder));
+        assertThat(activity, greaterThan(first));
+    }
+
+    @Test
+    void twoInstancesTogetherNeverCallMoreThanTheRate() {
+        clock.set(start.plusSeconds(5).plusMillis(0));
+        Instance one = new Instance(5, 10);
+        Instance two = new Instance(6, 10);
+        for (long buyer = 1; buyer <= 100; buyer++) {
+            (buyer % 2 == 0 ? one : two).join(buyer);
+        }
+        long calledInSecond = 0;
+        for (int ms = 0; ms < 1000; ms += 50) {
+            clock.set(start.plusSeconds(5).plusMillis(ms));
+            calledInSecond += one.admitting.tick(activity, window).calledNow();
+            calledInSecond += two.admitting.tick(activity, window).calledNow();
+            // the same tick run again at the same moment calls nobody more
+            assertThat(one.admitting.tick(activity, window).calledNow(), is(0L));
+        }
+        assertThat(calledInSecond, is(10L));
+        clock.set(start.plusSeconds(6).plusMillis(999));
+        assertThat(one.admitting.tick(activity, window).calledNow(), is(10L));
+        assertThat(two.admitting.tick(activity, window).calledNow(), is(0L));
+        assertThat(one.find(100).position(), is(80L));
+        // 80 ÷ 10 per second, corrected by the rate measured over these two seconds (a little under 10)
+        assertThat(one.find(100).estimatedWaitSeconds(), org.hamcrest.Matchers.either(is(8L)).or(is(9L)));
+    }
+
+    @Test
+    void aPassIsBoundToItsBuyerAndAnUnusedOneFreesThePlaceForTheNext() {
+        clock.set(start.plusSeconds(1));
+        unitsLeft.set(1);
+        Instance one = new Instance(7, 100);
+        one.join(701);
+        one.join(702);
+        clock.set(start.plusSeconds(2).plusMillis(999));
+        assertThat(one.admitting.tick(activity, window).calledNow(), is(1L));
+        Place turn = one.find(701);
+        assertThat(turn.state(), is(PlaceState.YOUR_TURN));
+        String pass = turn.pass().orElseThrow().token();
+        assertThat(one.passes.refusal(activity, 701, Optional.of(pass)), is(Optional.empty()));
+        assertThat(one.passes.refusal(activity, 702, Optional.of(pass)), is(Optional.of("OTHER_BUYER")));
+        assertThat(one.passes.refusal(activity + 1, 701, Optional.of(pass)), is(Optional.of("OTHER_ACTIVITY")));
+        // one unit left and its pass out: nobody else is called
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(one.admitting.tick(activity, window).calledNow(), is(0L));
+        assertThat(one.find(702).position(), is(1L));
+        // the pass runs out unused (5 s): withdrawn, and the place goes to the next buyer
+        clock.advance(Duration.ofSeconds(5));
+        assertThat(one.passes.refusal(activity, 701, Optional.of(pass)), is(Optional.of("EXPIRED")));
+        AdmittingFromTheLine.Tick tick = one.admitting.tick(activity, window);
+        assertThat(tick.expiredNow(), is(1L));
+        assertThat(tick.calledNow(), is(1L));
+        assertThat(one.find(701).state(), is(PlaceState.EXPIRED));
+        assertThat(one.find(702).state(), is(PlaceState.YOUR_TURN));
+        // joining again after an expired pass: the end of the line
+        Place back = one.join(701);
+        assertThat(back.state(), is(PlaceState.WAITING));
+        assertThat(back.place(), is(3L));
+        // a used pass frees its room at once
+        one.passes.used(activity, 702);
+        one.passes.used(activity, 702);
+        assertThat(one.find(702).state(), is(PlaceState.USED));
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(one.admitting.tick(activity, window).calledNow(), is(1L));
+        assertThat(one.find(701).state(), is(PlaceState.YOUR_TURN));
+    }
+
+    @Test
+    void theLineClosesWhenTheStockIsGoneAndReopensOnARefill() {
+        clock.set(start.plusSeconds(1));
+        Instance one = new Instance(8, 100);
+        one.join(801);
+        unitsLeft.set(0);
+        AdmittingFromTheLine.Tick tick = one.admitting.tick(activity, window);
+        assertThat(tick.closed(), is(true));
+        assertThat(tick.calledNow(), is(0L));
+        Place told = one.find(801);
+        assertThat(told.state(), is(PlaceState.SOLD_OUT));
+        assertThat(told.position(), is(1L));
+        assertThat(one.join(802).state(), is(PlaceState.SOLD_OUT));
+        assertThat(one.find(802).state(), is(PlaceState.NOT_IN_LINE));
+        unitsLeft.set(1);
+        clock.advance(Duration.ofSeconds(1));
+        tick = one.admitting.tick(activity, window);
+        assertThat(tick.closed(), is(false));
+        assertThat(tick.calledNow(), is(1L));
+        assertThat(one.find(801).state(), is(PlaceState.YOUR_TURN));
+    }
+
+    @Test
+    void aTicketGivesBackAPlaceRedisLost() {
+        clock.set(start.plusSeconds(1));
+        Instance one = new Instance(9, 100);
+        one.join(901);
+        Place mine = one.join(902);
+        one.join(903);
+        // a failover that lost the unreplicated writes: the buyer's record is gone
+        UnifiedJedis redis = REDIS.client();
+        redis.zrem("sk:{q:a" + activity + "}:line", "902");
+        redis.hdel("sk:{q:a" + activity + "}:places", "902");
+        assertThat(one.find(902).state(), is(PlaceState.NOT_IN_LINE));
+        Place back = one.finding.find(activity, 902, window, Optional.of(mine.ticket()));
+        assertThat(back.place(), is(mine.place()));
+        assertThat(back.position(), is(2L));
+        // another buyer's ticket gives nothing
+        redis.zrem("sk:{q:a" + activity + "}:line", "903");
+        redis.hdel("sk:{q:a" + activity + "}:places", "903");
+        assertThat(one.finding.find(activity, 903, window, Optional.of(mine.ticket())).state(), is(PlaceState.NOT_IN_LINE));
+    }
+
+    @Test
+    void unacknowledgedCallsStopTheLineUntilTheReplicasAreBack() {
+        clock.set(start.plusSeconds(1));
+        Instance joins = new Instance(11, 5);
+        for (long buyer = 1; buyer <= 20; buyer++) {
+            joins.join(buyer);
+        }
+        // this Redis has no replica: every write of an instance requiring one is unacknowledged
+        Instance noReplica = new Instance(12, 5, new ReplicaAcks(1, 50));
+        clock.set(start.plusSeconds(2).plusMillis(999));
+        org.junit.jupiter.api.Assertions.assertThrows(seckill.queue.api.LineUnavailable.class,
+                () -> noReplica.admitting.tick(activity, window));
+        long calledOnTheMasterAlone = joins.find(20).called();
+        assertThat(calledOnTheMasterAlone, is(5L));
+        for (int second = 3; second < 6; second++) {
+            clock.set(start.plusSeconds(second).plusMillis(999));
+            org.junit.jupiter.api.Assertions.assertThrows(seckill.queue.api.LineUnavailable.class,
+                    () -> noReplica.admitting.tick(activity, window));
+        }
+        // held: nobody more was called while the acknowledgements were missing
+        assertThat(joins.find(20).called(), is(calledOnTheMasterAlone));
+    }
+
+    @Test
+    void aFlushedScriptCacheIsLoadedAgain() {
+        clock.set(start.plusSeconds(1));
+        Instance one = new Instance(10, 100);
+        one.join(1001);
+        REDIS.client().scriptFlush();
+        assertThat(one.join(1002).place(), is(2L));
+        assertThat(one.admitting.tick(activity, window), notNullValue());
+        assertThat(one.join(1001).ticket(), startsWith(""));
+        assertThat(REDIS.client().keys("sk:{q:a" + activity + "}:*").size(), lessThanOrEqualTo(7));
+    }
+
+    /** Ticks until {@code count} buyers were called, one second apart; their order of calling. */
+    private List<Long> callEveryone(Instance instance, int count) {
+        List<Long> called = new ArrayList<>();
+        UnifiedJedis redis = REDIS.client();
+        Instant t = clock.instant();
+        for (int second = 0; called.size() < count && second < 100; second++) {
+            clock.set(t.plusSeconds(second).plusMillis(999 - Math.floorMod(t.toEpochMilli(), 1000)));
+            long before = called.size();
+            instance.admitting.tick(activity, window);
+            // the passes just handed out, in the order they were called (their place)
+            List<String> out = redis.zrange("sk:{q:a" + activity + "}:passes", 0, -1);
+            out.stream().map(Long::parseLong).filter(b -> !called.contains(b))
+                    .sorted(java.util.Comparator.comparingLong(b -> instance.find(b).place()))
+                    .forEach(called::add);
+            assertThat(called.size() >= before, is(true));
+        }
+        return called;
+    }
+}
