@@ -1,0 +1,165 @@
+package seckill.system;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Protocol;
+import redis.embedded.RedisInstance;
+import redis.embedded.RedisSentinel;
+import redis.embedded.RedisServer;
+
+/**
+ * A Redis master with two replicas and three Sentinels, real {@code redis-server} processes (the
+ * embedded-redis binary, so only a JDK is needed) on free loopback ports, started before the test
+ * class's service and named to it by {@code seckill.redis.uri} as a system property (it outranks the
+ * environment). Two replicas: after a failover the new master still has one to acknowledge with.
+ * Register it in a static field; everything is stopped after the class.
+ */
+public final class SentinelTopology implements AfterAllCallback {
+
+    public static final String MASTER_NAME = "seckill";
+
+    private final List<RedisInstance> instances = new ArrayList<>();
+    private final List<Integer> sentinelPorts = new ArrayList<>();
+    private final List<Integer> replicaPorts = new ArrayList<>();
+
+    private final int replicaCount;
+
+    public SentinelTopology() {
+        this(2);
+    }
+
+    /** A master with {@code replicas} replicas (two unless a test needs the last one to go). */
+    public SentinelTopology(int replicas) {
+        this.replicaCount = replicas;
+        try {
+            int master = freePort();
+            instances.add(server(master, null));
+            for (int i = 0; i < replicas; i++) {
+                int port = freePort();
+                instances.add(server(port, master));
+                replicaPorts.add(port);
+            }
+            for (int i = 0; i < 3; i++) {
+                int port = freePort();
+                RedisSentinel sentinel = RedisSentinel.newRedisSentinel().bind("127.0.0.1").port(port)
+                        .masterName(MASTER_NAME).masterPort(master).quorumSize(2).downAfterMilliseconds(1000)
+                        .failOverTimeout(5000).parallelSyncs(2).build();
+                sentinel.start();
+                instances.add(sentinel);
+                sentinelPorts.add(port);
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot start the Sentinel topology", e);
+        }
+        SaleFixture.await(replicas + " replica(s) in sync and a Sentinel quorum", Duration.ofSeconds(60), this::ready);
+        System.setProperty("seckill.redis.uri", uri());
+    }
+
+    /** {@code redis-sentinel://…/seckill} naming the three Sentinels. */
+    public String uri() {
+        return "redis-sentinel://" + sentinelPorts.stream().map(p -> "127.0.0.1:" + p).collect(Collectors.joining(","))
+                + "/" + MASTER_NAME;
+    }
+
+    public HostAndPort sentinel() {
+        return new HostAndPort("127.0.0.1", sentinelPorts.getFirst());
+    }
+
+    /** The master the Sentinels name now. */
+    public HostAndPort master() {
+        try (Jedis jedis = new Jedis(sentinel())) {
+            List<String> address = jedis.sentinelGetMasterAddrByName(MASTER_NAME);
+            return new HostAndPort(address.get(0), Integer.parseInt(address.get(1)));
+        }
+    }
+
+    /** The process id of a node of the topology (from {@code INFO server}), for faults sent from outside. */
+    public static long processId(HostAndPort node) {
+        try (Jedis jedis = new Jedis(node)) {
+            for (String line : jedis.info("server").split("\r?\n")) {
+                if (line.startsWith("process_id:")) {
+                    return Long.parseLong(line.substring("process_id:".length()).trim());
+                }
+            }
+        }
+        throw new IllegalStateException("no process_id from " + node);
+    }
+
+    /** The two replicas as started (one of them is the master after a failover). */
+    public List<HostAndPort> replicas() {
+        return replicaPorts.stream().map(port -> new HostAndPort("127.0.0.1", port)).toList();
+    }
+
+    private boolean ready() {
+        try (Jedis sentinel = new Jedis(sentinel())) {
+            List<String> master = sentinel.sentinelGetMasterAddrByName(MASTER_NAME);
+            try (Jedis jedis = new Jedis(master.get(0), Integer.parseInt(master.get(1)))) {
+                long online = jedis.info("replication").lines().filter(l -> l.matches("slave\\d+:.*state=online.*"))
+                        .count();
+                Object quorum = sentinel.sendCommand(Protocol.Command.SENTINEL, "CKQUORUM", MASTER_NAME);
+                return online == replicaCount && new String((byte[]) quorum).startsWith("OK 3");
+            }
+        } catch (RuntimeException notYet) {
+            return false;
+        }
+    }
+
+    /**
+     * Starts a {@code redis-server} again on a node's port as a replica of {@code master} (as an
+     * operator brings a killed master back); stopped with the rest after the class.
+     */
+    public void restartAsReplica(HostAndPort node, HostAndPort master) {
+        try {
+            instances.add(server(node.getPort(), master.getPort()));
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot restart " + node, e);
+        }
+    }
+
+    /** Replicas the master names online now ({@code INFO replication}). */
+    public long onlineReplicas() {
+        try (Jedis jedis = new Jedis(master())) {
+            return jedis.info("replication").lines().filter(l -> l.matches("slave\\d+:.*state=online.*")).count();
+        }
+    }
+
+    private static RedisServer server(int port, Integer masterPort) throws IOException {
+        var builder = RedisServer.newRedisServer().port(port).bind("127.0.0.1")
+                .setting("dir " + Files.createTempDirectory("seckill-sentinel")).setting("save \"\"")
+                .setting("appendonly no");
+        if (masterPort != null) {
+            builder.setting("replicaof 127.0.0.1 " + masterPort);
+        }
+        RedisServer server = builder.build();
+        server.start();
+        return server;
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        System.clearProperty("seckill.redis.uri");
+        for (RedisInstance instance : instances) {
+            try {
+                instance.stop();
+            } catch (IOException | RuntimeException alreadyGone) {
+                // the master a test killed is gone already
+            }
+        }
+    }
+}

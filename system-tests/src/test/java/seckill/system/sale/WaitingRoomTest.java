@@ -1,0 +1,358 @@
+package seckill.system.sale;
+
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.helidon.microprofile.testing.junit5.AddConfig;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import seckill.system.SaleFixture;
+import seckill.system.ServedContract;
+import seckill.system.ServiceTest;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.closeTo;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.lessThan;
+import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.startsWith;
+
+/**
+ * The waiting room over HTTP with real Redis and MariaDB (issue #33): joining twice keeps the place, the line
+ * is first come first served after the start and the pre-queue shuffled at it (a fixed seed), passes bound to
+ * their buyer that expire and free the place, purchases refused without a pass while the queue is on, the line
+ * closed when the last unit goes, and the place pushed as Server-Sent Events that resume from Last-Event-ID.
+ */
+@AddConfig(key = "seckill.queue.enabled", value = "true")
+@AddConfig(key = "seckill.queue.rate", value = "20")
+@AddConfig(key = "seckill.queue.pass-seconds", value = "6")
+@AddConfig(key = "seckill.queue.tick-millis", value = "50")
+@AddConfig(key = "seckill.queue.shuffle-seed", value = "42")
+@AddConfig(key = "seckill.queue.events-poll-millis", value = "100")
+class WaitingRoomTest extends ServiceTest {
+
+    private static final long SKU = 3301;
+    private static final AtomicLong BUYERS = new AtomicLong(System.currentTimeMillis() % 100_000_000 * 1000);
+
+    private SaleFixture sale;
+    /** Every answer these tests get is validated against the served OpenAPI contract (docs/contract.md). */
+    private static ServedContract contract;
+
+    @BeforeEach
+    void fixture() {
+        sale = new SaleFixture(target.getUri(), db);
+        if (contract == null) {
+            contract = ServedContract.of(target);
+        }
+    }
+
+    @Test
+    void joiningTwiceKeepsThePlaceAndTheLineIsFirstComeFirstServed() {
+        // 100 units: stock never holds the line back; 20 buyers per second are called
+        long activity = sale.createOpenActivity(SKU, 100, 1);
+        List<Long> buyers = new ArrayList<>();
+        List<Long> places = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            long buyer = BUYERS.incrementAndGet();
+            HttpResponse<String> joined = join(activity, buyer);
+            assertThat(joined.body(), joined.statusCode(), is(200));
+            buyers.add(buyer);
+            places.add(SaleFixture.number(joined.body(), "place"));
+        }
+        HttpResponse<String> again = join(activity, buyers.get(7));
+        assertThat(SaleFixture.number(again.body(), "place"), is(places.get(7)));
+        assertThat(SaleFixture.field(again.body(), "ticket"), notNullValue());
+        assertThat(rank(places), closeTo(1.0, 1e-9));
+
+        // whenever a buyer was called (their turn, or their pass already expired unused), nobody who joined
+        // before them is still waiting
+        java.util.Set<Long> called = new java.util.HashSet<>();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (called.size() < buyers.size() && System.nanoTime() < deadline) {
+            boolean waitingAhead = false;
+            for (long buyer : buyers) {
+                String state = SaleFixture.field(place(activity, buyer).body(), "state");
+                if (state.equals("WAITING")) {
+                    waitingAhead = true;
+                } else {
+                    assertThat(state, org.hamcrest.Matchers.either(is("YOUR_TURN")).or(is("EXPIRED")));
+                    assertThat("buyer " + buyer + " called while one ahead waits", waitingAhead, is(false));
+                    called.add(buyer);
+                }
+            }
+        }
+        assertThat(called.size(), is(buyers.size()));
+    }
+
+    @Test
+    void thePreQueueIsShuffledAtTheStartAndLaterBuyersAreServedInOrder() throws Exception {
+        Instant start = Instant.now().plusSeconds(6);
+        long activity = sale.createActivity(start, start.plusSeconds(600), SKU, 1000, 1);
+        List<Long> early = new ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            long buyer = BUYERS.incrementAndGet();
+            HttpResponse<String> joined = join(activity, buyer);
+            assertThat(joined.body(), SaleFixture.field(joined.body(), "state"), is("PRE_QUEUE"));
+            early.add(buyer);
+        }
+        Thread.sleep(Math.max(0, Duration.between(Instant.now(), start).toMillis() + 300));
+        List<Long> late = new ArrayList<>();
+        List<Long> latePlaces = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            long buyer = BUYERS.incrementAndGet();
+            late.add(buyer);
+            latePlaces.add(SaleFixture.number(join(activity, buyer).body(), "place"));
+        }
+        List<Long> earlyPlaces = new ArrayList<>();
+        for (long buyer : early) {
+            earlyPlaces.add(SaleFixture.number(place(activity, buyer).body(), "place"));
+        }
+        // arriving early gains nothing: the pre-queue's places are unrelated to the order it joined in
+        assertThat(Math.abs(rank(earlyPlaces)), lessThan(0.3));
+        assertThat(earlyPlaces.stream().sorted().toList(), is(java.util.stream.LongStream.rangeClosed(1, 60).boxed().toList()));
+        // after the start: first come, first served, behind the whole pre-queue
+        assertThat(rank(latePlaces), closeTo(1.0, 1e-9));
+        assertThat(latePlaces.getFirst(), is(61L));
+    }
+
+    @Test
+    void aPurchaseNeedsThePassOfItsOwnBuyerWhileTheQueueIsOn() {
+        long activity = sale.createOpenActivity(SKU, 10, 1);
+        long buyer = BUYERS.incrementAndGet();
+        long other = BUYERS.incrementAndGet();
+
+        HttpResponse<String> refused = contract.check(sale.purchase(activity, buyer, SKU, 1, "no-pass"));
+        assertThat(refused.statusCode(), is(403));
+        assertThat(refused.headers().firstValue("Content-Type").orElse(""), startsWith("application/problem+json"));
+        assertThat(SaleFixture.field(refused.body(), "code"), is("QUEUE_PASS_REQUIRED"));
+        assertThat(SaleFixture.field(refused.body(), "queue"), is("/api/v1/activities/" + activity + "/queue"));
+
+        join(activity, buyer);
+        join(activity, other);
+        String pass = awaitTurn(activity, buyer);
+        HttpResponse<String> stolen = purchase(activity, other, pass, "stolen");
+        assertThat(stolen.statusCode(), is(403));
+        assertThat(SaleFixture.field(stolen.body(), "code"), is("QUEUE_PASS_REQUIRED"));
+        assertThat(SaleFixture.field(stolen.body(), "reason"), is("INVALID"));
+
+        HttpResponse<String> bought = purchase(activity, buyer, pass, "with-pass");
+        assertThat(bought.body(), bought.statusCode(), is(202));
+        assertThat(SaleFixture.field(place(activity, buyer).body(), "state"), is("USED"));
+    }
+
+    @Test
+    void anUnusedPassExpiresAndItsPlaceGoesToTheNextBuyer() throws Exception {
+        // one unit: one pass out at a time
+        long activity = sale.createOpenActivity(SKU, 1, 1);
+        long first = BUYERS.incrementAndGet();
+        long second = BUYERS.incrementAndGet();
+        join(activity, first);
+        join(activity, second);
+        String pass = awaitTurn(activity, first);
+        Thread.sleep(1000);
+        assertThat(SaleFixture.field(place(activity, second).body(), "state"), is("WAITING"));
+        // 6 s pass, unused
+        String next = awaitTurn(activity, second);
+        assertThat(next, not(pass));
+        assertThat(SaleFixture.field(place(activity, first).body(), "state"), is("EXPIRED"));
+        HttpResponse<String> late = purchase(activity, first, pass, "late");
+        assertThat(SaleFixture.field(late.body(), "code"), is("QUEUE_PASS_REQUIRED"));
+        assertThat(SaleFixture.field(late.body(), "reason"), is("EXPIRED"));
+    }
+
+    @Test
+    void theLastUnitClosesTheLineAndEveryoneInItIsToldSoldOut() throws Exception {
+        long activity = sale.createOpenActivity(SKU, 1, 1);
+        long buyer = BUYERS.incrementAndGet();
+        long waiting = BUYERS.incrementAndGet();
+        join(activity, buyer);
+        join(activity, waiting);
+        HttpResponse<String> bought = purchase(activity, buyer, awaitTurn(activity, buyer), "last-unit");
+        assertThat(bought.statusCode(), is(202));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        String state = "";
+        while (!state.equals("SOLD_OUT") && System.nanoTime() < deadline) {
+            state = SaleFixture.field(place(activity, waiting).body(), "state");
+            Thread.sleep(50);
+        }
+        assertThat(state, is("SOLD_OUT"));
+        HttpResponse<String> latecomer = join(activity, BUYERS.incrementAndGet());
+        assertThat(latecomer.statusCode(), is(410));
+        assertThat(SaleFixture.field(latecomer.body(), "code"), is("SOLD_OUT"));
+    }
+
+    @Test
+    void thePlaceIsPushedAsServerSentEventsThatResumeFromTheLastId() throws Exception {
+        long activity = sale.createOpenActivity(SKU, 10, 1);
+        long buyer = BUYERS.incrementAndGet();
+        // the queue is on but nobody is called until the buyer is in it
+        long joined = System.nanoTime();
+        join(activity, buyer);
+        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        // (the future completes when the stream ends: the events are read as they come instead)
+        var stream = events(activity, buyer, null, lines);
+        Map<String, String> event = nextEvent(lines, 10);
+        assertThat(event.get("event"), is("place"));
+        assertThat(event.get("id"), notNullValue());
+        String state = SaleFixture.field(event.get("data"), "state");
+        while (!state.equals("YOUR_TURN")) {
+            event = nextEvent(lines, 10);
+            state = SaleFixture.field(event.get("data"), "state");
+        }
+        assertThat(SaleFixture.field(event.get("data"), "pass"), notNullValue());
+        // the turn is pushed within a second or two (a tick of 50 ms, a poll of 100 ms), well inside the 6 s pass
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - joined), lessThan(3000L));
+        stream.cancel(true);
+
+        // reconnecting with the last id: nothing is sent again while nothing changes, then the change is
+        BlockingQueue<String> resumed = new LinkedBlockingQueue<>();
+        events(activity, buyer, event.get("id"), resumed);
+        assertThat(nextEvent(resumed, 1), is(Map.of()));
+        HttpResponse<String> bought = purchase(activity, buyer, SaleFixture.field(event.get("data"), "pass"), "sse");
+        assertThat(bought.statusCode(), is(202));
+        Map<String, String> used = nextEvent(resumed, 10);
+        assertThat(SaleFixture.field(used.get("data"), "state"), is("USED"));
+        assertThat(used.get("id"), not(event.get("id")));
+    }
+
+    @Test
+    void theTypedClientJoinsWaitsAndBuysWithThePass() throws Exception {
+        long activity = sale.createOpenActivity(SKU, 10, 1);
+        long buyer = BUYERS.incrementAndGet();
+        seckill.client.SeckillApi api = sale.buyer();
+        seckill.client.QueuePlace joined = api.joinQueue(activity, buyer, null);
+        assertThat(api.joinQueue(activity, buyer, null).place(), is(joined.place()));
+        seckill.client.QueuePlace place = joined;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!place.state().equals("YOUR_TURN") && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+            place = api.queuePlace(activity, buyer, joined.ticket());
+        }
+        assertThat(place.passHeader(), is("X-Queue-Pass"));
+        seckill.client.Reservation reservation = api.purchase(activity, buyer, null, place.pass(),
+                new seckill.client.PurchaseRequest(SKU, 1, "typed"));
+        assertThat(reservation.status(), is("QUEUED"));
+        try {
+            api.purchase(activity, BUYERS.incrementAndGet(), null, new seckill.client.PurchaseRequest(SKU, 1, "no-pass"));
+            throw new AssertionError("a purchase without a pass was accepted");
+        } catch (seckill.client.SeckillProblem problem) {
+            assertThat(problem.code(), is("QUEUE_PASS_REQUIRED"));
+        }
+    }
+
+    // --- helpers
+
+    private HttpResponse<String> join(long activity, long buyer) {
+        return contract.check(sale.send(SaleFixture.asBuyer(HttpRequest.newBuilder(queue(activity))
+                .POST(HttpRequest.BodyPublishers.noBody()), buyer)));
+    }
+
+    private HttpResponse<String> place(long activity, long buyer) {
+        return contract.check(sale.send(SaleFixture.asBuyer(HttpRequest.newBuilder(queue(activity)).GET(), buyer)));
+    }
+
+    private HttpResponse<String> purchase(long activity, long buyer, String pass, String requestId) {
+        return contract.check(sale.send(SaleFixture.asBuyer(HttpRequest.newBuilder(
+                        sale.base.resolve("/api/v1/activities/" + activity + "/purchases"))
+                .header("Content-Type", "application/json").header("X-Queue-Pass", pass)
+                .POST(HttpRequest.BodyPublishers.ofString(
+                        "{\"skuId\":%d,\"quantity\":1,\"requestId\":\"%s\"}".formatted(SKU, requestId))), buyer)));
+    }
+
+    private java.net.URI queue(long activity) {
+        return sale.base.resolve("/api/v1/activities/" + activity + "/queue");
+    }
+
+    /** Asks for the buyer's place until it is their turn; their pass. */
+    private String awaitTurn(long activity, long buyer) throws RuntimeException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (System.nanoTime() < deadline) {
+            String body = place(activity, buyer).body();
+            if ("YOUR_TURN".equals(SaleFixture.field(body, "state"))) {
+                return SaleFixture.field(body, "pass");
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+        throw new AssertionError("buyer " + buyer + " never got their turn: " + place(activity, buyer).body());
+    }
+
+    private java.util.concurrent.CompletableFuture<HttpResponse<Void>> events(long activity, long buyer, String lastId,
+                                                                               BlockingQueue<String> lines) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(sale.base.resolve(
+                "/api/v1/activities/" + activity + "/queue/events")).header("Accept", "text/event-stream").GET();
+        if (lastId != null) {
+            request.header("Last-Event-ID", lastId);
+        }
+        return sale.http.sendAsync(SaleFixture.asBuyer(request, buyer).build(),
+                HttpResponse.BodyHandlers.fromLineSubscriber(new java.util.concurrent.Flow.Subscriber<String>() {
+                    @Override
+                    public void onSubscribe(java.util.concurrent.Flow.Subscription subscription) {
+                        subscription.request(Long.MAX_VALUE);
+                    }
+
+                    @Override
+                    public void onNext(String line) {
+                        lines.add(line);
+                    }
+
+                    @Override
+                    public void onError(Throwable throwable) {
+                    }
+
+                    @Override
+                    public void onComplete() {
+                    }
+                }));
+    }
+
+    /** The next event's fields (id, event, data), or an empty map when none comes within {@code seconds}. */
+    private static Map<String, String> nextEvent(BlockingQueue<String> lines, long seconds) throws InterruptedException {
+        Map<String, String> event = new HashMap<>();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (true) {
+            String line = lines.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            if (line == null) {
+                return Map.of();
+            }
+            if (line.isEmpty()) {
+                if (event.containsKey("data")) {
+                    return event;
+                }
+                continue;
+            }
+            int colon = line.indexOf(':');
+            if (colon > 0) {
+                event.put(line.substring(0, colon), line.substring(colon + 1).stripLeading());
+            }
+        }
+    }
+
+    /** Spearman's rank correlation of a list of numbers against the order it is in. */
+    private static double rank(List<Long> values) {
+        List<Long> sorted = values.stream().sorted().toList();
+        int n = values.size();
+        double sum = 0;
+        for (int i = 0; i < n; i++) {
+            double d = i - sorted.indexOf(values.get(i));
+            sum += d * d;
+        }
+        return 1 - 6 * sum / ((double) n * ((double) n * n - 1));
+    }
+}
