@@ -70,24 +70,29 @@ class WaitingRoomTwoInstancesTest extends ServiceTest {
         }
         assertThat(SaleFixture.number(join(sale, instances[1], activity, firstBuyer).body(), "place"), is(places.getFirst()));
 
-        // sample the line's count of called buyers: in no window of one second more than the rate (+1 for the
-        // budget's first slice of the next second) although both instances call
+        // the promise as the line keeps it: at most the rate called in each second, by both instances
+        // together, read from the line's own per-second counts in Redis (sk:{q:a<id>}:s<epochSecond>, kept 5 s);
+        // a window of one second that straddles two seconds may hold more (a second whose ticks fell behind
+        // catches up before it ends: docs/queue.md)
+        java.util.Map<Long, Long> perSecond = new java.util.TreeMap<>();
         List<long[]> samples = new ArrayList<>();
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         while (System.nanoTime() < until) {
+            long now = System.currentTimeMillis() / 1000;
+            for (long second = now - 3; second <= now + 1; second++) {
+                String count = redis.get("sk:{q:a" + activity + "}:s" + second);
+                if (count != null) {
+                    perSecond.merge(second, Long.parseLong(count), Math::max);
+                }
+            }
             long called = SaleFixture.number(place(sale, instances[0], activity, firstBuyer + 23).body(), "called");
             samples.add(new long[] {System.nanoTime(), called});
             Thread.sleep(50);
         }
-        long mostInASecond = 0;
-        for (long[] a : samples) {
-            for (long[] b : samples) {
-                if (b[0] >= a[0] && b[0] - a[0] <= TimeUnit.SECONDS.toNanos(1)) {
-                    mostInASecond = Math.max(mostInASecond, b[1] - a[1]);
-                }
-            }
+        assertThat(perSecond.toString(), perSecond.size(), greaterThan(2));
+        for (var second : perSecond.entrySet()) {
+            assertThat(perSecond.toString(), second.getValue(), lessThanOrEqualTo((long) RATE));
         }
-        assertThat(mostInASecond, lessThanOrEqualTo((long) RATE + 1));
         assertThat(samples.getLast()[1], greaterThan(samples.getFirst()[1]));
 
         // a pass handed out by the line buys on either instance
