@@ -59,7 +59,7 @@ class LeasingNodeIds {
     void leaseNodeId() {
         // registered now, so the series (and its help) exists before the rare event it counts
         nodeIdsReplaced = metrics.counter(NODE_IDS_REPLACED);
-        lease = new NodeLease(redis, clock, nodeLease,
+        lease = new NodeLease(redis, System::nanoTime, nodeLease,
                 ProcessHandle.current().pid() + ":" + UUID.randomUUID());
         long node = lease.acquire();
         sequence = new ReservationSequence(clock, node);

@@ -1,6 +1,5 @@
 package seckill.reservation.redis;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 
@@ -26,15 +25,18 @@ public final class NodeLease {
     private final RedisScript release = RedisScript.read(NodeLease.class.getResourceAsStream("release_lease.lua"),
             "release_lease.lua");
     private final UnifiedJedis redis;
-    private final Clock clock;
+    private final java.util.function.LongSupplier nanos;
     private final Duration length;
     private final String holder;
     private volatile long node = -1;
-    private volatile long validUntilMillis;
+    // on the monotonic clock: a lease's life is time elapsed since Redis was asked, whatever the
+    // service's clock (the ledger's, moved by a correction or a test) says meanwhile
+    private volatile long validUntilNanos;
+    private volatile boolean valid;
 
-    public NodeLease(UnifiedJedis redis, Clock clock, Duration length, String holder) {
+    public NodeLease(UnifiedJedis redis, java.util.function.LongSupplier nanos, Duration length, String holder) {
         this.redis = redis;
-        this.clock = clock;
+        this.nanos = nanos;
         this.length = length;
         this.holder = holder;
     }
@@ -81,10 +83,11 @@ public final class NodeLease {
             if (candidate == excluded) {
                 continue;
             }
-            long askedAt = clock.millis();
+            long askedAt = nanos.getAsLong();
             if ("OK".equals(redis.set(key(candidate), holder, SetParams.setParams().nx().px(length.toMillis())))) {
                 node = candidate;
-                validUntilMillis = askedAt + safeLength();
+                validUntilNanos = askedAt + safeLength();
+                valid = true;
                 return candidate;
             }
         }
@@ -93,20 +96,21 @@ public final class NodeLease {
 
     /** Extends the lease; false when it is lost (lapsed or held by someone else): stop minting. */
     public boolean renew() {
-        long askedAt = clock.millis();
+        long askedAt = nanos.getAsLong();
         boolean held = "1".equals(RedisScript.text(renew.run(redis, List.of(key(node)),
                 List.of(holder, Long.toString(length.toMillis())))));
         if (held) {
-            validUntilMillis = askedAt + safeLength();
+            validUntilNanos = askedAt + safeLength();
+            valid = true;
         } else {
-            validUntilMillis = 0;
+            valid = false;
         }
         return held;
     }
 
     /** Whether ids may be minted under this lease now: held, and certainly not lapsed yet. */
     public boolean valid() {
-        return node >= 0 && clock.millis() < validUntilMillis;
+        return node >= 0 && valid && nanos.getAsLong() - validUntilNanos < 0;
     }
 
     public long node() {
@@ -116,12 +120,12 @@ public final class NodeLease {
     public void release() {
         if (node >= 0) {
             release.run(redis, List.of(key(node)), List.of(holder));
-            validUntilMillis = 0;
+            valid = false;
         }
     }
 
     /** A margin for clock drift between this process and Redis: a third of the lease. */
     private long safeLength() {
-        return length.toMillis() * 2 / 3;
+        return length.toNanos() * 2 / 3;
     }
 }

@@ -19,13 +19,13 @@ class NodeLeaseTest {
 
     @Test
     void the1025thStartAlongsideTheFirstInstanceGetsAnotherNodeId() {
-        NodeLease first = new NodeLease(SERVER.client(), Clock.systemUTC(), Duration.ofSeconds(30), "first");
+        NodeLease first = new NodeLease(SERVER.client(), System::nanoTime, Duration.ofSeconds(30), "first");
         long node = first.acquire();
         try {
             // 1,024 starts later the rotating start points at the first instance's id again; the old
             // scheme (INCR modulo 1024) handed it out a second time
             SERVER.client().set(NodeLease.START_COUNTER, Long.toString(node - 1 + 1024L * 5));
-            NodeLease later = new NodeLease(SERVER.client(), Clock.systemUTC(), Duration.ofSeconds(30), "later");
+            NodeLease later = new NodeLease(SERVER.client(), System::nanoTime, Duration.ofSeconds(30), "later");
             long laterNode = later.acquire();
             try {
                 assertThat(laterNode, is(not(node)));
@@ -41,7 +41,7 @@ class NodeLeaseTest {
 
     @Test
     void aLeaseTakenOverIsLostAndItsHolderStopsMinting() {
-        NodeLease lease = new NodeLease(SERVER.client(), Clock.systemUTC(), Duration.ofSeconds(30), "holder");
+        NodeLease lease = new NodeLease(SERVER.client(), System::nanoTime, Duration.ofSeconds(30), "holder");
         long node = lease.acquire();
         assertThat(lease.renew(), is(true));
         // Redis forgot it and another instance took the id (or it lapsed while this one was cut off)
@@ -55,10 +55,34 @@ class NodeLeaseTest {
 
     @Test
     void aLeaseReleasedAtShutdownIsFreeAgain() {
-        NodeLease lease = new NodeLease(SERVER.client(), Clock.systemUTC(), Duration.ofSeconds(30), "leaving");
+        NodeLease lease = new NodeLease(SERVER.client(), System::nanoTime, Duration.ofSeconds(30), "leaving");
         long node = lease.acquire();
         lease.release();
         assertThat(SERVER.client().exists(NodeLease.key(node)), is(false));
         assertThat(lease.valid(), is(false));
+    }
+
+    /**
+     * The lease's life is time elapsed since Redis was asked (the monotonic clock), not the service's
+     * clock: that clock (the ledger's, or a test's) can be set forward by minutes, and a lease judged on
+     * it lapsed at once, so the instance refused to mint ids (a launch answered 503 REDIS_UNAVAILABLE in
+     * a rehearsal, after a test moved its clock 15 min) until the next renewal. Red on the old code as
+     * "a lease outlives its instance clock moved forward or back" (it took a Clock then).
+     */
+    @Test
+    void aLeaseIsJudgedByTimeElapsedSinceRedisWasAsked() {
+        java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong(System.nanoTime());
+        NodeLease lease = new NodeLease(SERVER.client(), now::get, Duration.ofSeconds(30), "elapsed");
+        lease.acquire();
+        try {
+            now.addAndGet(Duration.ofSeconds(19).toNanos());
+            assertThat("19 s of a 30 s lease (trusted for two thirds)", lease.valid(), is(true));
+            now.addAndGet(Duration.ofSeconds(2).toNanos());
+            assertThat("21 s: no longer trusted without a renewal", lease.valid(), is(false));
+            assertThat(lease.renew(), is(true));
+            assertThat("renewed", lease.valid(), is(true));
+        } finally {
+            lease.release();
+        }
     }
 }
