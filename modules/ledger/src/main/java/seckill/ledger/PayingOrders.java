@@ -4,6 +4,7 @@ import java.time.Instant;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import seckill.ledger.api.AmountDue;
 import seckill.ledger.api.OrderPayments;
 import seckill.ledger.api.Payment;
 import seckill.ledger.api.PaymentResult;
@@ -26,5 +27,10 @@ class PayingOrders implements OrderPayments {
     @Override
     public PaymentResult pay(Payment payment, Instant now) {
         return rows.pay(payment, now);
+    }
+
+    @Override
+    public AmountDue amountDue(String orderNo) {
+        return rows.amountDue(orderNo);
     }
 }

@@ -149,3 +149,9 @@ CREATE TABLE seckill_order_number (
 --comment: when this ledger first bound a Redis namespace; a namespace whose binding was lost while it holds a sale's data is taken again only by a ledger that bound one before, never by an empty ledger (a ledger in use already bound its namespace at its first start)
 ALTER TABLE seckill_ledger ADD COLUMN bound_at DATETIME(3) NULL COMMENT 'UTC';
 UPDATE seckill_ledger SET bound_at = created_at WHERE EXISTS (SELECT 1 FROM seckill_activity);
+
+--changeset ordering:11-sku-showing
+--comment: what the buyer is shown of a SKU (issue #33): a name (plain text), a flash price (exact amount and ISO 4217 currency) and a picture (a file name in seckill.pictures.dir); all NULL for SKUs created without them. The order keeps the unit price it was sold at, copied from its stock row when the ordering worker writes it; a payment must equal it times the quantity.
+ALTER TABLE seckill_stock ADD COLUMN name VARCHAR(100) NULL, ADD COLUMN price_amount DECIMAL(14, 2) NULL,
+    ADD COLUMN price_currency CHAR(3) NULL, ADD COLUMN picture VARCHAR(100) NULL;
+ALTER TABLE seckill_order ADD COLUMN price_amount DECIMAL(14, 2) NULL, ADD COLUMN price_currency CHAR(3) NULL;

@@ -15,4 +15,10 @@ public interface OrderPayments {
      * change or not at all.
      */
     PaymentResult pay(Payment payment, Instant now);
+
+    /**
+     * What a payment of the order must be: the price the order was sold at times its quantity, as its
+     * row holds it (a price never changes once the order is written, so this may be read before paying).
+     */
+    AmountDue amountDue(String orderNo);
 }

@@ -14,6 +14,7 @@ import seckill.ledger.api.catalogue.Activity;
 import seckill.ledger.api.IdempotentRequest;
 import seckill.ledger.api.catalogue.NewActivity;
 import seckill.ledger.api.catalogue.SkuLine;
+import seckill.ledger.api.catalogue.SkuPrice;
 
 /** Reads and writes the seckill_activity and seckill_stock rows. */
 public final class ActivityRows {
@@ -41,7 +42,8 @@ public final class ActivityRows {
             long id = Columns.longOf(tx.get(OrderingSql.LAST_INSERT_ID).orElseThrow(), "id");
             for (SkuLine sku : activity.skus()) {
                 tx.insert(OrderingSql.INSERT_STOCK, id, sku.skuId(), sku.total(), sku.total(), sku.perUserLimit(),
-                        sku.buckets());
+                        sku.buckets(), sku.name().orElse(""), sku.price().map(SkuPrice::amountText).orElse(""),
+                        sku.price().map(SkuPrice::currency).orElse(""), sku.picture().orElse(""));
             }
             if (request != null) {
                 tx.insert(OrderingSql.INSERT_ACTIVITY_REQUEST, request.key(), request.fingerprint(), id,
@@ -77,7 +79,10 @@ public final class ActivityRows {
                     Columns.longOf(line, "sku_id"),
                     Columns.longOf(line, "total"),
                     Columns.intOf(line, "per_user_limit"),
-                    Columns.intOf(line, "buckets"))));
+                    Columns.intOf(line, "buckets"),
+                    Columns.optionalTextOf(line, "name"),
+                    Columns.priceOf(line, "price_amount", "price_currency"),
+                    Columns.optionalTextOf(line, "picture"))));
         }
         DbRow a = row.get();
         return Optional.of(new Activity(Columns.longOf(a, "id"), Columns.textOf(a, "name"),

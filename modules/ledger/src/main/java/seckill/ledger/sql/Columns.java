@@ -1,6 +1,10 @@
 package seckill.ledger.sql;
 
+import java.math.BigDecimal;
+import java.util.Optional;
+
 import io.helidon.dbclient.DbRow;
+import seckill.ledger.api.catalogue.SkuPrice;
 
 /**
  * Reads numeric and text columns whatever Java type the driver chose (BIGINT may arrive as Long or
@@ -29,5 +33,19 @@ public final class Columns {
     /** Text of a NOT NULL column (Helidon refuses SQL NULL here; select nullable ones with COALESCE). */
     public static String textOf(DbRow row, String column) {
         return row.column(column).get().toString();
+    }
+
+    /** Text of a column selected as {@code COALESCE(..., '')}: empty for SQL NULL. */
+    public static Optional<String> optionalTextOf(DbRow row, String column) {
+        String text = textOf(row, column);
+        return text.isEmpty() ? Optional.empty() : Optional.of(text);
+    }
+
+    /** A price selected as text ({@code COALESCE(CAST(amount AS CHAR), '')}, currency likewise); empty when NULL. */
+    public static Optional<SkuPrice> priceOf(DbRow row, String amountColumn, String currencyColumn) {
+        String amount = textOf(row, amountColumn);
+        String currency = textOf(row, currencyColumn);
+        return amount.isEmpty() || currency.isEmpty() ? Optional.empty()
+                : Optional.of(new SkuPrice(new BigDecimal(amount), currency));
     }
 }

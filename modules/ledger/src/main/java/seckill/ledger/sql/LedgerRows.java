@@ -9,6 +9,7 @@ import java.util.stream.Stream;
 import io.helidon.dbclient.DbClient;
 import io.helidon.dbclient.DbRow;
 import io.helidon.dbclient.DbTransaction;
+import seckill.ledger.api.AmountDue;
 import seckill.ledger.api.ExpiredOrder;
 import seckill.ledger.api.BucketFigures;
 import seckill.ledger.api.LedgerFigures;
@@ -89,6 +90,15 @@ public final class LedgerRows {
             Transactions.rollbackQuietly(tx, e);
             throw e;
         }
+    }
+
+    /** The order's price times its quantity, from its row. */
+    public AmountDue amountDue(String orderNo) {
+        return db.execute().get(OrderingSql.SELECT_ORDER_PRICE, orderNo)
+                .<AmountDue>map(row -> Columns.textOf(row, "due").isEmpty() ? new AmountDue.NotPriced()
+                        : new AmountDue.Priced(new java.math.BigDecimal(Columns.textOf(row, "due")),
+                        Columns.textOf(row, "currency")))
+                .orElseGet(AmountDue.NoOrder::new);
     }
 
     public List<ExpiredOrder> expireOverdue(Instant now, int limit) {

@@ -46,6 +46,7 @@ public final class OrderRows {
                 Columns.longOf(row, "activity_id"), Columns.longOf(row, "sku_id"),
                 Columns.longOf(row, "user_id"), Columns.intOf(row, "quantity"),
                 OrderStatus.ofCode(Columns.intOf(row, "status")),
-                UtcTime.instant(row.column("expire_at").get()), UtcTime.instant(row.column("created_at").get()));
+                UtcTime.instant(row.column("expire_at").get()), UtcTime.instant(row.column("created_at").get()),
+                Columns.priceOf(row, "price_amount", "price_currency"));
     }
 }

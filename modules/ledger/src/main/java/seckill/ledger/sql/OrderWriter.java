@@ -319,6 +319,10 @@ public final class OrderWriter {
             params.add(nowColumn);
             params.add(nowColumn);
             params.add(e.position().ordinal());
+            params.add(e.id().activityId());
+            params.add(e.id().skuId());
+            params.add(e.id().activityId());
+            params.add(e.id().skuId());
         }
         tx.insert(OrderingSql.ORDER_COLUMNS + OrderingSql.rows(OrderingSql.ORDER_ROW, events.size()), params.toArray());
     }

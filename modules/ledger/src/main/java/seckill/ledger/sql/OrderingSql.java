@@ -21,14 +21,18 @@ final class OrderingSql {
     static final String MARK_LEDGER_BOUND = "UPDATE seckill_ledger SET bound_at = ? WHERE id = 1 AND bound_at IS NULL";
 
     static final String INSERT_STOCK = """
-            INSERT INTO seckill_stock (activity_id, sku_id, total, available, per_user_limit, buckets)
-            VALUES (?, ?, ?, ?, ?, ?)""";
+            INSERT INTO seckill_stock (activity_id, sku_id, total, available, per_user_limit, buckets, name, price_amount,
+                                       price_currency, picture)
+            VALUES (?, ?, ?, ?, ?, ?, NULLIF(?, ''), NULLIF(?, ''), NULLIF(?, ''), NULLIF(?, ''))""";
 
     static final String SELECT_ACTIVITY = """
             SELECT id, name, starts_at, ends_at, payment_window_seconds FROM seckill_activity WHERE id = ?""";
 
     static final String SELECT_STOCK_LINES = """
-            SELECT sku_id, total, per_user_limit, buckets FROM seckill_stock WHERE activity_id = ? ORDER BY sku_id""";
+            SELECT sku_id, total, per_user_limit, buckets, COALESCE(name, '') AS name,
+                   COALESCE(CAST(price_amount AS CHAR), '') AS price_amount, COALESCE(price_currency, '') AS price_currency,
+                   COALESCE(picture, '') AS picture
+            FROM seckill_stock WHERE activity_id = ? ORDER BY sku_id""";
 
     /** Reservations recorded as failed (their units went back): never to be ordered. */
     static String selectFailedReservations(int count) {
@@ -64,10 +68,14 @@ final class OrderingSql {
 
     static final String ORDER_COLUMNS = """
             INSERT INTO seckill_order (order_no, reservation_id, request_id, activity_id, sku_id, user_id, quantity,
-                                       status, expire_at, created_at, updated_at, event_position)
+                                       status, expire_at, created_at, updated_at, event_position, price_amount,
+                                       price_currency)
             VALUES """;
-    static final String ORDER_ROW = "(?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)";
-    static final int ORDER_PARAMS = 11;
+    /** The order's price is its stock row's, read in the same statement: the price it was sold at (issue #33). */
+    static final String ORDER_ROW = "(?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?,"
+            + " (SELECT price_amount FROM seckill_stock WHERE activity_id = ? AND sku_id = ?),"
+            + " (SELECT price_currency FROM seckill_stock WHERE activity_id = ? AND sku_id = ?))";
+    static final int ORDER_PARAMS = 15;
 
     /** A number of the ledger's own for one order (see OrderNumbers.fallback); read back by LAST_INSERT_ID on the same connection. */
     static final String INSERT_ORDER_NUMBER = "INSERT INTO seckill_order_number (reservation_id, created_at) VALUES (?, ?)";
@@ -91,11 +99,13 @@ final class OrderingSql {
             ON DUPLICATE KEY UPDATE reason = reason""";
 
     static final String SELECT_ORDER_BY_RESERVATION = """
-            SELECT order_no, reservation_id, activity_id, sku_id, user_id, quantity, status, expire_at, created_at
+            SELECT order_no, reservation_id, activity_id, sku_id, user_id, quantity, status, expire_at, created_at,
+                   COALESCE(CAST(price_amount AS CHAR), '') AS price_amount, COALESCE(price_currency, '') AS price_currency
             FROM seckill_order WHERE reservation_id = ?""";
 
     static final String SELECT_ORDERS_OF_BUYER = """
-            SELECT order_no, reservation_id, activity_id, sku_id, user_id, quantity, status, expire_at, created_at
+            SELECT order_no, reservation_id, activity_id, sku_id, user_id, quantity, status, expire_at, created_at,
+                   COALESCE(CAST(price_amount AS CHAR), '') AS price_amount, COALESCE(price_currency, '') AS price_currency
             FROM seckill_order WHERE activity_id = ? AND user_id = ? ORDER BY sku_id""";
 
     static final String SELECT_FAILURES_OF_BUYER = """
@@ -109,7 +119,8 @@ final class OrderingSql {
     static final String TRACE_ORDER = """
             SELECT order_no, reservation_id, activity_id, sku_id, user_id, quantity, status, expire_at, created_at,
                    updated_at, COALESCE(payment_id, '') AS payment_id, COALESCE(CAST(paid_at AS CHAR), '') AS paid_at,
-                   COALESCE(CAST(event_position AS CHAR), '') AS event_position
+                   COALESCE(CAST(event_position AS CHAR), '') AS event_position,
+                   COALESCE(CAST(price_amount AS CHAR), '') AS price_amount, COALESCE(price_currency, '') AS price_currency
             FROM seckill_order WHERE reservation_id = ?""";
 
     static final String TRACE_FAILURE = """
@@ -138,6 +149,11 @@ final class OrderingSql {
     static final String PAY_ORDER = """
             UPDATE seckill_order SET status = 1, payment_id = ?, paid_at = ?, updated_at = ?
             WHERE order_no = ? AND status = 0 AND expire_at >= ?""";
+
+    /** What a payment of the order must be: its unit price times its quantity; empty columns when it has none. */
+    static final String SELECT_ORDER_PRICE = """
+            SELECT COALESCE(CAST(price_amount * quantity AS CHAR), '') AS due, COALESCE(price_currency, '') AS currency
+            FROM seckill_order WHERE order_no = ?""";
 
     static final String SELECT_ORDER_FOR_PAYMENT = """
             SELECT status, COALESCE(payment_id, '') AS payment_id, CASE WHEN expire_at < ? THEN 1 ELSE 0 END AS overdue

@@ -41,7 +41,8 @@ public final class TraceRows {
                 Columns.longOf(row, "activity_id"), Columns.longOf(row, "sku_id"),
                 Columns.longOf(row, "user_id"), Columns.intOf(row, "quantity"),
                 OrderStatus.ofCode(Columns.intOf(row, "status")),
-                UtcTime.instant(row.column("expire_at").get()), UtcTime.instant(row.column("created_at").get()));
+                UtcTime.instant(row.column("expire_at").get()), UtcTime.instant(row.column("created_at").get()),
+                Columns.priceOf(row, "price_amount", "price_currency"));
         String payment = Columns.textOf(row, "payment_id");
         return new LedgerTrace.Order(view, payment.isEmpty() ? Optional.empty() : Optional.of(payment),
                 time(row, "paid_at"), UtcTime.instant(row.column("updated_at").get()), number(row, "event_position"));
