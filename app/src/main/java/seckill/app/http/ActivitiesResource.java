@@ -55,10 +55,10 @@ public class ActivitiesResource {
         JsonArrayBuilder skus = Jsons.PROVIDER.createArrayBuilder();
         boolean allSoldOut = true;
         for (SkuLine sku : activity.skus()) {
-            JsonObjectBuilder line = Jsons.PROVIDER.createObjectBuilder()
+            JsonObjectBuilder line = ActivityJson.showing(sku, Jsons.PROVIDER.createObjectBuilder()
                     .add("skuId", sku.skuId())
                     .add("stock", sku.total())
-                    .add("perUserLimit", sku.perUserLimit());
+                    .add("perUserLimit", sku.perUserLimit()));
             Optional<Long> remaining = remaining(activity, sku);
             boolean soldOut = admission.isFlaggedSoldOut(activity.id(), sku.skuId())
                     || remaining.map(r -> r == 0).orElse(false);

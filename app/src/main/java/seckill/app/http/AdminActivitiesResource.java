@@ -13,6 +13,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
+import java.util.regex.Pattern;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -27,6 +29,7 @@ import seckill.app.sale.LaunchingActivities;
 import seckill.ledger.api.IdempotentRequest;
 import seckill.ledger.api.catalogue.NewActivity;
 import seckill.ledger.api.catalogue.SkuLine;
+import seckill.ledger.api.catalogue.SkuPrice;
 import seckill.reservation.api.ReservationId;
 import seckill.reservation.api.ReservationUnavailable;
 
@@ -44,19 +47,22 @@ public class AdminActivitiesResource {
 
     private final LaunchingActivities launching;
     private final Clock clock;
+    private final Pictures pictures;
 
     @Inject
     AdminActivitiesResource(LaunchingActivities launching,
-                            Clock clock) {
+                            Clock clock,
+                            Pictures pictures) {
         this.launching = launching;
         this.clock = clock;
+        this.pictures = pictures;
     }
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     public Response create(@HeaderParam("Idempotency-Key") String idempotencyKey, String body) {
-        NewActivity activity = read(JsonBody.parse(body), clock.instant());
+        NewActivity activity = read(JsonBody.parse(body), clock.instant(), pictures::problemWith);
         LaunchingActivities.Launch launched;
         try {
             launched = idempotencyKey == null ? new LaunchingActivities.Launch(launching.launch(activity), false)
@@ -91,7 +97,8 @@ public class AdminActivitiesResource {
         }
     }
 
-    static NewActivity read(JsonBody body, Instant now) {
+    /** {@code pictureProblem}: why a picture's file name cannot be used here ({@link Pictures#problemWith}). */
+    static NewActivity read(JsonBody body, Instant now, Function<String, Optional<String>> pictureProblem) {
         Optional<String> name = body.text("name", true, 200);
         Optional<Instant> startsAt = body.instant("startsAt", true);
         Optional<Instant> endsAt = body.instant("endsAt", true);
@@ -105,6 +112,7 @@ public class AdminActivitiesResource {
             Optional<Long> stock = sku.integer("stock", true, 1, MAX_STOCK);
             long perUser = sku.integer("perUserLimit", false, 1, MAX_PER_USER).orElse(1L);
             long buckets = sku.integer("buckets", false, 1, MAX_BUCKETS).orElse(1L);
+            Showing showing = showing(sku, pictureProblem);
             skuId.ifPresent(id -> {
                 if (!seen.add(id)) {
                     sku.fail("skuId", "is listed twice");
@@ -113,8 +121,9 @@ public class AdminActivitiesResource {
             if (skuId.isPresent() && stock.isPresent()) {
                 if (buckets > stock.get()) {
                     sku.fail("buckets", "must not exceed stock");
-                } else {
-                    skus.add(new SkuLine(skuId.get(), stock.get(), (int) perUser, (int) buckets));
+                } else if (showing.complete()) {
+                    skus.add(new SkuLine(skuId.get(), stock.get(), (int) perUser, (int) buckets, showing.name(),
+                            showing.price(), showing.picture()));
                 }
             }
         }
@@ -128,5 +137,73 @@ public class AdminActivitiesResource {
         body.check();
         return new NewActivity(name.orElseThrow(), startsAt.orElseThrow(), endsAt.orElseThrow(),
                 Duration.ofSeconds(paymentWindow), skus);
+    }
+
+    /** A decimal as written: digits, optionally a point and digits; no sign, exponent or spaces. */
+    private static final Pattern DECIMAL = Pattern.compile("[0-9]{1,30}(\\.[0-9]{1,30})?");
+
+    /**
+     * What a SKU shows (issue #33), each part optional; {@code complete} is false when a part was
+     * given but refused (the refusal is recorded in the body).
+     */
+    private record Showing(Optional<String> name, Optional<SkuPrice> price, Optional<String> picture, boolean complete) {
+    }
+
+    private static Showing showing(JsonBody sku, Function<String, Optional<String>> pictureProblem) {
+        boolean complete = true;
+        Optional<String> name = sku.string("name", false);
+        if (name.isPresent()) {
+            Optional<String> problem = SkuLine.nameProblem(name.get());
+            if (problem.isPresent()) {
+                sku.fail("name", problem.get());
+                name = Optional.empty();
+                complete = false;
+            }
+        }
+        Optional<SkuPrice> price = Optional.empty();
+        Optional<JsonBody> priceBody = sku.object("price");
+        if (priceBody.isPresent()) {
+            price = price(priceBody.get());
+            complete &= price.isPresent();
+        }
+        Optional<String> picture = sku.string("picture", false);
+        if (picture.isPresent()) {
+            Optional<String> problem = pictureProblem.apply(picture.get());
+            if (problem.isPresent()) {
+                sku.fail("picture", problem.get());
+                picture = Optional.empty();
+                complete = false;
+            }
+        }
+        return new Showing(name, price, picture, complete);
+    }
+
+    /** {@code {"amount": "19.99", "currency": "EUR"}}: the amount a string, so it stays exact. */
+    private static Optional<SkuPrice> price(JsonBody price) {
+        Optional<String> amountText = price.string("amount", true);
+        Optional<String> currency = price.string("currency", true);
+        boolean valid = amountText.isPresent() && currency.isPresent();
+        if (currency.isPresent()) {
+            Optional<String> problem = SkuPrice.currencyProblem(currency.get());
+            if (problem.isPresent()) {
+                price.fail("currency", problem.get());
+                valid = false;
+            }
+        }
+        if (amountText.isPresent()) {
+            if (!DECIMAL.matcher(amountText.get()).matches()) {
+                price.fail("amount", "must be a decimal amount written as a string, such as \"19.99\"");
+                valid = false;
+            } else {
+                Optional<String> problem = SkuPrice.amountProblem(new java.math.BigDecimal(amountText.get()),
+                        currency.filter(c -> SkuPrice.currencyProblem(c).isEmpty()).orElse(null));
+                if (problem.isPresent()) {
+                    price.fail("amount", problem.get());
+                    valid = false;
+                }
+            }
+        }
+        return valid ? Optional.of(new SkuPrice(new java.math.BigDecimal(amountText.get()), currency.get()))
+                : Optional.empty();
     }
 }

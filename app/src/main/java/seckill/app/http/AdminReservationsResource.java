@@ -131,6 +131,7 @@ public class AdminReservationsResource {
                     .add("createdAt", o.view().createdAt().toString())
                     .add("expiresAt", o.view().expiresAt().toString())
                     .add("updatedAt", o.updatedAt().toString());
+            o.view().price().ifPresent(p -> order.add("price", ActivityJson.price(p)));
             o.paymentId().ifPresent(p -> order.add("paymentId", p));
             o.paidAt().ifPresent(p -> order.add("paidAt", p.toString()));
             add(order, "eventPosition", o.eventPosition());

@@ -130,6 +130,35 @@ final class JsonBody {
         });
     }
 
+    /** A nested object as a body of its own (its errors reported here, prefixed), or empty when absent or not an object. */
+    Optional<JsonBody> object(String field) {
+        JsonValue value = object.get(field);
+        if (value == null || value == JsonValue.NULL) {
+            return Optional.empty();
+        }
+        if (!(value instanceof JsonObject o)) {
+            fail(field, "must be an object");
+            return Optional.empty();
+        }
+        return Optional.of(new JsonBody(o, prefix + field + ".", errors));
+    }
+
+    /** A string field as written, with no checks beyond its type (the caller judges it); empty when absent. */
+    Optional<String> string(String field, boolean required) {
+        JsonValue value = object.get(field);
+        if (value == null || value == JsonValue.NULL) {
+            if (required) {
+                fail(field, "is required");
+            }
+            return Optional.empty();
+        }
+        if (!(value instanceof JsonString string)) {
+            fail(field, "must be a string");
+            return Optional.empty();
+        }
+        return Optional.of(string.getString());
+    }
+
     /** The array's elements as bodies of their own; their errors are reported here, prefixed. */
     List<JsonBody> objects(String field, int minSize, int maxSize) {
         JsonValue value = object.get(field);

@@ -55,6 +55,11 @@ public class ReservationsResource {
         status.expiresAt().ifPresent(e -> json.add("expiresAt", e.toString()));
         status.orderStatus().ifPresent(s -> json.add("orderStatus", s));
         status.reason().ifPresent(r -> json.add("reason", r));
+        // the price the order was sold at, and what paying it takes (issue #33)
+        status.price().ifPresent(p -> {
+            json.add("price", ActivityJson.price(p));
+            status.quantity().ifPresent(q -> json.add("amountDue", ActivityJson.money(p.totalFor(q), p.currency())));
+        });
         return json;
     }
 }

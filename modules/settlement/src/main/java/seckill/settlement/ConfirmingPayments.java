@@ -21,6 +21,7 @@ import jakarta.json.spi.JsonProvider;
 import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.Tag;
+import seckill.ledger.api.AmountDue;
 import seckill.ledger.api.OrderPayments;
 import seckill.ledger.api.Payment;
 import seckill.ledger.api.PaymentResult;
@@ -33,7 +34,8 @@ import seckill.settlement.rules.Price;
 /**
  * Payment callbacks: the signature (over the signed timestamp and the raw bytes, within the window of
  * this service's clock) is checked before anything is parsed, the amount and currency must be exactly
- * the price, then the ledger decides in one transaction: the order's PENDING to PAID compare-and-set,
+ * what the order is due (its recorded unit price times its quantity; for an order without a price, the
+ * configured {@code seckill.payment.price}), then the ledger decides in one transaction: the order's PENDING to PAID compare-and-set,
  * which also requires the order's deadline not to have passed, and the payment's row in
  * seckill_payment, whose key keeps one payment id to one order.
  */
@@ -87,7 +89,7 @@ class ConfirmingPayments implements PaymentCallbacks {
         price = settings.paymentPrice().orElse(null);
         if (price == null) {
             LOG.warning("seckill.payment.price and seckill.payment.currency are not both set: payment callbacks"
-                    + " are refused until they are");
+                    + " for orders of SKUs without a price are refused until they are");
         }
     }
 
@@ -110,11 +112,6 @@ class ConfirmingPayments implements PaymentCallbacks {
         }
         if (JsonNesting.deeperThan(rawBody, MAX_DEPTH)) {
             return count(new PaymentAnswer.Invalid("the body nests arrays or objects deeper than " + MAX_DEPTH + " levels"));
-        }
-        // after the signature: a stranger is told 401 whatever this instance lacks
-        if (price == null) {
-            return count(new PaymentAnswer.NotConfigured(settings.price().isEmpty() ? "seckill.payment.price"
-                    : "seckill.payment.currency"));
         }
         JsonObject body;
         try (JsonReader reader = JSON.createReader(new ByteArrayInputStream(rawBody))) {
@@ -149,8 +146,26 @@ class ConfirmingPayments implements PaymentCallbacks {
         if (paidAt.isBefore(Instant.EPOCH) || paidAt.isAfter(LATEST_PAID_AT)) {
             return count(new PaymentAnswer.Invalid("paidAt must be between 1970 and 9999"));
         }
+        // the order's own price when it has one (issue #33), else the configured price; after the
+        // signature, so a stranger is told 401 whatever this instance lacks
+        Price due;
+        switch (ledger.amountDue(orderNo)) {
+            case AmountDue.Priced priced -> due = new Price(priced.amount(), priced.currency());
+            case AmountDue.NotPriced notPriced -> {
+                if (price == null) {
+                    return count(notConfigured());
+                }
+                due = price;
+            }
+            case AmountDue.NoOrder none -> {
+                if (price == null) {
+                    return count(new PaymentAnswer.UnknownOrder(orderNo));
+                }
+                due = price;
+            }
+        }
         Payment payment;
-        switch (price.judge(amount(body), text(body, "currency"))) {
+        switch (due.judge(amount(body), text(body, "currency"))) {
             case Price.Malformed malformed -> {
                 return count(new PaymentAnswer.Invalid(malformed.detail()));
             }
@@ -171,6 +186,11 @@ class ConfirmingPayments implements PaymentCallbacks {
                     used.usedFor());
         };
         return count(answer);
+    }
+
+    private PaymentAnswer.NotConfigured notConfigured() {
+        return new PaymentAnswer.NotConfigured(settings.price().isEmpty() ? "seckill.payment.price"
+                : "seckill.payment.currency");
     }
 
     private PaymentAnswer count(PaymentAnswer answer) {

@@ -13,8 +13,9 @@ import seckill.settlement.rules.Price;
  * reconciliation run, the timeout sweep's page, whether a halt in doubt is lifted automatically,
  * the payment callbacks' HMAC key ({@code seckill.payment.hmac-key}, empty: callbacks refused), how
  * far a callback's signed timestamp may be from this clock ({@code seckill.payment.signature-window-seconds}),
- * the price every payment must equal until orders carry their own ({@code seckill.payment.price} and
- * {@code seckill.payment.currency}; either missing: callbacks refused, a malformed one fails the start),
+ * the price a payment must equal when its order has none of its own, its SKU created without a price
+ * ({@code seckill.payment.price} and {@code seckill.payment.currency}; either missing: such callbacks
+ * refused, a malformed one fails the start),
  * how long a sale's Redis keys outlive its end ({@code seckill.reservation.keys-outlive-end-seconds})
  * how many unsettled events reconciliation reads from a bucket in one atomic step
  * ({@code seckill.settlement.snapshot-page-size}) and how long an operator's resume waits for a
@@ -55,7 +56,7 @@ record SettlementSettings(boolean enabled, long timeoutScanSeconds, long relayMi
                         .orElse(25L)));
     }
 
-    /** The price every payment must equal, when both halves are configured. */
+    /** The price a payment of an order without its own must equal, when both halves are configured. */
     Optional<Price> paymentPrice() {
         return price(price, currency);
     }

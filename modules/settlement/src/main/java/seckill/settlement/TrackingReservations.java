@@ -54,7 +54,7 @@ class TrackingReservations implements ReservationTracking {
             OrderView view = order.get();
             return view.userId() == userId
                     ? Optional.of(ReservationStatus.ordered(reservationId, view.orderNo(), view.expiresAt(),
-                    view.status().name()))
+                    view.status().name(), view.price(), view.quantity()))
                     : Optional.empty();
         }
         // a failed reservation's buyer may already be released in Redis, so the ledger answers first
@@ -78,7 +78,7 @@ class TrackingReservations implements ReservationTracking {
         for (OrderView order : orders.ordersOf(activityId, userId)) {
             held.put(order.reservationId(), new HeldReservation(order.skuId(), Optional.of(order.quantity()),
                     ReservationStatus.ordered(order.reservationId(), order.orderNo(), order.expiresAt(),
-                            order.status().name())));
+                            order.status().name(), order.price(), order.quantity())));
         }
         for (FailedReservation failed : orders.failuresOf(activityId, userId)) {
             held.putIfAbsent(failed.reservationId(), new HeldReservation(failed.skuId(), Optional.of(failed.quantity()),

@@ -122,6 +122,58 @@ class PaymentCallbackAttackTest extends ServiceTest {
                 is(List.of("99.50 CNY")));
     }
 
+    /**
+     * An order of a priced SKU is paid by its own price times its quantity, never by the configured
+     * price nor by the right figure in another currency (issue #33); each refusal is counted and
+     * leaves the order unpaid with no payment row.
+     */
+    @Test
+    void aPaymentOfAnotherAmountOrCurrencyThanTheOrdersPriceIsRefused() {
+        HttpResponse<String> created = sale.createActivity("""
+                {"name":"priced sale","startsAt":"%s","endsAt":"%s","skus":[{"skuId":%d,"stock":4,"perUserLimit":2,
+                 "name":"Phone","price":{"amount":"12.34","currency":"EUR"}}]}""".formatted(Instant.now().minusSeconds(5),
+                Instant.now().plusSeconds(3600), SKU), SaleFixture.ADMIN_TOKEN);
+        assertThat(created.body(), created.statusCode(), is(201));
+        long activity = SaleFixture.number(created.body(), "activityId");
+        long buyer = activity * 1000 + 1;
+        HttpResponse<String> reserved = sale.purchaseRetrying(activity, buyer, SKU, 2, "priced-" + buyer);
+        assertThat(reserved.body(), reserved.statusCode(), is(202));
+        SaleFixture.await("the order", Duration.ofSeconds(30), () -> sale.orders(activity) == 1);
+        String order = sale.column("SELECT order_no FROM seckill_order WHERE activity_id = ?", activity).get(0);
+        assertThat("the order keeps the price it was sold at",
+                sale.column("SELECT CONCAT(price_amount, ' ', price_currency) FROM seckill_order WHERE order_no = ?", order),
+                is(List.of("12.34 EUR")));
+
+        double mismatchesBefore = paymentsCounted("amountmismatch");
+        String[][] others = {{"99.50", "CNY"}, {"12.34", "EUR"}, {"24.68", "USD"}, {"24.67", "EUR"}, {"24.69", "EUR"}};
+        for (String[] other : others) {
+            String body = callback(order, "p-priced-" + other[0] + other[1] + "-" + order, other[0], other[1]);
+            HttpResponse<String> answer = send(body, PaymentCallbacks.header(KEY, clock.instant().getEpochSecond(), body));
+            assertThat(other[0] + " " + other[1] + ": " + answer.body(), answer.statusCode(), is(409));
+            assertThat(answer.body(), containsString("\"code\":\"AMOUNT_MISMATCH\""));
+            assertThat(answer.headers().firstValue("Content-Type").orElse(""), containsString("application/problem+json"));
+        }
+        assertThat("each refusal counted", paymentsCounted("amountmismatch") - mismatchesBefore, is((double) others.length));
+        assertThat("no other amount paid the order", status(order), is(0L));
+        assertThat(paymentRows(order), is(0L));
+
+        // two units at 12.34 EUR, however it is written, pay
+        String body = callback(order, "p-priced-ok-" + order, "2.468e1", "EUR");
+        HttpResponse<String> paid = send(body, PaymentCallbacks.header(KEY, clock.instant().getEpochSecond(), body));
+        assertThat(paid.body(), paid.statusCode(), is(200));
+        assertThat(status(order), is(1L));
+        assertThat(sale.column("SELECT CONCAT(amount, ' ', currency) FROM seckill_payment WHERE order_no = ?", order),
+                is(List.of("24.68 EUR")));
+    }
+
+    /** {@code seckill_payments_total} of one outcome, as /metrics exposes it. */
+    private double paymentsCounted(String outcome) {
+        String text = sale.send(HttpRequest.newBuilder(sale.base.resolve("/metrics")).header("Accept", "text/plain")
+                .GET()).body();
+        return text.lines().filter(l -> l.startsWith("seckill_payments_total{") && l.contains("outcome=\"" + outcome + "\""))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+    }
+
     @Test
     void onePaymentIdPaysOneOrderAndItsRepeatIsAnsweredTheSame() {
         List<String> orders = orders(2);

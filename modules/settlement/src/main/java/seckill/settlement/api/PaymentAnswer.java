@@ -44,7 +44,10 @@ public sealed interface PaymentAnswer {
     record UnknownOrder(String orderNo) implements PaymentAnswer {
     }
 
-    /** No signing key, or no price, is configured ({@code missing} names the key); callbacks cannot be judged. */
+    /**
+     * No signing key is configured, or the order has no price of its own and none is configured
+     * ({@code missing} names the key): the callback cannot be judged.
+     */
     record NotConfigured(String missing) implements PaymentAnswer {
     }
 }

@@ -5,9 +5,9 @@ import java.math.RoundingMode;
 import java.util.regex.Pattern;
 
 /**
- * What a payment must be: exactly this amount in this currency. Orders carry no price yet, so one
- * configured price stands for every order ({@code seckill.payment.price}, {@code .currency}); when
- * orders get theirs, the order's price is judged the same way. An amount is read as the exact
+ * What a payment must be: exactly this amount in this currency: the order's recorded price times its
+ * quantity, or for an order of a SKU without a price the configured one ({@code seckill.payment.price},
+ * {@code .currency}). An amount is read as the exact
  * decimal the payment side wrote, and bounded before any arithmetic: {@code 1e999999} or a
  * five-thousand-digit number is refused here and never reaches SQL.
  */
