@@ -11,6 +11,7 @@ module seckill.client {
     requires transitive microprofile.rest.client.api;
     requires transitive jakarta.ws.rs;
     requires jakarta.json;
+    requires static jakarta.json.bind;
     requires com.nimbusds.jose.jwt;
 
     exports seckill.client;

@@ -10,7 +10,12 @@ import java.util.List;
 public record ActivityView(long activityId, String name, String startsAt, String endsAt, long paymentWindowSeconds,
                            String state, List<Sku> skus, String serverTime) {
 
-    /** One SKU of the activity; {@code remaining} is null when the service cannot tell right now. */
-    public record Sku(long skuId, long stock, int perUserLimit, Long remaining, boolean soldOut) {
+    /**
+     * One SKU of the activity; {@code remaining} is null when the service cannot tell right now;
+     * {@code name}, {@code price} and {@code pictureUrl} (a path on the service) are null for a SKU
+     * launched without them (show it as "SKU id", without a price).
+     */
+    public record Sku(long skuId, long stock, int perUserLimit, Long remaining, boolean soldOut, String name,
+                      NewActivity.Price price, String pictureUrl) {
     }
 }

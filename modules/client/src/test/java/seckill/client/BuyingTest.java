@@ -121,7 +121,7 @@ class BuyingTest {
     }
 
     private static ReservationView view(String id, String status) {
-        return new ReservationView(id, status, 3L, null, null, null, null, null);
+        return new ReservationView(id, status, 3L, null, null, null, null, null, null, null);
     }
 
     private SeckillApi api() {

@@ -31,7 +31,11 @@ import static org.hamcrest.Matchers.not;
 // one attempt per buyer per SKU per 4 s: a second click inside that is queued (429) and retried by the page
 @AddConfig(key = "seckill.admission.buyer-rate", value = "1")
 @AddConfig(key = "seckill.admission.buyer-window-millis", value = "4000")
+// SKU pictures: files the test writes into this folder (relative to system-tests/, where Maven runs)
+@AddConfig(key = "seckill.pictures.dir", value = PagesTest.PICTURES)
 class PagesTest extends ServiceTest {
+
+    static final String PICTURES = "target/pages-test-pictures";
 
     @Inject
     Admission admission;
@@ -73,6 +77,45 @@ class PagesTest extends ServiceTest {
 
         assertThat(sale.column("SELECT order_no FROM seckill_order WHERE activity_id = ? AND user_id = ?", activity, buyer),
                 is(List.of(orderNo)));
+    }
+
+    /**
+     * Each SKU shows its name, price and picture (issue #33); a name that looks like markup is shown
+     * as the text it is, never run or parsed; a SKU launched without them shows "SKU id" as before.
+     */
+    @Test
+    void eachSkuShowsItsNameAndPriceAndPictureAndANameIsOnlyEverText() throws Exception {
+        java.nio.file.Path folder = java.nio.file.Path.of(PICTURES);
+        java.nio.file.Files.createDirectories(folder);
+        java.awt.image.BufferedImage image = new java.awt.image.BufferedImage(32, 32,
+                java.awt.image.BufferedImage.TYPE_INT_RGB);
+        image.setRGB(3, 3, 0xE4393C);
+        javax.imageio.ImageIO.write(image, "png", folder.resolve("phone-9551.png").toFile());
+        String hostile = "<script>window.pwned=1</script><img src=x onerror=\"window.pwned=2\"><b>Phone</b>";
+        long activity = BuyerPage.launch(sale, Instant.now().minusSeconds(5), List.of(
+                new NewActivity.Sku(9551, 5, 1, 1, hostile, new NewActivity.Price("12.34", "EUR"), "phone-9551.png"),
+                new NewActivity.Sku(9552, 5, 1, 1)));
+        page.open(activity, activity * 1000 + 7);
+        browser.await("the SKUs", Duration.ofSeconds(10), d -> browser.text("skus").contains("SKU 9552"));
+
+        String skus = browser.text("skus");
+        assertThat("the name as written, tags and all", skus, containsString(hostile));
+        assertThat("the price with its currency", skus, containsString("12.34"));
+        assertThat(skus, containsString("€"));
+        assertThat("nothing in the name became an element",
+                browser.driver.findElements(By.cssSelector("#skus b, #skus script, #skus img:not(.sku-picture)")).size(),
+                is(0));
+        assertThat("nothing in the name ran", browser.driver.executeScript("return window.pwned === undefined"),
+                is(true));
+        // the picture, served by the service and loaded by the browser under the page's policy
+        browser.await("the picture", Duration.ofSeconds(10), d -> Boolean.TRUE.equals(browser.driver.executeScript(
+                "const i = document.querySelector('#skus img.sku-picture');"
+                        + " return i !== null && i.complete && i.naturalWidth === 32;")));
+        assertThat(browser.driver.findElement(By.cssSelector("#skus img.sku-picture")).getDomAttribute("src"),
+                is("/pictures/phone-9551.png"));
+        assertThat("a SKU without a price shows none", browser.driver.findElements(By.cssSelector(
+                "#skus label[data-sku='9552'] .sku-price")).size(), is(0));
+        browser.screenshot("buyer-skus");
     }
 
     @Test

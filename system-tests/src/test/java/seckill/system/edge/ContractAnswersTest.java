@@ -289,6 +289,36 @@ class ContractAnswersTest extends ServiceTest {
                 .header("Authorization", "Bearer not-the-admin-token").GET()), 401, "UNAUTHENTICATED");
     }
 
+    /**
+     * A SKU launched with a name, a price and no picture (issue #33): the launch, the activity view
+     * and the order's view carry them; a payment of another amount is the contract's 409.
+     */
+    @Test
+    @Order(6)
+    void aPricedSkusAnswersAreTheContracts() {
+        String body = ("{\"name\":\"contract priced\",\"startsAt\":\"%s\",\"endsAt\":\"%s\",\"skus\":[{\"skuId\":%d,"
+                + "\"stock\":3,\"perUserLimit\":1,\"name\":\"<i>Phone</i>\",\"price\":{\"amount\":\"12.3\",\"currency\":\"EUR\"}}]}")
+                .formatted(Instant.now().minusSeconds(5), Instant.now().plusSeconds(3600), SKU);
+        HttpResponse<String> launched = check(launchRequest(body, null));
+        assertThat(launched.body(), launched.statusCode(), is(201));
+        assertThat(launched.body(), containsString("\"price\":{\"amount\":\"12.30\",\"currency\":\"EUR\"}"));
+        long activity = SaleFixture.number(launched.body(), "activityId");
+        HttpResponse<String> view = check(sale.get("/api/v1/activities/" + activity, null));
+        assertThat(view.body(), containsString("\"name\":\"<i>Phone</i>\""));
+        assertProblem(launchRequest(body.replace("\"12.3\"", "\"12.345\""), null), 400, "INVALID_REQUEST");
+
+        HttpResponse<String> bought = check(sale.purchaseRetrying(activity, 91, SKU, 1, "contract-91"));
+        String reservation = SaleFixture.field(bought.body(), "reservationId");
+        SaleFixture.await("ordered", Duration.ofSeconds(30), () -> sale.get("/api/v1/reservations/" + reservation, "91")
+                .body().contains("\"status\":\"ORDERED\""));
+        HttpResponse<String> ordered = check(sale.get("/api/v1/reservations/" + reservation, "91"));
+        assertThat(ordered.body(), containsString("\"amountDue\":{\"amount\":\"12.30\",\"currency\":\"EUR\"}"));
+        String orderNo = SaleFixture.field(ordered.body(), "orderNo");
+        // the configured price (99.50 CNY) is not this order's
+        assertProblem(pay(orderNo, "pay-" + orderNo, "99.5", true), 409, "AMOUNT_MISMATCH");
+        check(sale.get("/api/v1/activities/" + activity + "/reservations", "91"));
+    }
+
     /** A SKU whose stock Redis lost, a sale that ended, and Redis not answering. */
     @Test
     @Order(7)

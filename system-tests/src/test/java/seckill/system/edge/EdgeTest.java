@@ -47,7 +47,11 @@ import static org.hamcrest.Matchers.lessThanOrEqualTo;
 @AddConfig(key = "seckill.admission.token-required", value = "false")
 @AddConfig(key = "seckill.admission.trust-forwarded-for", value = "true")
 @AddConfig(key = "seckill.admission.blocked-ips", value = "127.0.0.66")
+@AddConfig(key = "seckill.pictures.dir", value = EdgeTest.PICTURES)
 class EdgeTest extends ServiceTest {
+
+    /** SKU pictures both instances serve (relative to system-tests/, where Maven runs). */
+    static final String PICTURES = "target/edge-test-pictures";
 
     private static final Path NGINX = MachineTools.NGINX;
     private static final Path CONFIG = Path.of("..", "config", "nginx", "nginx.conf");
@@ -79,7 +83,8 @@ class EdgeTest extends ServiceTest {
         MachineTools.requireNginx();
         second = SecondInstance.start(SecondInstance.storesOf(config, devServers), db,
                 "seckill.admission.token-required=false", "seckill.admission.trust-forwarded-for=true",
-                "seckill.admission.blocked-ips=127.0.0.66");
+                "seckill.admission.blocked-ips=127.0.0.66",
+                "seckill.pictures.dir=" + Path.of(PICTURES).toAbsolutePath());
         int edge = startNginx(target.getUri().getPort(), second.base().getPort());
         SaleFixture sale = new SaleFixture(target.getUri(), db);
         long activity = sale.createActivity(Instant.now().minusSeconds(5), Instant.now().plusSeconds(600), 9601, 50, 1);
@@ -140,6 +145,23 @@ class EdgeTest extends ServiceTest {
         assertThat(again.headers, containsString("X-Cache: HIT"));
         assertThat(request("127.0.0.1", edge, "GET", "/?activity=" + activity, null, null).body,
                 containsString("<title>Flash sale</title>"));
+
+        // and so are the SKU pictures (issue #33): the service's Cache-Control and ETag, then the edge's copy
+        Files.createDirectories(Path.of(PICTURES));
+        byte[] png = {(byte) 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D, 'I', 'H', 'D', 'R'};
+        Files.write(Path.of(PICTURES, "edge-9601.png"), png);
+        Answer picture = request("127.0.0.1", edge, "GET", "/pictures/edge-9601.png", null, null);
+        assertThat(picture.headers, picture.status, is(200));
+        assertThat(picture.headers, containsString("Content-Type: image/png"));
+        assertThat(picture.headers, containsString("Cache-Control: public, max-age=86400"));
+        assertThat(picture.headers, containsString("ETag: \""));
+        Answer cached = request("127.0.0.1", edge, "GET", "/pictures/edge-9601.png", null, null);
+        assertThat(cached.status, is(200));
+        assertThat(cached.headers, containsString("X-Cache: HIT"));
+        // a file that is no picture by its first bytes is not served, whatever its name
+        Files.writeString(Path.of(PICTURES, "fake.png"), "<script>alert(1)</script>");
+        assertThat(request("127.0.0.1", edge, "GET", "/pictures/fake.png", null, null).status, is(404));
+        assertThat(request("127.0.0.1", edge, "GET", "/pictures/..%2Fpom.xml", null, null).status, is(404));
     }
 
     /**

@@ -90,14 +90,47 @@
       radio.value = sku.skuId;
       radio.checked = chosen ? chosen === sku.skuId : i === 0;
       label.appendChild(radio);
-      let hint = ' SKU ' + sku.skuId + ' — ';
-      if (sku.soldOut) hint += 'sold out';
-      else if (sku.remaining !== undefined) hint += 'about ' + sku.remaining + ' of ' + sku.stock + ' left';
-      else hint += sku.stock + ' units';
-      label.appendChild(document.createTextNode(hint));
-      if (sku.soldOut) label.className = 'soldout';
+      label.className = 'sku' + (sku.soldOut ? ' soldout' : '');
+      label.dataset.sku = sku.skuId;
+      // the name is the operator's text: only ever set as text, never parsed as HTML
+      if (sku.pictureUrl) {
+        const picture = document.createElement('img');
+        picture.className = 'sku-picture';
+        picture.src = sku.pictureUrl;
+        picture.alt = sku.name || ('SKU ' + sku.skuId);
+        picture.width = 64;
+        picture.height = 64;
+        label.appendChild(picture);
+      }
+      const name = document.createElement('span');
+      name.className = 'sku-name';
+      name.textContent = sku.name || ('SKU ' + sku.skuId);
+      label.appendChild(name);
+      if (sku.price) {
+        const price = document.createElement('span');
+        price.className = 'sku-price';
+        price.textContent = money(sku.price);
+        label.appendChild(price);
+      }
+      const hint = document.createElement('span');
+      hint.className = 'sku-stock';
+      if (sku.soldOut) hint.textContent = 'sold out';
+      else if (sku.remaining !== undefined) hint.textContent = 'about ' + sku.remaining + ' of ' + sku.stock + ' left';
+      else hint.textContent = sku.stock + ' units';
+      label.appendChild(hint);
       box.appendChild(label);
     });
+  }
+
+  // {amount: "19.90", currency: "EUR"} in the buyer's locale; the exact amount as sent if the
+  // browser does not know the currency
+  function money(price) {
+    try {
+      return new Intl.NumberFormat(undefined, {style: 'currency', currency: price.currency})
+          .format(Number(price.amount));
+    } catch (e) {
+      return price.amount + ' ' + price.currency;
+    }
   }
 
   function selectedSku() {
@@ -270,6 +303,8 @@
       status('Ordered. Pay before the deadline to keep it.', 'good');
       $('order').hidden = false;
       $('order-no').textContent = answer.json.orderNo;
+      $('order-price-row').hidden = !answer.json.amountDue;
+      if (answer.json.amountDue) $('order-price').textContent = money(answer.json.amountDue);
       const deadline = Date.parse(answer.json.expiresAt);
       $('pay-by').textContent = new Date(deadline).toLocaleTimeString();
       const left = () => {
