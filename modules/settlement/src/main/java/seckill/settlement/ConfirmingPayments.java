@@ -35,8 +35,8 @@ import seckill.settlement.rules.Price;
  * Payment callbacks: the signature (over the signed timestamp and the raw bytes, within the window of
  * this service's clock) is checked before anything is parsed, the amount and currency must be exactly
  * what the order is due (its recorded unit price times its quantity; for an order without a price, the
- * configured {@code seckill.payment.price}), then the ledger decides in one transaction: the order's PENDING to PAID compare-and-set,
- * which also requires the order's deadline not to have passed, and the payment's row in
+ * configured {@code seckill.payment.price}), then the ledger decides in one transaction: the order's
+ * PENDING to PAID compare-and-set, which also requires the order's deadline not to have passed, and the payment's row in
  * seckill_payment, whose key keeps one payment id to one order.
  */
 @ApplicationScoped
