@@ -94,6 +94,39 @@ class WaitingRoomPageTest extends ServiceTest {
         assertThat(sale.count("SELECT COUNT(*) FROM seckill_order WHERE activity_id = ?", activity), is(1L));
     }
 
+    @Test
+    void theOperationsViewShowsTheLineShorteningAtTheRate() throws Exception {
+        long activity = BuyerPage.launch(sale, Instant.now().minusSeconds(5), List.of(new NewActivity.Sku(9702, 20, 1, 1)));
+        for (int i = 1; i <= 8; i++) {
+            HttpResponse<String> joined = join(activity, activity * 1000 + i);
+            assertThat(joined.body(), joined.statusCode(), is(200));
+        }
+        browser.open(sale.base.resolve("/ops?activity=" + activity).toString());
+        browser.byId("token").sendKeys(SaleFixture.ADMIN_TOKEN);
+        browser.byId("login").submit();
+        String waiting = "tr[data-activity='" + activity + "'] td.waiting";
+        List<Long> shown = new ArrayList<>();
+        browser.await("the line shortening", Duration.ofSeconds(20), d -> {
+            List<org.openqa.selenium.WebElement> cells = d.findElements(org.openqa.selenium.By.cssSelector(waiting));
+            if (cells.isEmpty()) {
+                return null;
+            }
+            long now = Long.parseLong(cells.getFirst().getText());
+            // never more than joined, never fewer than Redis holds now (the view is at most a tick behind)
+            long inRedis = redis.zcard("sk:{q:a" + activity + "}:line");
+            assertThat(now, org.hamcrest.Matchers.lessThanOrEqualTo(8L));
+            assertThat(now, greaterThanOrEqualTo(inRedis));
+            if (shown.isEmpty() || shown.getLast() != now) {
+                shown.add(now);
+            }
+            return shown.size() >= 3 ? shown : null;
+        });
+        browser.screenshot("ops-line");
+        for (int i = 1; i < shown.size(); i++) {
+            assertThat("the line only shortens: " + shown, shown.get(i), org.hamcrest.Matchers.lessThan(shown.get(i - 1)));
+        }
+    }
+
     private HttpResponse<String> join(long activity, long buyer) throws Exception {
         HttpRequest request = SaleFixture.asBuyer(HttpRequest.newBuilder(
                         sale.base.resolve("/api/v1/activities/" + activity + "/queue"))
