@@ -24,6 +24,7 @@ import seckill.admission.api.SaleWindow;
 import seckill.ledger.api.catalogue.Activity;
 import seckill.ledger.api.catalogue.ActivityCatalog;
 import seckill.ledger.api.catalogue.SkuLine;
+import seckill.queue.api.QueueFigures;
 import seckill.reservation.api.ReservationUnavailable;
 import seckill.reservation.api.RemainingStock;
 import seckill.settlement.api.Reconciliation;
@@ -49,16 +50,18 @@ public class AdminOverviewResource {
     private final Admission admission;
     private final Reconciliation reconciliation;
     private final MetricRegistry metrics;
+    private final QueueFigures queue;
     private final Clock clock;
 
     @Inject
     AdminOverviewResource(ActivityCatalog catalog, RemainingStock stock, Admission admission,
-                          Reconciliation reconciliation, MetricRegistry metrics, Clock clock) {
+                          Reconciliation reconciliation, MetricRegistry metrics, QueueFigures queue, Clock clock) {
         this.catalog = catalog;
         this.stock = stock;
         this.admission = admission;
         this.reconciliation = reconciliation;
         this.metrics = metrics;
+        this.queue = queue;
         this.clock = clock;
     }
 
@@ -82,7 +85,9 @@ public class AdminOverviewResource {
                 .add("totals", Jsons.PROVIDER.createObjectBuilder()
                         .add("purchases", purchases)
                         .add("reservations", count("seckill.reservations"))
-                        .add("ordersCreated", count("seckill.orders.created")))
+                        .add("ordersCreated", count("seckill.orders.created"))
+                        .add("queuePassesExpired", count("seckill.queue.passes.expired"))
+                        .add("queuePassesUsed", count("seckill.queue.passes.used")))
                 .add("streamPending", gauge("seckill.stream.pending"))
                 .add("streamLag", gauge("seckill.stream.lag"))
                 .add("outboxBacklog", gauge("seckill.outbox.backlog"))
@@ -108,9 +113,19 @@ public class AdminOverviewResource {
                     Jsons.PROVIDER.createObjectBuilder().add("state", c.state()).add("checkedAt", c.checkedAt().toString())));
             skus.add(line);
         }
-        return ActivityJson.base(activity)
+        JsonObjectBuilder json = ActivityJson.base(activity)
                 .add("state", window.notStartedAt(now) ? "UPCOMING" : window.endedAt(now) ? "ENDED" : "OPEN")
                 .add("skus", skus);
+        // the waiting line, as this instance's last tick read it (absent when the queue is off or the line idle)
+        queue.lines().stream().filter(l -> l.activityId() == activity.id()).findFirst().ifPresent(l -> json.add("queue",
+                Jsons.PROVIDER.createObjectBuilder()
+                        .add("waiting", l.waiting())
+                        .add("passesOut", l.passesOut())
+                        .add("called", l.called())
+                        .add("calledPerSecond", Math.max(0, l.calledPerSecond()))
+                        .add("closed", l.closed())
+                        .add("waitEstimateSeconds", l.waitEstimateSeconds())));
+        return json;
     }
 
     private Optional<List<Long>> byBucket(long activityId, SkuLine sku) {

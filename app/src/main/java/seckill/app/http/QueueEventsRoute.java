@@ -5,6 +5,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.List;
 import java.util.Optional;
 
 import io.helidon.http.HeaderNames;
@@ -16,6 +17,8 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObjectBuilder;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import seckill.ledger.api.catalogue.Activity;
 import seckill.ledger.api.catalogue.ActivityCatalog;
@@ -25,14 +28,20 @@ import seckill.queue.api.Place;
 import seckill.queue.api.PlaceState;
 import seckill.queue.api.QueueSwitch;
 import seckill.queue.api.QueueWindow;
+import seckill.settlement.api.HeldReservation;
+import seckill.settlement.api.ReservationStatus;
+import seckill.settlement.api.ReservationTracking;
 
 /**
  * {@code GET /api/v1/activities/{id}/queue/events}: the buyer's place pushed as Server-Sent Events
  * ({@code text/event-stream}, issue #33), event {@code place} with the data {@code GET …/queue} answers, each
  * written and flushed as the place changes (read every {@code seckill.queue.events-poll-millis}). Every event
  * has an id naming the state ({@link Place#eventId()}): a client reconnecting with {@code Last-Event-ID} is sent
- * nothing until something changed. The stream ends once the pass was used or expired, the sale ended, or
- * after {@code seckill.queue.events-max-seconds} (the client reconnects); a comment line every 15 s keeps
+ * nothing until something changed. Once the pass was used (the buyer reserved), the same stream follows the
+ * purchase to its end: event {@code reservation} with the data {@code GET …/activities/{id}/reservations}
+ * answers (each reservation {@code QUEUED}, then {@code ORDERED} with its order number, or {@code FAILED} with
+ * the reason), id {@code r.<states>}, until none is {@code QUEUED} any more. The stream ends then, once the
+ * pass expired, when the sale ended, or after {@code seckill.queue.events-max-seconds} (the client reconnects); a comment line every 15 s keeps
  * proxies from closing it and finds clients that left. A web server route, like the purchase route: each event
  * is written and flushed straight to the connection from the request's virtual thread, with no Jersey in between.
  */
@@ -45,19 +54,21 @@ public class QueueEventsRoute implements HttpService {
     private final ActivityCatalog catalog;
     private final QueueSwitch queue;
     private final FindPlace places;
+    private final ReservationTracking reservations;
     private final BuyerAuthentication buyers;
     private final Clock clock;
     private final long pollMillis;
     private final long streamSeconds;
 
     @Inject
-    QueueEventsRoute(ActivityCatalog catalog, QueueSwitch queue, FindPlace places, BuyerAuthentication buyers,
-                     Clock clock,
+    QueueEventsRoute(ActivityCatalog catalog, QueueSwitch queue, FindPlace places, ReservationTracking reservations,
+                     BuyerAuthentication buyers, Clock clock,
                      @ConfigProperty(name = "seckill.queue.events-poll-millis", defaultValue = "500") long pollMillis,
                      @ConfigProperty(name = "seckill.queue.events-max-seconds", defaultValue = "900") long streamSeconds) {
         this.catalog = catalog;
         this.queue = queue;
         this.places = places;
+        this.reservations = reservations;
         this.buyers = buyers;
         this.clock = clock;
         this.pollMillis = Math.max(50, pollMillis);
@@ -66,7 +77,7 @@ public class QueueEventsRoute implements HttpService {
 
     /** For CDI's proxy. */
     QueueEventsRoute() {
-        this(null, null, null, null, null, 500, 900);
+        this(null, null, null, null, null, null, 500, 900);
     }
 
     @Override
@@ -117,7 +128,10 @@ public class QueueEventsRoute implements HttpService {
             } catch (LineUnavailable e) {
                 place = null;  // Redis silent: nothing the buyer can be told changed; ask again
             }
-            if (place != null && !place.eventId().equals(sent)) {
+            boolean used = place != null && place.state() == PlaceState.USED;
+            if (used && sent != null && sent.startsWith(RESULT_ID)) {
+                // a reconnect after the purchase's events began: the place (USED) was told already
+            } else if (place != null && !place.eventId().equals(sent)) {
                 sent = place.eventId();
                 String event = "id: " + sent + "\nevent: place\nretry: 1000\ndata: "
                         + QueueResource.json(place).build() + "\n\n";
@@ -129,15 +143,87 @@ public class QueueEventsRoute implements HttpService {
                 out.flush();
                 lastWrite = clock.millis();
             }
-            if (place != null && (place.state() == PlaceState.USED || place.state() == PlaceState.EXPIRED)) {
+            if (used) {
+                followThePurchase(activityId, buyer, sent, until, out);
                 return;
             }
+            if (place != null && place.state() == PlaceState.EXPIRED) {
+                return;
+            }
+            if (!pause()) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * After the pass was used: the buyer's reservations in the activity, pushed as they change, until none is
+     * {@code QUEUED} (each ORDERED with its order number, or FAILED). Read from the primary stores, like
+     * {@code GET …/reservations}; a store that cannot answer is asked again at the next poll.
+     */
+    private void followThePurchase(long activityId, long buyer, String lastSent, long until, OutputStream out)
+            throws IOException {
+        String sent = lastSent;
+        long lastWrite = clock.millis();
+        while (clock.millis() < until) {
+            List<HeldReservation> held;
             try {
-                Thread.sleep(pollMillis);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+                held = reservations.heldBy(activityId, buyer);
+            } catch (RuntimeException unavailable) {
+                held = null;
+            }
+            if (held != null && !held.isEmpty()) {
+                String id = resultId(held);
+                if (!id.equals(sent)) {
+                    sent = id;
+                    String event = "id: " + id + "\nevent: reservation\nretry: 1000\ndata: " + resultJson(held) + "\n\n";
+                    out.write(event.getBytes(StandardCharsets.UTF_8));
+                    out.flush();
+                    lastWrite = clock.millis();
+                }
+                if (held.stream().noneMatch(r -> r.status().state() == ReservationStatus.State.QUEUED)) {
+                    return;
+                }
+            }
+            if (clock.millis() - lastWrite >= KEEP_ALIVE_MILLIS) {
+                out.write(":\n\n".getBytes(StandardCharsets.UTF_8));
+                out.flush();
+                lastWrite = clock.millis();
+            }
+            if (!pause()) {
                 return;
             }
+        }
+    }
+
+    private static final String RESULT_ID = "r.";
+
+    /** Names what the buyer was told of their reservations: changes whenever a state or an order appears. */
+    static String resultId(List<HeldReservation> held) {
+        StringBuilder id = new StringBuilder(RESULT_ID);
+        for (HeldReservation r : held) {
+            id.append(r.status().state().name().charAt(0));
+        }
+        return id.append('.').append(Integer.toHexString(resultJson(held).hashCode())).toString();
+    }
+
+    static String resultJson(List<HeldReservation> held) {
+        JsonArrayBuilder list = Jsons.PROVIDER.createArrayBuilder();
+        for (HeldReservation r : held) {
+            JsonObjectBuilder json = ReservationsResource.json(r.status()).add("skuId", r.skuId());
+            r.quantity().ifPresent(q -> json.add("quantity", q));
+            list.add(json);
+        }
+        return Jsons.PROVIDER.createObjectBuilder().add("reservations", list).build().toString();
+    }
+
+    private boolean pause() {
+        try {
+            Thread.sleep(pollMillis);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 }

@@ -1,6 +1,7 @@
 package seckill.queue;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -38,10 +39,12 @@ class FindingThePlace implements FindPlace {
 
     @Override
     public Place find(long activityId, long buyerId, QueueWindow window, Optional<String> ticket) {
-        boolean started = window.startedAt(clock.instant());
+        Instant now = clock.instant();
+        boolean started = window.startedAt(now);
         long ticketPlace = ticket.map(t -> signer.ticketPlace(t, activityId, buyerId)).orElse(-1L);
         List<String> args = List.of(Long.toString(buyerId), started ? "1" : "0",
-                ticketPlace == 0 ? PreQueueShuffle.draw(randomness.generator()) : "0", Long.toString(ticketPlace));
+                ticketPlace == 0 ? PreQueueShuffle.draw(randomness.generator()) : "0", Long.toString(ticketPlace),
+                Long.toString(window.millisSinceStart(now)));
         Object reply = ticketPlace >= 0
                 ? calls.write(script, new LineKeys(activityId).line(), args)
                 : calls.read(script, new LineKeys(activityId).line(), args);

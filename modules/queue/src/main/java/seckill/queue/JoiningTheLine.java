@@ -1,6 +1,7 @@
 package seckill.queue;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 
 import jakarta.inject.Inject;
@@ -36,9 +37,11 @@ class JoiningTheLine implements JoinLine {
 
     @Override
     public Place join(long activityId, long buyerId, QueueWindow window) {
-        boolean started = window.startedAt(clock.instant());
+        Instant now = clock.instant();
+        boolean started = window.startedAt(now);
         Object reply = calls.write(script, new LineKeys(activityId).line(), List.of(Long.toString(buyerId),
-                started ? "1" : "0", PreQueueShuffle.draw(randomness.generator()), "-1"));
+                started ? "1" : "0", PreQueueShuffle.draw(randomness.generator()), "-1",
+                Long.toString(window.millisSinceStart(now))));
         return places.of(activityId, buyerId, reply);
     }
 }

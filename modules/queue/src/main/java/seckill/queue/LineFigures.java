@@ -68,10 +68,12 @@ class LineFigures implements QueueFigures {
     void ticked(long activityId, long atMillis, long calledNow, long expiredNow, long waiting, long passesOut,
                 long calledTotal, boolean closed) {
         Line line = lines.computeIfAbsent(activityId, id -> new Line(new MeasuredRate(10_000),
-                new QueueFigures.LineReading(id, 0, 0, 0, -1, false)));
+                new QueueFigures.LineReading(id, 0, 0, 0, -1, false, -1)));
         line.rate().sample(atMillis, calledTotal);
+        double perSecond = line.rate().perSecond();
+        long wait = seckill.queue.rules.WaitEstimate.seconds(waiting, switches.rate(), perSecond);
         lines.put(activityId, new Line(line.rate(), new QueueFigures.LineReading(activityId, waiting, passesOut,
-                calledTotal, line.rate().perSecond(), closed)));
+                calledTotal, perSecond, closed, wait)));
         if (called != null) {
             called.inc(calledNow);
             expired.inc(expiredNow);
@@ -98,8 +100,7 @@ class LineFigures implements QueueFigures {
     private long longestWait() {
         long longest = 0;
         for (Line line : lines.values()) {
-            long wait = seckill.queue.rules.WaitEstimate.seconds(line.last().waiting(), switches.rate(),
-                    line.rate().perSecond());
+            long wait = line.last().waitEstimateSeconds();
             if (wait < 0) {
                 return -1;
             }

@@ -1,10 +1,12 @@
 -- Joining the line (after line.lua). ARGV: buyer, started (1/0), draw (the pre-queue's order number for
--- this buyer, used only if they are new and the sale has not started), ticket place (-1: no ticket).
+-- this buyer, used only if they are new and the sale has not started), ticket place (-1: no ticket),
+-- ms since the start (numbers the place, line.lua's next_place).
 -- Joining again answers the same place: a buyer already in the pre-queue, waiting, called or served keeps
 -- what they have; only a buyer whose pass expired unused gets a new place, at the end of the line.
 local buyer, draw = ARGV[1], ARGV[3]
 local started = settle(ARGV[2])
-restore(buyer, tonumber(ARGV[4]), started, draw)
+local elapsed = tonumber(ARGV[5])
+restore(buyer, tonumber(ARGV[4]), started, draw, elapsed)
 local now = describe(buyer)
 if now[1] ~= 'NOT_IN_LINE' and now[1] ~= 'EXPIRED' then
   return now
@@ -22,8 +24,8 @@ if started ~= '1' then
   redis.call('HSET', KEYS[4], buyer, 0)
 else
   redis.call('HDEL', KEYS[6], buyer)
-  local seq = redis.call('HINCRBY', KEYS[3], 'seq', 1)
-  redis.call('ZADD', KEYS[2], seq, buyer)
-  redis.call('HSET', KEYS[4], buyer, seq)
+  local place = string.format('%d', next_place(elapsed))
+  redis.call('ZADD', KEYS[2], place, buyer)
+  redis.call('HSET', KEYS[4], buyer, place)
 end
 return describe(buyer)

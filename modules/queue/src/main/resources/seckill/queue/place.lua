@@ -1,7 +1,8 @@
--- Where a buyer stands (after line.lua). ARGV: buyer, started (1/0), draw, ticket place (-1: no ticket).
+-- Where a buyer stands (after line.lua). ARGV: buyer, started (1/0), draw, ticket place (-1: no ticket),
+-- ms since the start.
 -- Writes only to place the pre-queue at the start (once) or to give back a place a signed ticket names
 -- and Redis lost.
 local buyer = ARGV[1]
 local started = settle(ARGV[2])
-restore(buyer, tonumber(ARGV[4]), started, ARGV[3])
+restore(buyer, tonumber(ARGV[4]), started, ARGV[3], tonumber(ARGV[5]))
 return describe(buyer)

@@ -18,6 +18,11 @@
   let bearer = null;           // the signed-in buyer's token (dev sign-in); the service believes only it
   let signedInAs = '';         // the buyer id the token names
   let signInTimer = null;
+  let pass = null;             // the waiting line's pass, on the buyer's turn (issue #33)
+  let ticket = null;           // the line's signed ticket: gives the place back if Redis lost it
+  let lineStream = null;       // the AbortController of the line's event stream
+  let lastEventId = null;      // the last event of the line's stream, to resume from
+  let firstPosition = 0;       // the position first shown: the progress bar's whole
 
   const serverNow = () => Date.now() + offsetMillis;
   // the buyer, once signed in: every call names them by the bearer token, never by a header of their own
@@ -259,8 +264,10 @@
   async function attempt() {
     let answer;
     try {
+      const headers = token ? {'X-Purchase-Token': token} : {};
+      if (pass) headers['X-Queue-Pass'] = pass;
       answer = await call('POST', '/api/v1/activities/' + activityId + '/purchases',
-          {skuId: selectedSku(), quantity: 1, requestId}, token ? {'X-Purchase-Token': token} : {});
+          {skuId: selectedSku(), quantity: 1, requestId}, headers);
     } catch (e) {
       return retryIn(2, 'Connection trouble; retrying in {s} s. Your place is kept.');
     }
@@ -273,8 +280,13 @@
     } else if (answer.status === 429 || code === 'BUSY' || code === 'NOT_READY' || code === 'PURCHASE_IN_PROGRESS') {
       // never "system busy": that makes people hammer refresh. Tell them they are queued and retry for them.
       retryIn(answer.retryAfter || 1, 'You are in the queue — retrying in {s} s. Please keep this page open.');
+    } else if (code === 'QUEUE_PASS_REQUIRED') {
+      // the sale is behind the waiting line: join it, wait for the turn, then this purchase goes again
+      pass = null;
+      joinLine();
     } else if (answer.status === 410) {
       done = true;
+      stopLine();
       busy = false;
       const line = selectedLine();
       if (line) line.soldOut = true;
@@ -297,27 +309,158 @@
     tick();
   }
 
-  async function follow(reservationId) {
-    const answer = await call('GET', '/api/v1/reservations/' + encodeURIComponent(reservationId));
-    if (answer.status === 200 && answer.json.status === 'ORDERED') {
+  let shownOrder = null;       // the order number on the page, once ordered
+  let payTimer = null;
+
+  // Shows where a reservation ended, from the polling below or from the line's pushed events; true when
+  // it is final (ORDERED or FAILED).
+  function showReservation(r) {
+    if (r.status === 'ORDERED') {
+      if (shownOrder === r.orderNo) return true;
+      shownOrder = r.orderNo;
       status('Ordered. Pay before the deadline to keep it.', 'good');
       $('order').hidden = false;
-      $('order-no').textContent = answer.json.orderNo;
-      $('order-price-row').hidden = !answer.json.amountDue;
-      if (answer.json.amountDue) $('order-price').textContent = money(answer.json.amountDue);
-      const deadline = Date.parse(answer.json.expiresAt);
+      $('order-no').textContent = r.orderNo;
+      $('order-price-row').hidden = !r.amountDue;
+      if (r.amountDue) $('order-price').textContent = money(r.amountDue);
+      const deadline = Date.parse(r.expiresAt);
       $('pay-by').textContent = new Date(deadline).toLocaleTimeString();
       const left = () => {
         const s = Math.max(0, Math.floor((deadline - serverNow()) / 1000));
         $('pay-left').textContent = '(' + Math.floor(s / 60) + ':' + two(s % 60) + ' left)';
       };
       left();
-      setInterval(left, 1000);
-    } else if (answer.status === 200 && answer.json.status === 'FAILED') {
-      status('Your reservation could not become an order: ' + (answer.json.reason || 'unknown reason') + '.', 'bad');
-    } else {
+      clearInterval(payTimer);
+      payTimer = setInterval(left, 1000);
+      return true;
+    }
+    if (r.status === 'FAILED') {
+      status('Your reservation could not become an order: ' + (r.reason || 'unknown reason') + '.', 'bad');
+      return true;
+    }
+    return false;
+  }
+
+  // The fallback to the pushed result: asks once a second until the reservation is final.
+  async function follow(reservationId) {
+    if (shownOrder) return;
+    const answer = await call('GET', '/api/v1/reservations/' + encodeURIComponent(reservationId));
+    if (!(answer.status === 200 && showReservation(answer.json))) {
       setTimeout(() => follow(reservationId), 1000);
     }
+  }
+
+  // --- The waiting line (issue #33): join, show the place as it is pushed, buy on the turn.
+
+  async function joinLine() {
+    const headers = token ? {'X-Purchase-Token': token} : {};
+    const answer = await call('POST', '/api/v1/activities/' + activityId + '/queue', undefined, headers);
+    if (answer.status === 200) {
+      ticket = answer.json.ticket || ticket;
+      showPlace(answer.json);
+      followLine(answer.json.events);
+    } else if (answer.status === 410) {
+      done = true;
+      busy = false;
+      status('Sold out. Every unit has been taken.', 'bad');
+      tick();
+    } else if (answer.status === 503 || answer.status === 429) {
+      retryIn(answer.retryAfter || 2, 'Joining the line — trying again in {s} s. Nothing is lost.');
+    } else {
+      busy = false;
+      status(answer.json.detail || ('Could not join the line (' + answer.status + ').'), 'bad');
+      tick();
+    }
+  }
+
+  function showPlace(place) {
+    $('line').hidden = false;
+    if (place.state === 'WAITING') {
+      firstPosition = Math.max(firstPosition, place.position);
+      $('line-state').textContent = 'Your place in line:';
+      $('line-position').textContent = String(place.position);
+      $('line-progress').value = firstPosition > 0 ? (firstPosition - place.position + 1) / (firstPosition + 1) : 0;
+      $('line-wait').textContent = place.estimatedWaitSeconds >= 0
+          ? 'About ' + place.estimatedWaitSeconds + ' s to wait. Keep this page open; it buys for you when your turn comes.'
+          : 'Keep this page open; it buys for you when your turn comes.';
+      status('You are in line.', 'queue');
+    } else if (place.state === 'PRE_QUEUE') {
+      $('line-state').textContent = 'In line for the start:';
+      $('line-position').textContent = '';
+      $('line-wait').textContent = 'The order is drawn when the sale starts; arriving earlier gains nothing.';
+      status('You are in line.', 'queue');
+    } else if (place.state === 'YOUR_TURN' && place.pass) {
+      $('line-state').textContent = 'Your turn!';
+      $('line-position').textContent = '';
+      $('line-progress').value = 1;
+      $('line-wait').textContent = '';
+      if (pass !== place.pass) {
+        pass = place.pass;
+        status('Your turn — buying…', 'good');
+        attempt();
+      }
+    } else if (place.state === 'SOLD_OUT') {
+      $('line-state').textContent = 'Sold out';
+      $('line-wait').textContent = 'Every unit is taken for now; if one comes back, the line moves again.';
+      status('Sold out for now. Keep this page open: units that come back go to the line in order.', 'bad');
+    } else if (place.state === 'EXPIRED' || place.state === 'NOT_IN_LINE') {
+      // the turn passed unused (or Redis lost the place): join again, the ticket gives a lost place back
+      if (!done) { stopLine(); setTimeout(joinLine, 1000); }
+    } else if (place.state === 'USED') {
+      $('line').hidden = true;
+    }
+  }
+
+  function stopLine() {
+    if (lineStream) lineStream.abort();
+    lineStream = null;
+  }
+
+  // The line's events over fetch (EventSource cannot send the Authorization header): 'place' while
+  // waiting, 'reservation' after the purchase. Reconnects with Last-Event-ID; falls back to asking.
+  async function followLine(path) {
+    stopLine();
+    const mine = new AbortController();
+    lineStream = mine;
+    const headers = {'Accept': 'text/event-stream'};
+    if (bearer) headers['Authorization'] = 'Bearer ' + bearer;
+    if (ticket) headers['X-Queue-Ticket'] = ticket;
+    if (lastEventId) headers['Last-Event-ID'] = lastEventId;
+    let finished = false;
+    try {
+      const response = await fetch(path, {headers, signal: mine.signal});
+      if (response.status !== 200 || !response.body) throw new Error('no stream');
+      const reader = response.body.getReader();
+      const decoder = new TextDecoder();
+      let buffer = '';
+      for (;;) {
+        const {value, done: ended} = await reader.read();
+        if (ended) break;
+        buffer += decoder.decode(value, {stream: true});
+        let end;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const event = {};
+          block.split('\n').forEach((line) => {
+            const colon = line.indexOf(':');
+            if (colon > 0) event[line.slice(0, colon)] = line.slice(colon + 1).replace(/^ /, '');
+          });
+          if (!event.data) continue;
+          if (event.id) lastEventId = event.id;
+          const data = JSON.parse(event.data);
+          if (event.event === 'place') showPlace(data);
+          if (event.event === 'reservation') {
+            finished = data.reservations.length > 0 && data.reservations.every(showReservation);
+          }
+        }
+      }
+    } catch (e) {
+      if (mine.signal.aborted) return;
+    }
+    if (lineStream !== mine || finished || shownOrder) return;
+    // the stream ended (a proxy, a restart, its time limit): ask once and go on following
+    setTimeout(() => { if (lineStream === mine && !shownOrder) followLine(path); }, 1000);
   }
 
   function start() {

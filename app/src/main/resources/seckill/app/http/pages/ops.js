@@ -91,6 +91,18 @@
     let left = 0;
     now.activities.forEach((a) => a.skus.forEach((s) => { left += s.remaining || 0; }));
     push('left', left);
+    let waiting = 0;
+    let calledPerSecond = 0;
+    let passesOut = 0;
+    const lines = now.activities.filter((a) => a.queue);
+    lines.forEach((a) => { waiting += a.queue.waiting; calledPerSecond += a.queue.calledPerSecond; passesOut += a.queue.passesOut; });
+    if (lines.length) {
+      push('line.waiting', waiting);
+      push('line.called', calledPerSecond);
+      push('line.passes', passesOut);
+      push('line.expired', rate(now.totals.queuePassesExpired || 0,
+          previous ? previous.overview.totals.queuePassesExpired || 0 : 0));
+    }
 
     chart('left', 'stock left (all SKUs shown)');
     chart('purchases', 'purchase attempts / s');
@@ -99,6 +111,12 @@
     chart('pending', 'stream pending (delivered, not yet acknowledged)');
     chart('lag', 'stream lag (not yet delivered)');
     chart('outbox', 'outbox backlog (refills not yet in Redis)');
+    if (lines.length) {
+      chart('line.waiting', 'waiting in line');
+      chart('line.called', 'admitted from the line / s');
+      chart('line.passes', 'passes out (called, not yet used)');
+      chart('line.expired', 'passes expired unused / s (this instance)');
+    }
     Object.keys(purchases).filter((o) => o !== 'reserved').sort()
         .forEach((outcome) => chart('purchases.' + outcome, outcome + ' / s'));
 
@@ -116,6 +134,22 @@
       cell(row, s.reconciliation ? s.reconciliation.state : 'not yet', s.reconciliation ? 'state-' + s.reconciliation.state : '');
       stock.appendChild(row);
     }));
+    if (lines.length) {
+      const table = $('lines');
+      table.textContent = '';
+      lines.forEach((a) => {
+        const row = document.createElement('tr');
+        row.dataset.activity = a.activityId;
+        cell(row, a.activityId + ' ' + a.name);
+        cell(row, a.queue.waiting, 'waiting');
+        cell(row, a.queue.calledPerSecond.toFixed(1));
+        cell(row, a.queue.called);
+        cell(row, a.queue.passesOut);
+        cell(row, a.queue.waitEstimateSeconds < 0 ? 'unknown' : a.queue.waitEstimateSeconds);
+        cell(row, a.queue.closed ? 'closed: sold out' : 'moving', a.queue.closed ? 'soldout' : '');
+        table.appendChild(row);
+      });
+    }
     const outcomes = $('outcomes');
     outcomes.textContent = '';
     Object.keys(purchases).sort().forEach((outcome) => {

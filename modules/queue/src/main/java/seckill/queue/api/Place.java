@@ -5,8 +5,10 @@ import java.util.Optional;
 /**
  * A buyer's place in an activity's line.
  *
- * @param place                 the place handed out (join order after the start, the drawn order for the
- *                              pre-queue); 0 while in the pre-queue or not in line
+ * @param place                 the place handed out: an ordering key, not a count (a smaller place is
+ *                              ahead; numbered from the clock so a line Redis lost cannot hand it out
+ *                              again); join order after the start, the drawn order for the pre-queue;
+ *                              0 while in the pre-queue or not in line
  * @param position              buyers to go before them, counting themselves (1: next); 0 unless WAITING/SOLD_OUT
  * @param estimatedWaitSeconds  ahead ÷ the rate the line moves at; -1 when it cannot be told
  * @param waiting               buyers in the line now (the pre-queue's size before the start)

@@ -9,6 +9,11 @@ public record QueueWindow(Instant startsAt, Instant endsAt) {
         return !now.isBefore(startsAt);
     }
 
+    /** Milliseconds since the start (negative before it): what the line numbers new places by. */
+    public long millisSinceStart(Instant now) {
+        return now.toEpochMilli() - startsAt.toEpochMilli();
+    }
+
     public boolean endedAt(Instant now) {
         return !now.isBefore(endsAt);
     }
