@@ -288,12 +288,16 @@ final class FaultInjector {
     }
 
     /**
-     * A fault on what the run's Redis holds ({@code single} only): {@code KEY_LOSS} deletes keys the
-     * reservation module names at risk ({@code KeysAtRisk}), and after a quiet bucket's loss preheats
-     * the activity at the fault's end, as an operator repairing it would; {@code EVICTION} sets
-     * {@code maxmemory} and the step's policy ({@code noeviction} below the memory in use: writes refused;
-     * an evicting one with 64 MB of headroom: nothing evicted yet, the service must notice and halt) and
-     * puts back {@code maxmemory 0} and {@code noeviction} when it ends (the last of overlapping ones).
+     * A fault on what the run's Redis holds: {@code KEY_LOSS} deletes keys the reservation module names at
+     * risk ({@code KeysAtRisk}), and after a quiet bucket's loss preheats the activity at the fault's end,
+     * as an operator repairing it would; {@code EVICTION} sets {@code maxmemory} and the step's policy
+     * ({@code noeviction} below the memory in use: writes refused; an evicting one with 64 MB of headroom:
+     * nothing evicted yet, the service must notice and halt) and puts back {@code maxmemory 0} and
+     * {@code noeviction} when it ends (the last of overlapping ones). Behind Sentinel and on the cluster
+     * ({@link #redisNodes}): a key is deleted on the master that serves its slot when the fault starts
+     * (behind Sentinel, the master the Sentinels name), lease keys on every master, and the memory limit
+     * and policy are set on every data node that answers, masters and replicas, since any replica may be
+     * promoted while the fault lasts, and put back on every one.
      */
     private void injectOnRedisData(Step step) {
         FaultKind kind = FaultKind.valueOf(step.kind().name());
@@ -307,52 +311,146 @@ final class FaultInjector {
                 target += "; preheated: " + preheat.get();
             }
         } else {
-            target = "redis: maxmemory-policy " + step.variant() + ", " + limitMemory(step.variant());
+            String[] reset = {"reset by an overlapping eviction fault"};
+            target = (nodes == null ? "redis" : "redis nodes") + ": maxmemory-policy " + step.variant() + ", "
+                    + limitMemory(step.variant());
             sleep(Duration.ofMillis(step.lengthMillis()));
-            release(memoryLimit, this::unlimitMemory);
+            release(memoryLimit, () -> reset[0] = unlimitMemory());
+            if (nodes != null) {
+                target += "; put back: " + reset[0];
+            }
         }
         history.write(new HistoryEntry.FaultEvent(step.index(), kind, target, start, startWall, nanos.getAsLong(),
                 clock.instant().toString()));
     }
 
+    /** A Redis server the runner acts on, by name: the run's own on {@code single}, else a node of the topology. */
+    private record RedisTarget(String name, java.util.function.Supplier<Jedis> connection) {
+    }
+
+    private RedisTarget single() {
+        return new RedisTarget("redis", () -> new Jedis("127.0.0.1", redisPort));
+    }
+
+    private static RedisTarget of(RedisNode node) {
+        return new RedisTarget(node.toString(), node::connect);
+    }
+
+    /** The server that holds {@code key} now: on the cluster its slot's master, behind Sentinel the master. */
+    private Optional<RedisTarget> holderOf(String key) {
+        return nodes == null ? Optional.of(single()) : nodes.masterOf(key).map(FaultInjector::of);
+    }
+
+    /**
+     * The servers a fault acts on: {@code masters} (where keys live) or every data node that answers
+     * (where a policy must be set: a replica may be promoted). On {@code single} the run's own Redis.
+     */
+    private List<RedisTarget> redisNodes(boolean mastersOnly) {
+        if (nodes == null) {
+            return List.of(single());
+        }
+        return (mastersOnly ? nodes.masters() : nodes.dataNodes().stream().filter(RedisNode::answers).toList())
+                .stream().map(FaultInjector::of).toList();
+    }
+
+    /** Data nodes that do not answer now (killed, or frozen): not set, for the history. */
+    private String silentNodes() {
+        if (nodes == null) {
+            return "";
+        }
+        List<String> silent = nodes.dataNodes().stream().filter(n -> !n.answers()).map(RedisNode::toString).toList();
+        return silent.isEmpty() ? "" : "; not answering, not set: " + String.join(", ", silent);
+    }
+
+    /** A failure worth another try: the node went away, or no longer serves the key (failed over, slot moved). */
+    private static boolean transient_(RuntimeException e) {
+        return e instanceof redis.clients.jedis.exceptions.JedisConnectionException
+                || e instanceof redis.clients.jedis.exceptions.JedisRedirectionException
+                || String.valueOf(e.getMessage()).startsWith("READONLY")
+                || String.valueOf(e.getMessage()).startsWith("LOADING")
+                || String.valueOf(e.getMessage()).startsWith("CLUSTERDOWN");
+    }
+
     private String loseKeys(Step step) {
-        try (Jedis jedis = new Jedis("127.0.0.1", redisPort)) {
+        try {
             switch (step.variant()) {
                 case "quiet-bucket" -> {
                     KeysAtRisk.Bucket bucket = KeysAtRisk.bucket(activity, step.sku(), step.ref(),
                             buckets.getOrDefault(step.sku(), 1));
                     String what = "sku " + step.sku() + " bucket " + step.ref() + " of activity " + activity;
                     String outcome = "busy";
+                    String where = "";
+                    RuntimeException lastFailure = null;
                     // the script judges its first key, the stream, then deletes them all
                     List<String> streamFirst = new java.util.ArrayList<>(List.of(bucket.stream()));
                     bucket.keys().stream().filter(k -> !k.equals(bucket.stream())).forEach(streamFirst::add);
-                    // a bucket with events not yet ordered cannot be put back from the ledger: wait for a quiet moment
+                    // a bucket with events not yet ordered cannot be put back from the ledger: wait for a quiet
+                    // moment (and, behind Sentinel or on the cluster, for a master that serves the bucket)
                     for (int attempt = 0; attempt < 40 && outcome.equals("busy"); attempt++) {
-                        outcome = String.valueOf(jedis.eval(QUIET_BUCKET_LOSS, streamFirst, List.of()));
+                        Optional<RedisTarget> holder = holderOf(bucket.stream());
+                        if (holder.isPresent()) {
+                            try (Jedis jedis = holder.get().connection().get()) {
+                                outcome = String.valueOf(jedis.eval(QUIET_BUCKET_LOSS, streamFirst, List.of()));
+                                where = holder.get().name();
+                                lastFailure = null;
+                            } catch (RuntimeException e) {
+                                if (!transient_(e)) {
+                                    throw e;
+                                }
+                                lastFailure = e;
+                            }
+                        }
                         if (outcome.equals("busy")) {
                             sleep(Duration.ofMillis(100));
                         }
                     }
-                    return what + ": " + (outcome.startsWith("deleted") ? "deleted (" + outcome.substring(8)
-                            + " keys)" : outcome + ", nothing deleted");
+                    String on = nodes == null || where.isEmpty() ? "" : " on " + where;
+                    return what + on + ": " + (outcome.startsWith("deleted") ? "deleted (" + outcome.substring(8)
+                            + " keys)" : outcome.equals("busy") && lastFailure != null
+                            ? "no master served it within 4 s (" + lastFailure.getMessage() + "), nothing deleted"
+                            : outcome + ", nothing deleted");
                 }
                 case "stream-registry" -> {
-                    return "stream registry: " + jedis.del(KeysAtRisk.streamRegistry()) + " key deleted";
+                    String key = KeysAtRisk.streamRegistry();
+                    Optional<RedisTarget> holder = holderOf(key);
+                    if (holder.isEmpty()) {
+                        return "stream registry: no master served it, nothing deleted";
+                    }
+                    try (Jedis jedis = holder.get().connection().get()) {
+                        return "stream registry" + (nodes == null ? "" : " on " + holder.get().name()) + ": "
+                                + jedis.del(key) + " key deleted";
+                    }
                 }
                 case "node-leases" -> {
                     long deleted = 0;
-                    for (String pattern : KeysAtRisk.nodeLeases()) {
-                        String cursor = "0";
-                        do {
-                            var page = jedis.scan(cursor, new redis.clients.jedis.params.ScanParams().match(pattern)
-                                    .count(100));
-                            for (String key : page.getResult()) {
-                                deleted += jedis.del(key);
+                    List<String> on = new java.util.ArrayList<>();
+                    // on the cluster the leases may sit on every master (each key on its slot's): scan each
+                    for (RedisTarget master : redisNodes(true)) {
+                        long here = 0;
+                        try (Jedis jedis = master.connection().get()) {
+                            for (String pattern : KeysAtRisk.nodeLeases()) {
+                                String cursor = "0";
+                                do {
+                                    var page = jedis.scan(cursor, new redis.clients.jedis.params.ScanParams()
+                                            .match(pattern).count(100));
+                                    for (String key : page.getResult()) {
+                                        here += jedis.del(key);
+                                    }
+                                    cursor = page.getCursor();
+                                } while (!cursor.equals("0"));
                             }
-                            cursor = page.getCursor();
-                        } while (!cursor.equals("0"));
+                        } catch (RuntimeException e) {
+                            if (!transient_(e)) {
+                                throw e;
+                            }
+                            on.add(master.name() + ": not reached (" + e.getMessage() + ")");
+                            continue;
+                        }
+                        deleted += here;
+                        on.add(master.name() + ": " + here);
                     }
-                    return "node id leases: " + deleted + " key(s) deleted";
+                    return "node id leases: " + deleted + " key(s) deleted" + (nodes == null ? "" : " (" + String.join(
+                            ", ", on) + ")");
                 }
                 default -> throw new IllegalStateException("unknown key loss " + step.variant());
             }
@@ -364,24 +462,50 @@ final class FaultInjector {
     private String limitMemory(String policy) {
         String[] applied = {"not applied (an eviction fault already in effect)"};
         hold(memoryLimit, () -> {
-            try (Jedis jedis = new Jedis("127.0.0.1", redisPort)) {
-                long used = jedis.info("memory").lines().filter(l -> l.startsWith("used_memory:"))
-                        .map(l -> Long.parseLong(l.substring("used_memory:".length()).trim())).findFirst().orElse(0L);
-                long limit = policy.equals("noeviction") ? Math.max(1, used / 2) : used + 64L * 1024 * 1024;
-                // the limit first, then the policy: no moment with an evicting policy below the memory in use
-                jedis.configSet("maxmemory", Long.toString(limit));
-                jedis.configSet("maxmemory-policy", policy);
-                applied[0] = "maxmemory " + limit + " (" + used + " bytes in use)";
+            List<String> set = new java.util.ArrayList<>();
+            for (RedisTarget node : redisNodes(false)) {
+                try (Jedis jedis = node.connection().get()) {
+                    long used = jedis.info("memory").lines().filter(l -> l.startsWith("used_memory:"))
+                            .map(l -> Long.parseLong(l.substring("used_memory:".length()).trim())).findFirst()
+                            .orElse(0L);
+                    long limit = policy.equals("noeviction") ? Math.max(1, used / 2) : used + 64L * 1024 * 1024;
+                    // the limit first, then the policy: no moment with an evicting policy below the memory in use
+                    jedis.configSet("maxmemory", Long.toString(limit));
+                    jedis.configSet("maxmemory-policy", policy);
+                    set.add((nodes == null ? "" : node.name() + " ") + "maxmemory " + limit + " (" + used
+                            + " bytes in use)");
+                } catch (RuntimeException e) {
+                    if (nodes == null) {
+                        throw e;
+                    }
+                    set.add(node.name() + " NOT set (" + e.getMessage() + ")");
+                }
             }
+            applied[0] = String.join(", ", set) + silentNodes();
         });
         return applied[0];
     }
 
-    private void unlimitMemory() {
-        try (Jedis jedis = new Jedis("127.0.0.1", redisPort)) {
-            jedis.configSet("maxmemory-policy", "noeviction");
-            jedis.configSet("maxmemory", "0");
+    /**
+     * {@code maxmemory-policy noeviction} then {@code maxmemory 0} on every data node that answers (on
+     * {@code single} the run's Redis); what was done, for the history. A node that does not answer now
+     * (killed: it restarts with the defaults; frozen: put back at the heal, which continues it first).
+     */
+    private String unlimitMemory() {
+        List<String> done = new java.util.ArrayList<>();
+        for (RedisTarget node : redisNodes(false)) {
+            try (Jedis jedis = node.connection().get()) {
+                jedis.configSet("maxmemory-policy", "noeviction");
+                jedis.configSet("maxmemory", "0");
+                done.add(node.name());
+            } catch (RuntimeException e) {
+                if (nodes == null) {
+                    throw e;
+                }
+                done.add(node.name() + " NOT reset (" + e.getMessage() + ")");
+            }
         }
+        return "noeviction, maxmemory 0 on " + String.join(", ", done) + silentNodes().replace("not set", "not reset");
     }
 
     /**
@@ -401,6 +525,8 @@ final class FaultInjector {
             unlimitMemory();
         } else {
             redisHeal = nodes.heal();
+            // after the heal every node answers (frozen ones continued, killed ones back): none keeps a limit
+            redisHeal += "; " + unlimitMemory();
         }
         instances.stream().filter(i -> !i.alive()).forEach(ServiceProcess::start);
         return redisHeal;
