@@ -294,10 +294,10 @@ final class FaultInjector {
      * ({@code noeviction} below the memory in use: writes refused; an evicting one with 64 MB of headroom:
      * nothing evicted yet, the service must notice and halt) and puts back {@code maxmemory 0} and
      * {@code noeviction} when it ends (the last of overlapping ones). Behind Sentinel and on the cluster
-     * ({@link #redisNodes}): a key is deleted on the master that serves its slot when the fault starts
+     * a key is deleted on the master that serves its slot when the fault starts
      * (behind Sentinel, the master the Sentinels name), lease keys on every master, and the memory limit
      * and policy are set on every data node that answers, masters and replicas, since any replica may be
-     * promoted while the fault lasts, and put back on every one.
+     * promoted while the fault lasts, and put back on every one ({@link #onEveryNode}).
      */
     private void injectOnRedisData(Step step) {
         FaultKind kind = FaultKind.valueOf(step.kind().name());
@@ -341,25 +341,9 @@ final class FaultInjector {
         return nodes == null ? Optional.of(single()) : nodes.masterOf(key).map(FaultInjector::of);
     }
 
-    /**
-     * The servers a fault acts on: {@code masters} (where keys live) or every data node that answers
-     * (where a policy must be set: a replica may be promoted). On {@code single} the run's own Redis.
-     */
-    private List<RedisTarget> redisNodes(boolean mastersOnly) {
-        if (nodes == null) {
-            return List.of(single());
-        }
-        return (mastersOnly ? nodes.masters() : nodes.dataNodes().stream().filter(RedisNode::answers).toList())
-                .stream().map(FaultInjector::of).toList();
-    }
-
-    /** Data nodes that do not answer now (killed, or frozen): not set, for the history. */
-    private String silentNodes() {
-        if (nodes == null) {
-            return "";
-        }
-        List<String> silent = nodes.dataNodes().stream().filter(n -> !n.answers()).map(RedisNode::toString).toList();
-        return silent.isEmpty() ? "" : "; not answering, not set: " + String.join(", ", silent);
+    /** Where keys live: every shard's master now; on {@code single} the run's own Redis. */
+    private List<RedisTarget> masters() {
+        return nodes == null ? List.of(single()) : nodes.masters().stream().map(FaultInjector::of).toList();
     }
 
     /** A failure worth another try: the node went away, or no longer serves the key (failed over, slot moved). */
@@ -412,20 +396,31 @@ final class FaultInjector {
                 }
                 case "stream-registry" -> {
                     String key = KeysAtRisk.streamRegistry();
-                    Optional<RedisTarget> holder = holderOf(key);
-                    if (holder.isEmpty()) {
-                        return "stream registry: no master served it, nothing deleted";
+                    RuntimeException lastFailure = null;
+                    // behind Sentinel or on the cluster, for up to 4 s a master that serves it and answers
+                    for (int attempt = 0; attempt < 40; attempt++) {
+                        Optional<RedisTarget> holder = holderOf(key);
+                        if (holder.isPresent()) {
+                            try (Jedis jedis = holder.get().connection().get()) {
+                                return "stream registry" + (nodes == null ? "" : " on " + holder.get().name()) + ": "
+                                        + jedis.del(key) + " key deleted";
+                            } catch (RuntimeException e) {
+                                if (!transient_(e)) {
+                                    throw e;
+                                }
+                                lastFailure = e;
+                            }
+                        }
+                        sleep(Duration.ofMillis(100));
                     }
-                    try (Jedis jedis = holder.get().connection().get()) {
-                        return "stream registry" + (nodes == null ? "" : " on " + holder.get().name()) + ": "
-                                + jedis.del(key) + " key deleted";
-                    }
+                    return "stream registry: no master served it within 4 s" + (lastFailure == null ? ""
+                            : " (" + lastFailure.getMessage() + ")") + ", nothing deleted";
                 }
                 case "node-leases" -> {
                     long deleted = 0;
                     List<String> on = new java.util.ArrayList<>();
                     // on the cluster the leases may sit on every master (each key on its slot's): scan each
-                    for (RedisTarget master : redisNodes(true)) {
+                    for (RedisTarget master : masters()) {
                         long here = 0;
                         try (Jedis jedis = master.connection().get()) {
                             for (String pattern : KeysAtRisk.nodeLeases()) {
@@ -461,51 +456,69 @@ final class FaultInjector {
 
     private String limitMemory(String policy) {
         String[] applied = {"not applied (an eviction fault already in effect)"};
-        hold(memoryLimit, () -> {
-            List<String> set = new java.util.ArrayList<>();
-            for (RedisTarget node : redisNodes(false)) {
-                try (Jedis jedis = node.connection().get()) {
-                    long used = jedis.info("memory").lines().filter(l -> l.startsWith("used_memory:"))
-                            .map(l -> Long.parseLong(l.substring("used_memory:".length()).trim())).findFirst()
-                            .orElse(0L);
-                    long limit = policy.equals("noeviction") ? Math.max(1, used / 2) : used + 64L * 1024 * 1024;
-                    // the limit first, then the policy: no moment with an evicting policy below the memory in use
-                    jedis.configSet("maxmemory", Long.toString(limit));
-                    jedis.configSet("maxmemory-policy", policy);
-                    set.add((nodes == null ? "" : node.name() + " ") + "maxmemory " + limit + " (" + used
-                            + " bytes in use)");
-                } catch (RuntimeException e) {
-                    if (nodes == null) {
-                        throw e;
-                    }
-                    set.add(node.name() + " NOT set (" + e.getMessage() + ")");
-                }
-            }
-            applied[0] = String.join(", ", set) + silentNodes();
-        });
+        hold(memoryLimit, () -> applied[0] = onEveryNode("not set", jedis -> {
+            long used = jedis.info("memory").lines().filter(l -> l.startsWith("used_memory:"))
+                    .map(l -> Long.parseLong(l.substring("used_memory:".length()).trim())).findFirst().orElse(0L);
+            long limit = policy.equals("noeviction") ? Math.max(1, used / 2) : used + 64L * 1024 * 1024;
+            // the limit first, then the policy: no moment with an evicting policy below the memory in use
+            jedis.configSet("maxmemory", Long.toString(limit));
+            jedis.configSet("maxmemory-policy", policy);
+            return "maxmemory " + limit + " (" + used + " bytes in use)";
+        }));
         return applied[0];
     }
 
     /**
-     * {@code maxmemory-policy noeviction} then {@code maxmemory 0} on every data node that answers (on
-     * {@code single} the run's Redis); what was done, for the history. A node that does not answer now
-     * (killed: it restarts with the defaults; frozen: put back at the heal, which continues it first).
+     * {@code maxmemory-policy noeviction} then {@code maxmemory 0} on every data node (on {@code single} the
+     * run's Redis); what was done, for the history.
      */
     private String unlimitMemory() {
-        List<String> done = new java.util.ArrayList<>();
-        for (RedisTarget node : redisNodes(false)) {
-            try (Jedis jedis = node.connection().get()) {
-                jedis.configSet("maxmemory-policy", "noeviction");
-                jedis.configSet("maxmemory", "0");
-                done.add(node.name());
-            } catch (RuntimeException e) {
-                if (nodes == null) {
-                    throw e;
-                }
-                done.add(node.name() + " NOT reset (" + e.getMessage() + ")");
+        return "noeviction, maxmemory 0 " + onEveryNode("not reset", jedis -> {
+            jedis.configSet("maxmemory-policy", "noeviction");
+            jedis.configSet("maxmemory", "0");
+            return "";
+        });
+    }
+
+    /**
+     * {@code action} on the run's Redis, or on every data node of a topology with replicas: a node that
+     * does not answer (paused by an overlapping {@code REDIS_PAUSE}, frozen, killed) is tried again every
+     * 200 ms for up to 5 s, then named with {@code missed} (a killed node restarts with the defaults, a
+     * frozen one is continued at the heal, which puts every node back again). What was done on which node.
+     */
+    private String onEveryNode(String missed, java.util.function.Function<Jedis, String> action) {
+        if (nodes == null) {
+            try (Jedis jedis = single().connection().get()) {
+                return action.apply(jedis);
             }
         }
-        return "noeviction, maxmemory 0 on " + String.join(", ", done) + silentNodes().replace("not set", "not reset");
+        Map<RedisNode, String> done = new java.util.LinkedHashMap<>();
+        Map<RedisNode, String> failed = new java.util.LinkedHashMap<>();
+        long deadline = nanos.getAsLong() + Duration.ofSeconds(5).toNanos();
+        do {
+            for (RedisNode node : nodes.dataNodes()) {
+                if (done.containsKey(node)) {
+                    continue;
+                }
+                if (!node.answers()) {
+                    failed.put(node, node.alive() ? (node.frozen() ? "frozen" : "not answering") : "down");
+                    continue;
+                }
+                try (Jedis jedis = node.connect()) {
+                    done.put(node, action.apply(jedis));
+                    failed.remove(node);
+                } catch (RuntimeException e) {
+                    failed.put(node, e.getMessage());
+                }
+            }
+            if (!failed.isEmpty()) {
+                sleep(Duration.ofMillis(200));
+            }
+        } while (!failed.isEmpty() && nanos.getAsLong() < deadline);
+        List<String> said = new java.util.ArrayList<>();
+        done.forEach((node, what) -> said.add(node + (what.isEmpty() ? "" : " " + what)));
+        failed.forEach((node, why) -> said.add(node + " " + missed + " (" + why + ")"));
+        return "on " + String.join(", ", said);
     }
 
     /**
