@@ -38,7 +38,9 @@ import static org.hamcrest.Matchers.is;
  * masters with a replica each (or a Sentinel group) the run starts itself, 30 s by default
  * ({@code -Dchaos.seconds=S}), with master kills and frozen replicas among the faults: what CI's cluster
  * phase runs. There every killed master must also have come back as a replica in sync (on the cluster,
- * of the node that serves its shard now), as the history's fault lines say.
+ * of the node that serves its shard now), as the history's fault lines say. On every topology the key
+ * loss and the eviction must have been carried out (behind Sentinel and on the cluster, the eviction's
+ * limit set on the nodes and put back on them).
  */
 class ChaosDrillTest {
 
