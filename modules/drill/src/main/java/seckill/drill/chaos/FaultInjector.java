@@ -390,8 +390,9 @@ final class FaultInjector {
                     }
                     String on = nodes == null || where.isEmpty() ? "" : " on " + where;
                     return what + on + ": " + (outcome.startsWith("deleted") ? "deleted (" + outcome.substring(8)
-                            + " keys)" : outcome.equals("busy") && lastFailure != null
-                            ? "no master served it within 4 s (" + lastFailure.getMessage() + "), nothing deleted"
+                            + " keys)" : outcome.equals("busy") && (lastFailure != null || where.isEmpty())
+                            ? "no master served it within 4 s" + (lastFailure == null ? "" : " ("
+                            + lastFailure.getMessage() + ")") + ", nothing deleted"
                             : outcome + ", nothing deleted");
                 }
                 case "stream-registry" -> {
