@@ -419,34 +419,51 @@ final class FaultInjector {
                 }
                 case "node-leases" -> {
                     long deleted = 0;
-                    List<String> on = new java.util.ArrayList<>();
-                    // on the cluster the leases may sit on every master (each key on its slot's): scan each
-                    for (RedisTarget master : masters()) {
-                        long here = 0;
-                        try (Jedis jedis = master.connection().get()) {
-                            for (String pattern : KeysAtRisk.nodeLeases()) {
-                                String cursor = "0";
-                                do {
-                                    var page = jedis.scan(cursor, new redis.clients.jedis.params.ScanParams()
-                                            .match(pattern).count(100));
-                                    for (String key : page.getResult()) {
-                                        here += jedis.del(key);
-                                    }
-                                    cursor = page.getCursor();
-                                } while (!cursor.equals("0"));
+                    java.util.Map<String, String> on = new java.util.LinkedHashMap<>();
+                    // on the cluster the leases may sit on every master (each key on its slot's): scan each; a
+                    // master that does not answer (an overlapping REDIS_PAUSE) is tried again for up to 5 s
+                    int shards = nodes == null ? 1 : nodes.shards();
+                    long deadline = nanos.getAsLong() + Duration.ofSeconds(5).toNanos();
+                    do {
+                        for (RedisTarget master : masters()) {
+                            if (on.containsKey(master.name()) && !on.get(master.name()).startsWith("not reached")) {
+                                continue;
                             }
-                        } catch (RuntimeException e) {
-                            if (!transient_(e)) {
-                                throw e;
+                            long here = 0;
+                            try (Jedis jedis = master.connection().get()) {
+                                for (String pattern : KeysAtRisk.nodeLeases()) {
+                                    String cursor = "0";
+                                    do {
+                                        var page = jedis.scan(cursor, new redis.clients.jedis.params.ScanParams()
+                                                .match(pattern).count(100));
+                                        for (String key : page.getResult()) {
+                                            here += jedis.del(key);
+                                        }
+                                        cursor = page.getCursor();
+                                    } while (!cursor.equals("0"));
+                                }
+                            } catch (RuntimeException e) {
+                                if (!transient_(e)) {
+                                    throw e;
+                                }
+                                on.put(master.name(), "not reached (" + e.getMessage() + ")");
+                                continue;
                             }
-                            on.add(master.name() + ": not reached (" + e.getMessage() + ")");
-                            continue;
+                            deleted += here;
+                            on.put(master.name(), Long.toString(here));
                         }
-                        deleted += here;
-                        on.add(master.name() + ": " + here);
-                    }
+                        if (on.values().stream().filter(v -> !v.startsWith("not reached")).count() < shards) {
+                            sleep(Duration.ofMillis(200));
+                        } else {
+                            break;
+                        }
+                    } while (nanos.getAsLong() < deadline);
+                    List<String> said = new java.util.ArrayList<>();
+                    on.forEach((node, count) -> said.add(node + ": " + count));
+                    long scanned = on.values().stream().filter(v -> !v.startsWith("not reached")).count();
                     return "node id leases: " + deleted + " key(s) deleted" + (nodes == null ? "" : " (" + String.join(
-                            ", ", on) + ")");
+                            ", ", said) + (scanned < shards ? "; " + (shards - scanned) + " master(s) not reached"
+                            + " within 5 s" : "") + ")");
                 }
                 default -> throw new IllegalStateException("unknown key loss " + step.variant());
             }
