@@ -38,7 +38,9 @@ import static org.hamcrest.Matchers.is;
  * masters with a replica each (or a Sentinel group) the run starts itself, 30 s by default
  * ({@code -Dchaos.seconds=S}), with master kills and frozen replicas among the faults: what CI's cluster
  * phase runs. There every killed master must also have come back as a replica in sync (on the cluster,
- * of the node that serves its shard now), as the history's fault lines say.
+ * of the node that serves its shard now), as the history's fault lines say. On every topology the key
+ * loss and the eviction must have been carried out (behind Sentinel and on the cluster, the eviction's
+ * limit set on the nodes and put back on them).
  */
 class ChaosDrillTest {
 
@@ -80,13 +82,17 @@ class ChaosDrillTest {
             }
         }
 
-        // on a single Redis the key loss and the eviction were carried out, not merely scheduled
-        for (FaultKind kind : TOPOLOGY == Topology.SINGLE ? List.of(FaultKind.KEY_LOSS, FaultKind.EVICTION)
-                : List.<FaultKind>of()) {
+        // the key loss and the eviction were carried out, not merely scheduled (every topology); behind Sentinel
+        // and on the cluster the eviction's limit was set on the nodes and put back on them
+        for (FaultKind kind : List.of(FaultKind.KEY_LOSS, FaultKind.EVICTION)) {
             List<String> targets = History.read(history).faults().stream().filter(f -> f.kind() == kind)
                     .map(HistoryEntry.FaultEvent::target).toList();
             assertThat(kind + " " + targets, targets.size(), is(1));
             assertThat(targets.toString(), targets.getFirst().contains("failed"), is(false));
+            if (kind == FaultKind.EVICTION && TOPOLOGY != Topology.SINGLE) {
+                assertThat(targets.toString(), targets.getFirst().contains("maxmemory ")
+                        && targets.getFirst().contains("put back: noeviction, maxmemory 0 on "), is(true));
+            }
         }
 
         // every forgery of a payment callback was sent (NO_FORGED_PAYMENT judged their answers and the ledger);

@@ -114,21 +114,7 @@ public final class ChaosPlan {
                     halt.index(), 0, "operator"));
         }
         // drawn last: the kinds added later must not move any earlier step of a seed
-        for (Step.Kind kind : topology.laterFaults()) {
-            long at = durationMillis / 10 + random.nextLong(durationMillis * 6 / 10);
-            long length = 2_000 + random.nextLong(6_000);
-            switch (kind) {
-                case KEY_LOSS -> {
-                    String variant = KEY_LOSSES.get(random.nextInt(KEY_LOSSES.size()));
-                    PlanShape.SkuShape sku = shape.skus().get(random.nextInt(shape.skus().size()));
-                    int bucket = random.nextInt(sku.buckets());
-                    steps.add(step(steps, at, kind, -1, 0, sku.skuId(), null, bucket, length, variant));
-                }
-                case EVICTION -> steps.add(step(steps, at, kind, -1, 0, 0, null, -1, length,
-                        EVICTIONS.get(random.nextInt(EVICTIONS.size()))));
-                default -> throw new IllegalStateException("not a later fault: " + kind);
-            }
-        }
+        redisDataFaults(steps, topology.laterFaults(), durationMillis);
         // hot switches flipped by an operator, drawn after everything else for the same reason
         long flips = Math.round(shape.haltsPerMinute() * durationMillis / 60_000.0);
         for (int f = 0; f < flips; f++) {
@@ -163,7 +149,28 @@ public final class ChaosPlan {
             long length = 3_000 + random.nextLong(12_000);
             steps.add(step(steps, at, Step.Kind.CLOCK_MOVE, instance, 0, 0, null, -1, length, offset));
         }
+        // keys lost and eviction on Sentinel and the cluster, added after the moved clocks: last of all
+        redisDataFaults(steps, topology.lastFaults(), durationMillis);
         return steps;
+    }
+
+    /** One {@code KEY_LOSS} (variant, SKU and bucket drawn) and one {@code EVICTION} (policy drawn), in that order. */
+    private void redisDataFaults(List<Step> steps, List<Step.Kind> kinds, long durationMillis) {
+        for (Step.Kind kind : kinds) {
+            long at = durationMillis / 10 + random.nextLong(durationMillis * 6 / 10);
+            long length = 2_000 + random.nextLong(6_000);
+            switch (kind) {
+                case KEY_LOSS -> {
+                    String variant = KEY_LOSSES.get(random.nextInt(KEY_LOSSES.size()));
+                    PlanShape.SkuShape sku = shape.skus().get(random.nextInt(shape.skus().size()));
+                    int bucket = random.nextInt(sku.buckets());
+                    steps.add(step(steps, at, kind, -1, 0, sku.skuId(), null, bucket, length, variant));
+                }
+                case EVICTION -> steps.add(step(steps, at, kind, -1, 0, 0, null, -1, length,
+                        EVICTIONS.get(random.nextInt(EVICTIONS.size()))));
+                default -> throw new IllegalStateException("not a later fault: " + kind);
+            }
+        }
     }
 
     /** The steps in the order they are due (ties in the order drawn). */

@@ -288,12 +288,16 @@ final class FaultInjector {
     }
 
     /**
-     * A fault on what the run's Redis holds ({@code single} only): {@code KEY_LOSS} deletes keys the
-     * reservation module names at risk ({@code KeysAtRisk}), and after a quiet bucket's loss preheats
-     * the activity at the fault's end, as an operator repairing it would; {@code EVICTION} sets
-     * {@code maxmemory} and the step's policy ({@code noeviction} below the memory in use: writes refused;
-     * an evicting one with 64 MB of headroom: nothing evicted yet, the service must notice and halt) and
-     * puts back {@code maxmemory 0} and {@code noeviction} when it ends (the last of overlapping ones).
+     * A fault on what the run's Redis holds: {@code KEY_LOSS} deletes keys the reservation module names at
+     * risk ({@code KeysAtRisk}), and after a quiet bucket's loss preheats the activity at the fault's end,
+     * as an operator repairing it would; {@code EVICTION} sets {@code maxmemory} and the step's policy
+     * ({@code noeviction} below the memory in use: writes refused; an evicting one with 64 MB of headroom:
+     * nothing evicted yet, the service must notice and halt) and puts back {@code maxmemory 0} and
+     * {@code noeviction} when it ends (the last of overlapping ones). Behind Sentinel and on the cluster
+     * a key is deleted on the master that serves its slot when the fault starts
+     * (behind Sentinel, the master the Sentinels name), lease keys on every master, and the memory limit
+     * and policy are set on every data node that answers, masters and replicas, since any replica may be
+     * promoted while the fault lasts, and put back on every one ({@link #onEveryNode}).
      */
     private void injectOnRedisData(Step step) {
         FaultKind kind = FaultKind.valueOf(step.kind().name());
@@ -307,52 +311,159 @@ final class FaultInjector {
                 target += "; preheated: " + preheat.get();
             }
         } else {
-            target = "redis: maxmemory-policy " + step.variant() + ", " + limitMemory(step.variant());
+            String[] reset = {"reset by an overlapping eviction fault"};
+            target = (nodes == null ? "redis" : "redis nodes") + ": maxmemory-policy " + step.variant() + ", "
+                    + limitMemory(step.variant());
             sleep(Duration.ofMillis(step.lengthMillis()));
-            release(memoryLimit, this::unlimitMemory);
+            release(memoryLimit, () -> reset[0] = unlimitMemory());
+            if (nodes != null) {
+                target += "; put back: " + reset[0];
+            }
         }
         history.write(new HistoryEntry.FaultEvent(step.index(), kind, target, start, startWall, nanos.getAsLong(),
                 clock.instant().toString()));
     }
 
+    /** A Redis server the runner acts on, by name: the run's own on {@code single}, else a node of the topology. */
+    private record RedisTarget(String name, java.util.function.Supplier<Jedis> connection) {
+    }
+
+    private RedisTarget single() {
+        return new RedisTarget("redis", () -> new Jedis("127.0.0.1", redisPort));
+    }
+
+    private static RedisTarget of(RedisNode node) {
+        return new RedisTarget(node.toString(), node::connect);
+    }
+
+    /** The server that holds {@code key} now: on the cluster its slot's master, behind Sentinel the master. */
+    private Optional<RedisTarget> holderOf(String key) {
+        return nodes == null ? Optional.of(single()) : nodes.masterOf(key).map(FaultInjector::of);
+    }
+
+    /** Where keys live: every shard's master now; on {@code single} the run's own Redis. */
+    private List<RedisTarget> masters() {
+        return nodes == null ? List.of(single()) : nodes.masters().stream().map(FaultInjector::of).toList();
+    }
+
+    /** A failure worth another try: the node went away, or no longer serves the key (failed over, slot moved). */
+    private static boolean transient_(RuntimeException e) {
+        return e instanceof redis.clients.jedis.exceptions.JedisConnectionException
+                || e instanceof redis.clients.jedis.exceptions.JedisRedirectionException
+                || String.valueOf(e.getMessage()).startsWith("READONLY")
+                || String.valueOf(e.getMessage()).startsWith("LOADING")
+                || String.valueOf(e.getMessage()).startsWith("CLUSTERDOWN");
+    }
+
     private String loseKeys(Step step) {
-        try (Jedis jedis = new Jedis("127.0.0.1", redisPort)) {
+        try {
             switch (step.variant()) {
                 case "quiet-bucket" -> {
                     KeysAtRisk.Bucket bucket = KeysAtRisk.bucket(activity, step.sku(), step.ref(),
                             buckets.getOrDefault(step.sku(), 1));
                     String what = "sku " + step.sku() + " bucket " + step.ref() + " of activity " + activity;
                     String outcome = "busy";
+                    String where = "";
+                    RuntimeException lastFailure = null;
                     // the script judges its first key, the stream, then deletes them all
                     List<String> streamFirst = new java.util.ArrayList<>(List.of(bucket.stream()));
                     bucket.keys().stream().filter(k -> !k.equals(bucket.stream())).forEach(streamFirst::add);
-                    // a bucket with events not yet ordered cannot be put back from the ledger: wait for a quiet moment
+                    // a bucket with events not yet ordered cannot be put back from the ledger: wait for a quiet
+                    // moment (and, behind Sentinel or on the cluster, for a master that serves the bucket)
                     for (int attempt = 0; attempt < 40 && outcome.equals("busy"); attempt++) {
-                        outcome = String.valueOf(jedis.eval(QUIET_BUCKET_LOSS, streamFirst, List.of()));
+                        Optional<RedisTarget> holder = holderOf(bucket.stream());
+                        if (holder.isPresent()) {
+                            try (Jedis jedis = holder.get().connection().get()) {
+                                outcome = String.valueOf(jedis.eval(QUIET_BUCKET_LOSS, streamFirst, List.of()));
+                                where = holder.get().name();
+                                lastFailure = null;
+                            } catch (RuntimeException e) {
+                                if (!transient_(e)) {
+                                    throw e;
+                                }
+                                lastFailure = e;
+                            }
+                        }
                         if (outcome.equals("busy")) {
                             sleep(Duration.ofMillis(100));
                         }
                     }
-                    return what + ": " + (outcome.startsWith("deleted") ? "deleted (" + outcome.substring(8)
-                            + " keys)" : outcome + ", nothing deleted");
+                    String on = nodes == null || where.isEmpty() ? "" : " on " + where;
+                    return what + on + ": " + (outcome.startsWith("deleted") ? "deleted (" + outcome.substring(8)
+                            + " keys)" : outcome.equals("busy") && (lastFailure != null || where.isEmpty())
+                            ? "no master served it within 4 s" + (lastFailure == null ? "" : " ("
+                            + lastFailure.getMessage() + ")") + ", nothing deleted"
+                            : outcome + ", nothing deleted");
                 }
                 case "stream-registry" -> {
-                    return "stream registry: " + jedis.del(KeysAtRisk.streamRegistry()) + " key deleted";
+                    String key = KeysAtRisk.streamRegistry();
+                    RuntimeException lastFailure = null;
+                    // behind Sentinel or on the cluster, for up to 4 s a master that serves it and answers
+                    for (int attempt = 0; attempt < 40; attempt++) {
+                        Optional<RedisTarget> holder = holderOf(key);
+                        if (holder.isPresent()) {
+                            try (Jedis jedis = holder.get().connection().get()) {
+                                return "stream registry" + (nodes == null ? "" : " on " + holder.get().name()) + ": "
+                                        + jedis.del(key) + " key deleted";
+                            } catch (RuntimeException e) {
+                                if (!transient_(e)) {
+                                    throw e;
+                                }
+                                lastFailure = e;
+                            }
+                        }
+                        sleep(Duration.ofMillis(100));
+                    }
+                    return "stream registry: no master served it within 4 s" + (lastFailure == null ? ""
+                            : " (" + lastFailure.getMessage() + ")") + ", nothing deleted";
                 }
                 case "node-leases" -> {
                     long deleted = 0;
-                    for (String pattern : KeysAtRisk.nodeLeases()) {
-                        String cursor = "0";
-                        do {
-                            var page = jedis.scan(cursor, new redis.clients.jedis.params.ScanParams().match(pattern)
-                                    .count(100));
-                            for (String key : page.getResult()) {
-                                deleted += jedis.del(key);
+                    java.util.Map<String, String> on = new java.util.LinkedHashMap<>();
+                    // on the cluster the leases may sit on every master (each key on its slot's): scan each; a
+                    // master that does not answer (an overlapping REDIS_PAUSE) is tried again for up to 5 s
+                    int shards = nodes == null ? 1 : nodes.shards();
+                    long deadline = nanos.getAsLong() + Duration.ofSeconds(5).toNanos();
+                    do {
+                        for (RedisTarget master : masters()) {
+                            if (on.containsKey(master.name()) && !on.get(master.name()).startsWith("not reached")) {
+                                continue;
                             }
-                            cursor = page.getCursor();
-                        } while (!cursor.equals("0"));
-                    }
-                    return "node id leases: " + deleted + " key(s) deleted";
+                            long here = 0;
+                            try (Jedis jedis = master.connection().get()) {
+                                for (String pattern : KeysAtRisk.nodeLeases()) {
+                                    String cursor = "0";
+                                    do {
+                                        var page = jedis.scan(cursor, new redis.clients.jedis.params.ScanParams()
+                                                .match(pattern).count(100));
+                                        for (String key : page.getResult()) {
+                                            here += jedis.del(key);
+                                        }
+                                        cursor = page.getCursor();
+                                    } while (!cursor.equals("0"));
+                                }
+                            } catch (RuntimeException e) {
+                                if (!transient_(e)) {
+                                    throw e;
+                                }
+                                on.put(master.name(), "not reached (" + e.getMessage() + ")");
+                                continue;
+                            }
+                            deleted += here;
+                            on.put(master.name(), Long.toString(here));
+                        }
+                        if (on.values().stream().filter(v -> !v.startsWith("not reached")).count() < shards) {
+                            sleep(Duration.ofMillis(200));
+                        } else {
+                            break;
+                        }
+                    } while (nanos.getAsLong() < deadline);
+                    List<String> said = new java.util.ArrayList<>();
+                    on.forEach((node, count) -> said.add(node + ": " + count));
+                    long scanned = on.values().stream().filter(v -> !v.startsWith("not reached")).count();
+                    return "node id leases: " + deleted + " key(s) deleted" + (nodes == null ? "" : " (" + String.join(
+                            ", ", said) + (scanned < shards ? "; " + (shards - scanned) + " master(s) not reached"
+                            + " within 5 s" : "") + ")");
                 }
                 default -> throw new IllegalStateException("unknown key loss " + step.variant());
             }
@@ -363,25 +474,69 @@ final class FaultInjector {
 
     private String limitMemory(String policy) {
         String[] applied = {"not applied (an eviction fault already in effect)"};
-        hold(memoryLimit, () -> {
-            try (Jedis jedis = new Jedis("127.0.0.1", redisPort)) {
-                long used = jedis.info("memory").lines().filter(l -> l.startsWith("used_memory:"))
-                        .map(l -> Long.parseLong(l.substring("used_memory:".length()).trim())).findFirst().orElse(0L);
-                long limit = policy.equals("noeviction") ? Math.max(1, used / 2) : used + 64L * 1024 * 1024;
-                // the limit first, then the policy: no moment with an evicting policy below the memory in use
-                jedis.configSet("maxmemory", Long.toString(limit));
-                jedis.configSet("maxmemory-policy", policy);
-                applied[0] = "maxmemory " + limit + " (" + used + " bytes in use)";
-            }
-        });
+        hold(memoryLimit, () -> applied[0] = onEveryNode("not set", jedis -> {
+            long used = jedis.info("memory").lines().filter(l -> l.startsWith("used_memory:"))
+                    .map(l -> Long.parseLong(l.substring("used_memory:".length()).trim())).findFirst().orElse(0L);
+            long limit = policy.equals("noeviction") ? Math.max(1, used / 2) : used + 64L * 1024 * 1024;
+            // the limit first, then the policy: no moment with an evicting policy below the memory in use
+            jedis.configSet("maxmemory", Long.toString(limit));
+            jedis.configSet("maxmemory-policy", policy);
+            return "maxmemory " + limit + " (" + used + " bytes in use)";
+        }));
         return applied[0];
     }
 
-    private void unlimitMemory() {
-        try (Jedis jedis = new Jedis("127.0.0.1", redisPort)) {
+    /**
+     * {@code maxmemory-policy noeviction} then {@code maxmemory 0} on every data node (on {@code single} the
+     * run's Redis); what was done, for the history.
+     */
+    private String unlimitMemory() {
+        return "noeviction, maxmemory 0 " + onEveryNode("not reset", jedis -> {
             jedis.configSet("maxmemory-policy", "noeviction");
             jedis.configSet("maxmemory", "0");
+            return "";
+        });
+    }
+
+    /**
+     * {@code action} on the run's Redis, or on every data node of a topology with replicas: a node that
+     * does not answer (paused by an overlapping {@code REDIS_PAUSE}, frozen, killed) is tried again every
+     * 200 ms for up to 5 s, then named with {@code missed} (a killed node restarts with the defaults, a
+     * frozen one is continued at the heal, which puts every node back again). What was done on which node.
+     */
+    private String onEveryNode(String missed, java.util.function.Function<Jedis, String> action) {
+        if (nodes == null) {
+            try (Jedis jedis = single().connection().get()) {
+                return action.apply(jedis);
+            }
         }
+        Map<RedisNode, String> done = new java.util.LinkedHashMap<>();
+        Map<RedisNode, String> failed = new java.util.LinkedHashMap<>();
+        long deadline = nanos.getAsLong() + Duration.ofSeconds(5).toNanos();
+        do {
+            for (RedisNode node : nodes.dataNodes()) {
+                if (done.containsKey(node)) {
+                    continue;
+                }
+                if (!node.answers()) {
+                    failed.put(node, node.alive() ? (node.frozen() ? "frozen" : "not answering") : "down");
+                    continue;
+                }
+                try (Jedis jedis = node.connect()) {
+                    done.put(node, action.apply(jedis));
+                    failed.remove(node);
+                } catch (RuntimeException e) {
+                    failed.put(node, e.getMessage());
+                }
+            }
+            if (!failed.isEmpty()) {
+                sleep(Duration.ofMillis(200));
+            }
+        } while (!failed.isEmpty() && nanos.getAsLong() < deadline);
+        List<String> said = new java.util.ArrayList<>();
+        done.forEach((node, what) -> said.add(node + (what.isEmpty() ? "" : " " + what)));
+        failed.forEach((node, why) -> said.add(node + " " + missed + " (" + why + ")"));
+        return "on " + String.join(", ", said);
     }
 
     /**
@@ -401,6 +556,8 @@ final class FaultInjector {
             unlimitMemory();
         } else {
             redisHeal = nodes.heal();
+            // after the heal every node answers (frozen ones continued, killed ones back): none keeps a limit
+            redisHeal += "; " + unlimitMemory();
         }
         instances.stream().filter(i -> !i.alive()).forEach(ServiceProcess::start);
         return redisHeal;

@@ -107,7 +107,16 @@ final class OwnCluster implements ReplicatedRedis {
     /** The live node that says it is a master and serves the middle slot of range {@code shard}. */
     @Override
     public Optional<RedisNode> master(int shard) {
-        int slot = (int) ((long) SLOTS * shard / 3 + SLOTS / 6);
+        return masterOfSlot((int) ((long) SLOTS * shard / 3 + SLOTS / 6));
+    }
+
+    /** The live master that serves the slot of {@code key} (its hash tag's, {@code CLUSTER KEYSLOT}'s arithmetic). */
+    @Override
+    public Optional<RedisNode> masterOf(String key) {
+        return masterOfSlot(redis.clients.jedis.util.JedisClusterCRC16.getSlot(key));
+    }
+
+    private Optional<RedisNode> masterOfSlot(int slot) {
         for (RedisNode node : nodes) {
             if (!node.answers() || !node.master()) {
                 continue;

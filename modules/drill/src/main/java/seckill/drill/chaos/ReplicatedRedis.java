@@ -38,6 +38,21 @@ sealed interface ReplicatedRedis extends AutoCloseable permits SentinelGroup, Ow
     /** The node serving shard {@code shard} as master now, if one answers. */
     Optional<RedisNode> master(int shard);
 
+    /**
+     * The live node serving, as master now, the slot {@code key} hashes to (its hash tag's): on the
+     * cluster the master owning that slot, behind Sentinel the master the Sentinels name.
+     */
+    Optional<RedisNode> masterOf(String key);
+
+    /** Every shard's master now, each once (a shard with no live master is left out). */
+    default List<RedisNode> masters() {
+        List<RedisNode> masters = new ArrayList<>();
+        for (int shard = 0; shard < shards(); shard++) {
+            master(shard).filter(m -> !masters.contains(m)).ifPresent(masters::add);
+        }
+        return masters;
+    }
+
     /** The {@code which}-th live replica of shard {@code shard} now (modulo how many there are), if any. */
     Optional<RedisNode> replica(int shard, int which);
 

@@ -110,6 +110,12 @@ final class SentinelGroup implements ReplicatedRedis {
         return Optional.empty();
     }
 
+    /** One shard: whatever the key, the master the Sentinels name now. */
+    @Override
+    public Optional<RedisNode> masterOf(String key) {
+        return master(0);
+    }
+
     @Override
     public Optional<RedisNode> replica(int shard, int which) {
         Optional<RedisNode> master = master(shard);

@@ -14,27 +14,38 @@ import java.util.Locale;
  */
 public enum Topology {
     SINGLE(List.of(Step.Kind.KILL, Step.Kind.PAUSE_PROCESS, Step.Kind.DB_CUT, Step.Kind.REDIS_CUT,
-            Step.Kind.REDIS_PAUSE), List.of(Step.Kind.KEY_LOSS, Step.Kind.EVICTION)),
+            Step.Kind.REDIS_PAUSE), List.of(Step.Kind.KEY_LOSS, Step.Kind.EVICTION), List.of()),
     SENTINEL(List.of(Step.Kind.KILL, Step.Kind.PAUSE_PROCESS, Step.Kind.DB_CUT, Step.Kind.REDIS_PAUSE,
-            Step.Kind.MASTER_KILL, Step.Kind.REPLICA_FREEZE), List.of()),
+            Step.Kind.MASTER_KILL, Step.Kind.REPLICA_FREEZE), List.of(), List.of(Step.Kind.KEY_LOSS, Step.Kind.EVICTION)),
     CLUSTER(List.of(Step.Kind.KILL, Step.Kind.PAUSE_PROCESS, Step.Kind.DB_CUT, Step.Kind.REDIS_PAUSE,
-            Step.Kind.MASTER_KILL, Step.Kind.REPLICA_FREEZE), List.of());
+            Step.Kind.MASTER_KILL, Step.Kind.REPLICA_FREEZE), List.of(), List.of(Step.Kind.KEY_LOSS, Step.Kind.EVICTION));
 
     private final List<Step.Kind> faults;
     private final List<Step.Kind> laterFaults;
+    private final List<Step.Kind> lastFaults;
 
-    Topology(List<Step.Kind> faults, List<Step.Kind> laterFaults) {
+    Topology(List<Step.Kind> faults, List<Step.Kind> laterFaults, List<Step.Kind> lastFaults) {
         this.faults = faults;
         this.laterFaults = laterFaults;
+        this.lastFaults = lastFaults;
     }
 
     /**
-     * Fault kinds added after seeds had results ({@code KEY_LOSS}, {@code EVICTION}, on {@code single}
-     * only for now): each drawn once, after every earlier draw of the schedule, so a seed's earlier
-     * steps stay exactly what they were and these come after them.
+     * Fault kinds added on {@code single} after seeds had results ({@code KEY_LOSS}, {@code EVICTION}):
+     * each drawn once, after every draw the schedule had then (right after the halts), so a seed's
+     * earlier steps stay exactly what they were and these come after them.
      */
     List<Step.Kind> laterFaults() {
         return laterFaults;
+    }
+
+    /**
+     * The same kinds added later still on {@code sentinel} and {@code cluster} (2026-12-03): drawn once
+     * each after every other step of the schedule (after the moved clocks), so every earlier step of a
+     * seed on those topologies stays exactly what it was.
+     */
+    List<Step.Kind> lastFaults() {
+        return lastFaults;
     }
 
     /** The fault kinds a schedule on this topology draws from (each at least once), in drawing order. */

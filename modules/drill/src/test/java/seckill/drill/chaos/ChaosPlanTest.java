@@ -22,8 +22,22 @@ class ChaosPlanTest {
         return new ChaosPlan(new SplittableRandom(seed), PlanShape.standard()).draw(60_000, 2);
     }
 
-    /** A schedule without the moved clocks drawn last of all: what it was before {@code CLOCK_MOVE} existed. */
-    private static List<Step> beforeClockMoves(List<Step> all) {
+    /**
+     * A schedule without the key loss and eviction that {@code sentinel} and {@code cluster} draw after the
+     * moved clocks (a {@code single} schedule as it is): what it was before those topologies drew them.
+     */
+    private static List<Step> beforeLastFaults(List<Step> all) {
+        int n = all.size();
+        if (n >= 3 && all.get(n - 2).kind() == Step.Kind.KEY_LOSS && all.get(n - 1).kind() == Step.Kind.EVICTION
+                && all.get(n - 3).kind() == Step.Kind.CLOCK_MOVE) {
+            return all.subList(0, n - 2);
+        }
+        return all;
+    }
+
+    /** A schedule without the moved clocks (and what came after them): what it was before {@code CLOCK_MOVE} existed. */
+    private static List<Step> beforeClockMoves(List<Step> schedule) {
+        List<Step> all = beforeLastFaults(schedule);
         int n = all.size();
         while (n > 0 && all.get(n - 1).kind() == Step.Kind.CLOCK_MOVE) {
             n--;
@@ -169,7 +183,7 @@ class ChaosPlanTest {
         // seed 42's schedule before these kinds existed: 8 faults drawn, the first step and the counts unchanged
         List<Step> plan = beforeClockMoves(draw(42));
         assertThat(plan.stream().filter(s -> s.kind().fault()).count(), is(10L));
-        // every variant comes up over a few seeds; the replicated topologies draw neither kind yet
+        // every variant comes up over a few seeds
         java.util.Set<String> variants = new java.util.HashSet<>();
         for (long seed = 1; seed <= 30; seed++) {
             draw(seed).stream().filter(s -> s.kind() == Step.Kind.KEY_LOSS || s.kind() == Step.Kind.EVICTION)
@@ -177,10 +191,72 @@ class ChaosPlanTest {
         }
         assertThat(variants, containsInAnyOrder("quiet-bucket", "stream-registry", "node-leases", "noeviction",
                 "allkeys-random"));
-        for (Topology replicated : List.of(Topology.SENTINEL, Topology.CLUSTER)) {
-            assertThat(draw(42, replicated).stream().map(Step::kind).toList(),
-                    everyItem(not(anyOf(is(Step.Kind.KEY_LOSS), is(Step.Kind.EVICTION)))));
+    }
+
+    /**
+     * SHA-256 of seeds 1-30's one-minute schedules and seed 42's two-minute one, per topology, as the code
+     * drew them on 2026-12-03 before {@code sentinel} and {@code cluster} drew {@code KEY_LOSS} and
+     * {@code EVICTION} (main at 6b9e078): every step, every field ({@link Step}'s record text).
+     */
+    private static final java.util.Map<Topology, String> SCHEDULES_BEFORE = java.util.Map.of(
+            Topology.SINGLE, "1dca763548325cb8ac4c4dd05832ec4955822883c84515d4286b0e0df6844076",
+            Topology.SENTINEL, "c67b11a4b01be7b8b5a71c5c02860918ed80dc539c247207c442e3d26c2b347b",
+            Topology.CLUSTER, "0682cb00586ab548910ffd79a6a28d12b1a032f65420d2e99c478c7396327867");
+
+    private static String digest(Topology topology, java.util.function.UnaryOperator<List<Step>> part) {
+        StringBuilder all = new StringBuilder();
+        for (long seed = 1; seed <= 30; seed++) {
+            all.append(part.apply(draw(seed, topology))).append('\n');
         }
+        all.append(part.apply(new ChaosPlan(new SplittableRandom(42), PlanShape.standard(), topology)
+                .draw(120_000, 2))).append('\n');
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(all.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    void sentinelAndClusterDrawKeyLossAndEvictionLastOfAllSoEveryEarlierStepOfASeedIsWhatItWas() {
+        // a single Redis schedule is exactly what it was, whole
+        assertThat(digest(Topology.SINGLE, all -> all), is(SCHEDULES_BEFORE.get(Topology.SINGLE)));
+        java.util.Set<String> variants = new java.util.HashSet<>();
+        for (Topology replicated : List.of(Topology.SENTINEL, Topology.CLUSTER)) {
+            // without its last two steps, every schedule of seeds 1-30 (and 42 over two minutes) is the one drawn before
+            assertThat(replicated.toString(), digest(replicated, all -> all.subList(0, all.size() - 2)),
+                    is(SCHEDULES_BEFORE.get(replicated)));
+            for (long seed = 1; seed <= 30; seed++) {
+                List<Step> all = draw(seed, replicated);
+                List<Step> last = all.subList(all.size() - 2, all.size());
+                assertThat(last.stream().map(Step::kind).toList(), is(List.of(Step.Kind.KEY_LOSS, Step.Kind.EVICTION)));
+                assertThat(all.get(all.size() - 3).kind(), is(Step.Kind.CLOCK_MOVE));
+                assertThat(all.subList(0, all.size() - 2).stream().map(Step::kind).toList(),
+                        everyItem(not(anyOf(is(Step.Kind.KEY_LOSS), is(Step.Kind.EVICTION)))));
+                for (Step s : last) {
+                    assertThat(s.index(), is(all.indexOf(s)));
+                    assertThat(s.kind().fault(), is(true));
+                    assertThat(s.instance(), is(-1));
+                    assertThat(s.atMillis() >= 6_000 && s.atMillis() < 42_000, is(true));
+                    assertThat(s.lengthMillis() >= 2_000 && s.lengthMillis() < 8_000, is(true));
+                    variants.add(replicated + " " + s.variant());
+                }
+                Step loss = last.getFirst();
+                assertThat(ChaosPlan.KEY_LOSSES.contains(loss.variant()), is(true));
+                PlanShape.SkuShape sku = PlanShape.standard().skus().stream().filter(k -> k.skuId() == loss.sku())
+                        .findFirst().orElseThrow();
+                assertThat(loss.ref() >= 0 && loss.ref() < sku.buckets(), is(true));
+                assertThat(ChaosPlan.EVICTIONS.contains(last.getLast().variant()), is(true));
+            }
+        }
+        // every variant comes up on both topologies over seeds 1-30
+        List<String> expected = new java.util.ArrayList<>();
+        for (Topology replicated : List.of(Topology.SENTINEL, Topology.CLUSTER)) {
+            java.util.stream.Stream.concat(ChaosPlan.KEY_LOSSES.stream(), ChaosPlan.EVICTIONS.stream())
+                    .forEach(v -> expected.add(replicated + " " + v));
+        }
+        assertThat(variants, containsInAnyOrder(expected.toArray()));
     }
 
     @Test
@@ -190,7 +266,7 @@ class ChaosPlanTest {
         boolean minutes = false;
         for (Topology topology : Topology.values()) {
             for (long seed = 1; seed <= 30; seed++) {
-                List<Step> all = draw(seed, topology);
+                List<Step> all = beforeLastFaults(draw(seed, topology));
                 List<Step> before = beforeClockMoves(all);
                 List<Step> moves = all.subList(before.size(), all.size());
                 assertThat(moves.size(), is(1));
