@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.helidon.microprofile.testing.junit5.AddConfig;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.HostAndPort;
@@ -57,7 +58,7 @@ class WaitingRoomFailoverTest extends ServiceTest {
 
     static final int RATE = 4;
     static final int TICK_MILLIS = 50;
-    static final int PASS_SECONDS = 20;
+    static final int PASS_SECONDS = 40;
     /** What docs/queue.md lets a failover add, once: one tick's calls, rate × tick ÷ 1 s (rounded up). */
     private static final long ONE_TICK = (RATE * TICK_MILLIS + 999) / 1000;
     private static final long SKU = 7341;
@@ -70,7 +71,8 @@ class WaitingRoomFailoverTest extends ServiceTest {
         volatile long place;
         volatile String ticket;
         volatile String reservation;
-        final Set<Long> passExpiries = ConcurrentHashMap.newKeySet();
+        /** The passes shown to them, by expiry (ms). */
+        final Map<Long, String> passes = new ConcurrentHashMap<>();
         final List<String> states = new CopyOnWriteArrayList<>();
 
         Buyer(long id, boolean buys) {
@@ -91,6 +93,18 @@ class WaitingRoomFailoverTest extends ServiceTest {
     private final AtomicBoolean stop = new AtomicBoolean();
     private SaleFixture sale;
     private long activity;
+    /** Whether every other buyer buys at their turn (else all hold their passes). */
+    private volatile boolean buying = true;
+
+    @BeforeEach
+    void freshFollowers() {
+        stop.set(false);
+        told.clear();
+        oddAnswers.clear();
+        counts.clear();
+        inherited.clear();
+        buying = true;
+    }
 
     @Test
     void aPausedAndAFailedOverMasterNeitherCallBeyondTheRateNorLoseAPlaceOrA202() throws Exception {
@@ -164,45 +178,160 @@ class WaitingRoomFailoverTest extends ServiceTest {
         assertThat("answers other than 200/503/410/403: " + oddAnswers, oddAnswers, empty());
         assertThat("joins during the pause " + pauseAnswers, pauseAnswers.contains(503), is(true));
 
-        // (a) never more than the rate in a second, summed over every master that held the line; once one tick more
-        Map<Long, Long> perSecond = new TreeMap<>();
-        counts.forEach((port, seconds) -> seconds.forEach((second, n) -> perSecond.merge(second,
-                n - inherited.getOrDefault(port, Map.of()).getOrDefault(second, 0L), Long::sum)));
-        assertThat("per-second counts read " + counts + ", inherited " + inherited, perSecond.size(), greaterThan(10));
-        assertWithinTheRate("the line's per-second counts (read " + counts + ", inherited " + inherited + ")", perSecond);
+        Map<Long, Long> perSecond = assertCountsWithinTheRate();
+        Map<Long, Long> callsPerSecond = assertCallsWithinTheRate();
+        assertThat(callsPerSecond.values().stream().mapToLong(Long::longValue).sum(), greaterThan(20L));
+        assertNoPlaceLost();
 
-        // (b) the buyers actually called, by the second of their call (a pass's expiry less its lifetime)
-        Map<Long, Set<String>> calledIn = new TreeMap<>();
-        for (Buyer buyer : told.values()) {
-            for (long expiry : buyer.passExpiries) {
-                calledIn.computeIfAbsent(Math.floorDiv(expiry - PASS_SECONDS * 1000L, 1000), s -> new java.util.HashSet<>())
-                        .add(buyer.id + "@" + expiry);
+        // every 202 is exactly one order; nobody has two
+        Map<Long, String> reserved = new TreeMap<>();
+        told.values().stream().filter(b -> b.reservation != null).forEach(b -> reserved.put(b.id, b.reservation));
+        assertThat(reserved.size(), greaterThan(5));
+        assertEachOrderedOnce(reserved);
+        System.out.println("waiting room pause and failover: " + told.size() + " buyers told a place, "
+                + reserved.size() + " bought, calls per second " + callsPerSecond + ", counts per second " + perSecond);
+    }
+
+    @Test
+    void aTickTheReplicasNeverGotHoldsTheLineAndItsPassesStillBuyAfterTheFailover() throws Exception {
+        SaleFixture.await("two replicas online", Duration.ofSeconds(60), () -> TOPOLOGY.onlineReplicas() == 2);
+        sale = new SaleFixture(target.getUri(), db);
+        buying = false;
+        activity = sale.createOpenActivity(SKU + 1, 500, 1);
+        long firstBuyer = activity * 1_000_000;
+        for (int i = 0; i < FIRST_BUYERS; i++) {
+            HttpResponse<String> joined = join(firstBuyer + i);
+            assertThat(joined.body(), joined.statusCode(), is(200));
+        }
+        HostAndPort oldMaster = TOPOLOGY.master();
+        long calledBefore;
+        long calledWhileFrozen;
+        List<Integer> frozenJoins = new ArrayList<>();
+        try (ExecutorService buyers = Executors.newVirtualThreadPerTaskExecutor()) {
+            told.values().forEach(buyer -> buyers.submit(() -> follow(buyer)));
+            Thread sampler = Thread.ofPlatform().daemon().name("line-counts").start(this::sampleCounts);
+            SaleFixture.await("the line moving", Duration.ofSeconds(30), () -> called() >= 4);
+
+            // both replicas frozen: the master's writes reach none of them, no tick is acknowledged
+            // the master's replicas now (after another test's failover, not the ones started as replicas)
+            List<Long> replicaPids;
+            try (Jedis master = new Jedis(oldMaster)) {
+                replicaPids = master.info("replication").lines().filter(l -> l.matches("slave\\d+:.*"))
+                        .map(l -> l.replaceAll(".*port=(\\d+).*", "$1"))
+                        .map(port -> SentinelTopology.processId(new HostAndPort("127.0.0.1", Integer.parseInt(port))))
+                        .toList();
+            }
+            assertThat(replicaPids.size(), is(2));
+            replicaPids.forEach(pid -> signal("STOP", pid));
+            try {
+                calledBefore = called();
+                for (int i = 0; i < 6; i++) {
+                    // a join not acknowledged is 503: that buyer was never told a place
+                    frozenJoins.add(join(firstBuyer + FIRST_BUYERS + i).statusCode());
+                    sleep(500);
+                }
+                calledWhileFrozen = called() - calledBefore;
+                // SIGKILL: what the replicas never got is gone with it
+                ProcessHandle.of(SentinelTopology.processId(oldMaster)).orElseThrow().destroyForcibly();
+            } finally {
+                replicaPids.forEach(pid -> signal("CONT", pid));
+            }
+            SaleFixture.await("a replica promoted", Duration.ofSeconds(30), () -> !TOPOLOGY.master().equals(oldMaster));
+            long calledAfterFailover = called();
+            SaleFixture.await("the line moving on the new master", Duration.ofSeconds(60),
+                    () -> called() > calledAfterFailover + 4);
+            stop.set(true);
+            sampler.join();
+        }
+        // the line held while no replica acknowledged: at most one tick's calls on the master alone
+        assertThat("called on the master while its replicas were frozen", calledWhileFrozen,
+                lessThanOrEqualTo(ONE_TICK));
+        assertThat("joins while the replicas were frozen " + frozenJoins, frozenJoins.stream().allMatch(c -> c == 503),
+                is(true));
+        assertThat("answers other than 200/503/410/403: " + oddAnswers, oddAnswers, empty());
+
+        // the calls the new master does not know (a pass shown whose expiry it never had) are that one tick's
+        Map<Long, String> lostCalls = new TreeMap<>();
+        try (Jedis master = new Jedis(TOPOLOGY.master())) {
+            for (Buyer buyer : told.values()) {
+                Double expiry = master.zscore("sk:{q:a" + activity + "}:passes", Long.toString(buyer.id));
+                String done = master.hget("sk:{q:a" + activity + "}:done", Long.toString(buyer.id));
+                for (var pass : buyer.passes.entrySet()) {
+                    if (done == null && (expiry == null || expiry.longValue() != pass.getKey())) {
+                        lostCalls.putIfAbsent(buyer.id, pass.getValue());
+                    }
+                }
             }
         }
-        Map<Long, Long> callsPerSecond = new TreeMap<>();
-        calledIn.forEach((second, calls) -> callsPerSecond.put(second, (long) calls.size()));
-        assertThat(callsPerSecond.values().stream().mapToLong(Long::longValue).sum(), greaterThan(20L));
-        assertWithinTheRate("the buyers called (by their passes) " + calledIn, callsPerSecond);
+        assertThat("calls the failover lost " + lostCalls.keySet(), (long) lostCalls.size(),
+                lessThanOrEqualTo(ONE_TICK));
+        // nobody holding a pass loses it: a pass the new master never saw still buys
+        Map<Long, String> reserved = new TreeMap<>();
+        for (var lost : lostCalls.entrySet()) {
+            Buyer buyer = told.get(lost.getKey());
+            buy(buyer, lost.getValue());
+            assertThat("a pass of the lost tick buys", buyer.reservation != null, is(true));
+            reserved.put(buyer.id, buyer.reservation);
+        }
+        assertCountsWithinTheRate();
+        assertCallsWithinTheRate();
+        assertNoPlaceLost();
+        assertEachOrderedOnce(reserved);
+        TOPOLOGY.restartAsReplica(oldMaster, TOPOLOGY.master());
+        SaleFixture.await("two replicas again", Duration.ofSeconds(60), () -> TOPOLOGY.onlineReplicas() == 2);
+        System.out.println("waiting room replicas frozen then failover: called while frozen " + calledWhileFrozen
+                + ", calls lost " + lostCalls.keySet() + ", calls per second " + callsPerSecond());
+    }
 
-        // (c) no place told is lost: every buyer told a place holds it in Redis on the master now
+    /** The line's per-second counts, summed over every master that held it, within the rate; those sums. */
+    private Map<Long, Long> assertCountsWithinTheRate() {
+        Map<Long, Long> perSecond = new TreeMap<>();
+        // a promoted master's first reading is inherited only as far as an earlier master held that second
+        // (calls it made itself before it was first read are its own)
+        counts.forEach((port, seconds) -> seconds.forEach((second, n) -> {
+            long earlier = counts.entrySet().stream().filter(c -> !c.getKey().equals(port))
+                    .mapToLong(c -> c.getValue().getOrDefault(second, 0L)).max().orElse(0);
+            long replicated = Math.min(earlier, inherited.getOrDefault(port, Map.of()).getOrDefault(second, 0L));
+            perSecond.merge(second, n - replicated, Long::sum);
+        }));
+        assertThat("per-second counts read " + counts + ", inherited " + inherited, perSecond.size(), greaterThan(3));
+        assertWithinTheRate("the line's per-second counts (read " + counts + ", inherited " + inherited + ")", perSecond);
+        return perSecond;
+    }
+
+    /** The buyers actually called, by the second of their call (a pass's expiry less its lifetime), within the rate. */
+    private Map<Long, Long> assertCallsWithinTheRate() {
+        Map<Long, Long> callsPerSecond = callsPerSecond();
+        assertWithinTheRate("the buyers called (by their passes)", callsPerSecond);
+        return callsPerSecond;
+    }
+
+    private Map<Long, Long> callsPerSecond() {
+        Map<Long, Long> callsPerSecond = new TreeMap<>();
+        for (Buyer buyer : told.values()) {
+            for (long expiry : buyer.passes.keySet()) {
+                callsPerSecond.merge(Math.floorDiv(expiry - PASS_SECONDS * 1000L, 1000), 1L, Long::sum);
+            }
+        }
+        return callsPerSecond;
+    }
+
+    /**
+     * No place told is lost: every buyer told a place holds it in Redis on the master now, and reads as in line,
+     * called, served or expired at that place (never NOT_IN_LINE), asked without the ticket.
+     */
+    private void assertNoPlaceLost() {
         Map<String, String> places;
-        String done = "sk:{q:a" + activity + "}:done";
-        Map<String, String> doneNow;
         try (Jedis master = new Jedis(TOPOLOGY.master())) {
             places = master.hgetAll("sk:{q:a" + activity + "}:places");
-            doneNow = master.hgetAll(done);
         }
         List<String> lost = new ArrayList<>();
+        List<String> notThere = new ArrayList<>();
         for (Buyer buyer : told.values()) {
             String held = places.get(Long.toString(buyer.id));
             if (held == null || Long.parseLong(held) != buyer.place) {
                 lost.add(buyer.id + " told place " + buyer.place + ", holds " + held + ", saw " + buyer.states);
             }
-        }
-        assertThat("buyers told a place whose place Redis lost", lost, empty());
-        // and each reads as in line, called, served or expired, at that place (none NOT_IN_LINE)
-        List<String> notThere = new ArrayList<>();
-        for (Buyer buyer : told.values()) {
             String body = placeOf(buyer.id, null).body();
             String state = SaleFixture.field(body, "state");
             if (!Set.of("WAITING", "YOUR_TURN", "USED", "EXPIRED").contains(state)
@@ -210,19 +339,28 @@ class WaitingRoomFailoverTest extends ServiceTest {
                 notThere.add(buyer.id + " " + body);
             }
         }
+        assertThat("buyers told a place whose place Redis lost", lost, empty());
         assertThat(notThere, empty());
+    }
 
-        // (d) every 202 is exactly one order; nobody has two
-        Map<Long, String> reserved = new TreeMap<>();
-        told.values().stream().filter(b -> b.reservation != null).forEach(b -> reserved.put(b.id, b.reservation));
-        assertThat(reserved.size(), greaterThan(5));
+    /** Each reservation answered 202 is exactly one order in the ledger; no buyer has two. */
+    private void assertEachOrderedOnce(Map<Long, String> reserved) {
         SaleFixture.await("every 202 ordered", Duration.ofSeconds(90), () -> reserved.entrySet().stream()
                 .allMatch(r -> sale.ordersOf(r.getValue(), r.getKey()) == 1));
         assertThat(sale.column("SELECT user_id FROM seckill_order WHERE activity_id = ? GROUP BY user_id"
                 + " HAVING COUNT(*) > 1", activity), empty());
-        System.out.println("waiting room failover: " + told.size() + " buyers told a place, " + reserved.size()
-                + " bought, calls per second " + callsPerSecond + ", counts per second " + perSecond + ", done "
-                + doneNow.size());
+    }
+
+    private static void signal(String signal, long pid) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
+            assertThat("kill -" + signal + " " + pid, kill.waitFor(), is(0));
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     /** Each second at most the rate; at most one second (a failover's) the rate plus one tick's calls. */
@@ -248,8 +386,8 @@ class WaitingRoomFailoverTest extends ServiceTest {
                         buyer.states.add(state);
                     }
                     if ("YOUR_TURN".equals(state)) {
-                        buyer.passExpiries.add(Instant.parse(SaleFixture.field(answer.body(), "passExpiresAt"))
-                                .toEpochMilli());
+                        buyer.passes.put(Instant.parse(SaleFixture.field(answer.body(), "passExpiresAt"))
+                                .toEpochMilli(), SaleFixture.field(answer.body(), "pass"));
                         if (buyer.buys && buyer.reservation == null) {
                             buy(buyer, SaleFixture.field(answer.body(), "pass"));
                         }
@@ -266,7 +404,7 @@ class WaitingRoomFailoverTest extends ServiceTest {
 
     /** Buys with the pass, retrying a 503 or 429 with the same requestId (a retry can only return the same reservation). */
     private void buy(Buyer buyer, String pass) {
-        for (int attempt = 0; attempt < 40 && !stop.get(); attempt++) {
+        for (int attempt = 0; attempt < 40; attempt++) {
             HttpResponse<String> answer = sale.send(SaleFixture.asBuyer(HttpRequest.newBuilder(
                             sale.base.resolve("/api/v1/activities/" + activity + "/purchases"))
                     .header("Content-Type", "application/json").header("X-Queue-Pass", pass)
@@ -291,7 +429,7 @@ class WaitingRoomFailoverTest extends ServiceTest {
         HttpResponse<String> joined = sale.send(SaleFixture.asBuyer(HttpRequest.newBuilder(queue())
                 .POST(HttpRequest.BodyPublishers.noBody()), id));
         if (joined.statusCode() == 200) {
-            Buyer buyer = new Buyer(id, id % 2 == 0);
+            Buyer buyer = new Buyer(id, buying && id % 2 == 0);
             buyer.place = SaleFixture.number(joined.body(), "place");
             buyer.ticket = SaleFixture.field(joined.body(), "ticket");
             told.put(id, buyer);
