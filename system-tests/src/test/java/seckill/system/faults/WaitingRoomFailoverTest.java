@@ -294,7 +294,7 @@ class WaitingRoomFailoverTest extends ServiceTest {
             long replicated = Math.min(earlier, inherited.getOrDefault(port, Map.of()).getOrDefault(second, 0L));
             perSecond.merge(second, n - replicated, Long::sum);
         }));
-        assertThat("per-second counts read " + counts + ", inherited " + inherited, perSecond.size(), greaterThan(3));
+        assertThat("per-second counts read " + counts + ", inherited " + inherited, perSecond.size(), greaterThan(1));
         assertWithinTheRate("the line's per-second counts (read " + counts + ", inherited " + inherited + ")", perSecond);
         return perSecond;
     }
