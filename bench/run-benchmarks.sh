@@ -427,7 +427,8 @@ KEPT=$(sed -n '/^<!-- script-cost: kept by run-benchmarks.sh -->/,$p' "$OUT" 2>/
 cat > "$OUT" <<MD
 # Benchmarks
 
-Regenerate with \`bash bench/run-benchmarks.sh\` (needs the local Redis and MariaDB, as \`.ci/run\`).
+Regenerate with \`bash bench/run-benchmarks.sh\` (needs the local Redis and MariaDB, as \`.ci/run\`). The waiting
+room's benchmark is its own page: [queue-benchmark.md](queue-benchmark.md) (\`bash bench/queue-bench.sh\`).
 Every figure below comes from one run on one machine, each beside its baseline from the same run.
 
 - Run: $(date -u +%FT%TZ) on $(nproc) cores ($CPU), $(free -g | awk '/Mem/ {print $2}') GiB; wrk, Redis and MariaDB share those cores with the service.
