@@ -47,8 +47,6 @@ import static org.hamcrest.Matchers.not;
 @AddConfig(key = "seckill.redis.timeout-millis", value = "8000")
 @AddConfig(key = "seckill.redis.min-replica-acks", value = "1")
 @AddConfig(key = "seckill.redis.replica-ack-timeout-millis", value = "100")
-@Disabled("open finding of the chaos drill (seed 42 on sentinel, docs/chaos.md): a write acknowledged by a"
-        + " replica that still follows a deposed master is answered 202 and lost")
 class DeposedMasterTest extends ServiceTest {
 
     @RegisterExtension
@@ -57,6 +55,10 @@ class DeposedMasterTest extends ServiceTest {
     private static final long SKU = 30_571;
     private static final int CLICKS = 6;
 
+    // on the method, not the class: a disabled class never gets afterAll, so the topology its static
+    // extension started (processes and the seckill.redis.uri property) would leak into every later test
+    @Disabled("open finding of the chaos drill (seed 42 on sentinel, docs/chaos.md): a write acknowledged by a"
+            + " replica that still follows a deposed master is answered 202 and lost")
     @Test
     void purchasesThatWaitedOnAMasterTheSentinelsDeposedAreNotAnswered202AndLost() throws Exception {
         SaleFixture sale = new SaleFixture(target.getUri(), db);

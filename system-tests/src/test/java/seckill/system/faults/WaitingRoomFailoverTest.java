@@ -51,11 +51,13 @@ import static org.hamcrest.Matchers.lessThanOrEqualTo;
 @AddConfig(key = "seckill.queue.rate", value = "" + WaitingRoomFailoverTest.RATE)
 @AddConfig(key = "seckill.queue.tick-millis", value = "" + WaitingRoomFailoverTest.TICK_MILLIS)
 @AddConfig(key = "seckill.queue.pass-seconds", value = "" + WaitingRoomFailoverTest.PASS_SECONDS)
-@org.junit.jupiter.api.Disabled("unfinished (issue #33): the pause case once read 8 calls in one second summed over "
-        + "two masters (rate 4) right after a 3 s write pause, not yet explained (a Sentinel failover during the pause, "
-        + "or the sampling); the frozen-replicas case passed every real check but is not re-run since its sample "
-        + "count check was loosened. docs/queue.md 'Not yet proven'")
 class WaitingRoomFailoverTest extends ServiceTest {
+
+    /** Why both tests are held (on the methods: a disabled class would leak its topology, see DeposedMasterTest). */
+    static final String HELD = "unfinished (issue #33): the pause case once read 8 calls in one second summed over "
+            + "two masters (rate 4) right after a 3 s write pause, not yet explained (a Sentinel failover during the pause, "
+            + "or the sampling); the frozen-replicas case passed every real check but is not re-run since its sample "
+            + "count check was loosened. docs/queue.md 'Not yet proven'";
 
     @RegisterExtension
     static final SentinelTopology TOPOLOGY = new SentinelTopology();
@@ -110,6 +112,7 @@ class WaitingRoomFailoverTest extends ServiceTest {
         buying = true;
     }
 
+    @org.junit.jupiter.api.Disabled(HELD)
     @Test
     void aPausedAndAFailedOverMasterNeitherCallBeyondTheRateNorLoseAPlaceOrA202() throws Exception {
         sale = new SaleFixture(target.getUri(), db);
@@ -196,6 +199,7 @@ class WaitingRoomFailoverTest extends ServiceTest {
                 + reserved.size() + " bought, calls per second " + callsPerSecond + ", counts per second " + perSecond);
     }
 
+    @org.junit.jupiter.api.Disabled(HELD)
     @Test
     void aTickTheReplicasNeverGotHoldsTheLineAndItsPassesStillBuyAfterTheFailover() throws Exception {
         SaleFixture.await("two replicas online", Duration.ofSeconds(60), () -> TOPOLOGY.onlineReplicas() == 2);
