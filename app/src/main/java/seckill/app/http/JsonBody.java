@@ -74,18 +74,11 @@ final class JsonBody {
     }
 
     Optional<String> text(String field, boolean required, int maxLength) {
-        JsonValue value = object.get(field);
-        if (value == null || value == JsonValue.NULL) {
-            if (required) {
-                fail(field, "is required");
-            }
-            return Optional.empty();
+        Optional<String> written = string(field, required);
+        if (written.isEmpty()) {
+            return written;
         }
-        if (!(value instanceof JsonString string)) {
-            fail(field, "must be a string");
-            return Optional.empty();
-        }
-        String s = string.getString();
+        String s = written.get();
         if (s.isBlank() || s.length() > maxLength) {
             fail(field, "must be 1.." + maxLength + " characters");
             return Optional.empty();

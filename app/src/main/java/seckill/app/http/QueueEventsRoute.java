@@ -173,10 +173,11 @@ public class QueueEventsRoute implements HttpService {
                 held = null;
             }
             if (held != null && !held.isEmpty()) {
-                String id = resultId(held);
+                String json = resultJson(held);
+                String id = resultId(held, json);
                 if (!id.equals(sent)) {
                     sent = id;
-                    String event = "id: " + id + "\nevent: reservation\nretry: 1000\ndata: " + resultJson(held) + "\n\n";
+                    String event = "id: " + id + "\nevent: reservation\nretry: 1000\ndata: " + json + "\n\n";
                     out.write(event.getBytes(StandardCharsets.UTF_8));
                     out.flush();
                     lastWrite = clock.millis();
@@ -199,12 +200,12 @@ public class QueueEventsRoute implements HttpService {
     private static final String RESULT_ID = "r.";
 
     /** Names what the buyer was told of their reservations: changes whenever a state or an order appears. */
-    static String resultId(List<HeldReservation> held) {
+    static String resultId(List<HeldReservation> held, String json) {
         StringBuilder id = new StringBuilder(RESULT_ID);
         for (HeldReservation r : held) {
             id.append(r.status().state().name().charAt(0));
         }
-        return id.append('.').append(Integer.toHexString(resultJson(held).hashCode())).toString();
+        return id.append('.').append(Integer.toHexString(json.hashCode())).toString();
     }
 
     static String resultJson(List<HeldReservation> held) {

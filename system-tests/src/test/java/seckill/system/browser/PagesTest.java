@@ -7,14 +7,11 @@ import java.util.List;
 
 import io.helidon.microprofile.testing.junit5.AddConfig;
 import jakarta.inject.Inject;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import seckill.admission.api.Admission;
 import seckill.client.NewActivity;
 import seckill.system.SaleFixture;
-import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -33,30 +30,13 @@ import static org.hamcrest.Matchers.not;
 @AddConfig(key = "seckill.admission.buyer-window-millis", value = "4000")
 // SKU pictures: files the test writes into this folder (relative to system-tests/, where Maven runs)
 @AddConfig(key = "seckill.pictures.dir", value = PagesTest.PICTURES)
-class PagesTest extends ServiceTest {
+class PagesTest extends BrowserTest {
 
     static final String PICTURES = "target/pages-test-pictures";
 
     @Inject
     Admission admission;
 
-    private SaleFixture sale;
-    private Browser browser;
-    private BuyerPage page;
-
-    @BeforeEach
-    void openBrowser() throws Exception {
-        sale = new SaleFixture(target.getUri(), db);
-        browser = Browser.start();
-        page = new BuyerPage(browser, sale, redis);
-    }
-
-    @AfterEach
-    void closeBrowser() throws Exception {
-        if (browser != null) {
-            browser.close();
-        }
-    }
 
     @Test
     void aBuyerWaitsForTheCountdownSolvesTheCaptchaAndEndsWithAnOrderToPay() throws Exception {

@@ -8,12 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.helidon.microprofile.testing.junit5.AddConfig;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import seckill.client.NewActivity;
 import seckill.system.SaleFixture;
-import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.greaterThan;
@@ -32,27 +29,10 @@ import static org.hamcrest.Matchers.not;
 @AddConfig(key = "seckill.queue.pass-seconds", value = "20")
 @AddConfig(key = "seckill.queue.tick-millis", value = "50")
 @AddConfig(key = "seckill.queue.events-poll-millis", value = "100")
-class WaitingRoomPageTest extends ServiceTest {
+class WaitingRoomPageTest extends BrowserTest {
 
     private static final int AHEAD = 5;
 
-    private SaleFixture sale;
-    private Browser browser;
-    private BuyerPage page;
-
-    @BeforeEach
-    void openBrowser() throws Exception {
-        sale = new SaleFixture(target.getUri(), db);
-        browser = Browser.start();
-        page = new BuyerPage(browser, sale, redis);
-    }
-
-    @AfterEach
-    void closeBrowser() throws Exception {
-        if (browser != null) {
-            browser.close();
-        }
-    }
 
     @Test
     void thePageJoinsTheLineShowsItsPositionFallingBuysOnItsTurnAndEndsOnTheOrder() throws Exception {
