@@ -31,6 +31,7 @@ public final class SentinelTopology implements AfterAllCallback {
     private final List<RedisInstance> instances = new ArrayList<>();
     private final List<Integer> sentinelPorts = new ArrayList<>();
     private final List<Integer> replicaPorts = new ArrayList<>();
+    private final List<Integer> dataPorts = new ArrayList<>();
 
     private final int replicaCount;
 
@@ -44,10 +45,12 @@ public final class SentinelTopology implements AfterAllCallback {
         try {
             int master = freePort();
             instances.add(server(master, null));
+            dataPorts.add(master);
             for (int i = 0; i < replicas; i++) {
                 int port = freePort();
                 instances.add(server(port, master));
                 replicaPorts.add(port);
+                dataPorts.add(port);
             }
             for (int i = 0; i < 3; i++) {
                 int port = freePort();
@@ -98,6 +101,16 @@ public final class SentinelTopology implements AfterAllCallback {
     /** The two replicas as started (one of them is the master after a failover). */
     public List<HostAndPort> replicas() {
         return replicaPorts.stream().map(port -> new HostAndPort("127.0.0.1", port)).toList();
+    }
+
+    /**
+     * The replicas now: every node started as master or replica but the master the Sentinels name, in
+     * the order started (after a failover a method before this one may have made a replica the master).
+     */
+    public List<HostAndPort> replicasNow() {
+        HostAndPort master = master();
+        return dataPorts.stream().map(port -> new HostAndPort("127.0.0.1", port)).filter(node -> !node.equals(master))
+                .toList();
     }
 
     private boolean ready() {

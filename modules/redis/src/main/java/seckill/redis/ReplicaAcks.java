@@ -18,14 +18,22 @@ import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
  * How many replicas must acknowledge a reservation's writes before a buyer is told it exists, and
- * before the ordering workers settle its event ({@code seckill.redis.min-replica-acks}; 1 by default
- * with a {@code redis-sentinel://} URI, 0 otherwise), and how long to wait for them
+ * before the ordering workers settle its event ({@code seckill.redis.min-replica-acks}; {@code all} by
+ * default with a {@code redis-sentinel://} URI, 0 otherwise), and how long to wait for them
  * ({@code seckill.redis.replica-ack-timeout-millis}, 50).
- * A master that dies loses the writes its replicas had not received; acknowledged ones survive it.
+ * A master that dies loses the writes its replicas had not received; acknowledged ones survive it only
+ * if the replica the Sentinels promote is among those that acknowledged. {@code WAIT} counts
+ * acknowledgements without naming who gave them, so behind Sentinel {@code all} requires every replica
+ * the Sentinels hold up ({@link SentinelReplicas}, at least one): a number below that is an operator's
+ * conscious risk (a master the Sentinels have already replaced can have its writes acknowledged by a
+ * replica that still follows it, and lose them).
  */
 public record ReplicaAcks(int replicas, long timeoutMillis) {
 
     public static final ReplicaAcks NONE = new ReplicaAcks(0, 0);
+
+    /** {@code seckill.redis.min-replica-acks}' value for every replica the Sentinels hold up. */
+    public static final String ALL = "all";
 
     /** How often {@link #inForce} reads the requirement again: an operator's change applies within it. */
     private static final long REREAD_MILLIS = 500;
@@ -34,11 +42,13 @@ public record ReplicaAcks(int replicas, long timeoutMillis) {
      * The requirement as a hot switch: {@code seckill.redis.min-replica-acks} is read again every half
      * second (it may be set in {@code config/switches.yaml}), so an operator can consciously accept
      * fewer acknowledgements, e.g. 0 while the last replica is being replaced, without a restart.
-     * Read on the caller's thread at most once per period; a bad value keeps the previous one.
+     * Read on the caller's thread at most once per period; a bad value keeps the previous one. With
+     * {@code all} the number follows the replicas the Sentinels hold up, counted in the background.
      */
     public static Supplier<ReplicaAcks> inForce(Config config, Clock clock) {
         return new Supplier<>() {
-            private volatile ReplicaAcks current = from(config);
+            private final SentinelReplicas group = group(config, clock);
+            private volatile ReplicaAcks current = from(config, group);
             private volatile long readAt = clock.millis();
 
             @Override
@@ -47,7 +57,7 @@ public record ReplicaAcks(int replicas, long timeoutMillis) {
                 if (now - readAt >= REREAD_MILLIS) {
                     readAt = now;
                     try {
-                        current = from(config);
+                        current = from(config, group);
                     } catch (RuntimeException badValue) {
                         // keeps what is in force until the value is fixed
                     }
@@ -57,12 +67,36 @@ public record ReplicaAcks(int replicas, long timeoutMillis) {
         };
     }
 
+    /** The requirement as configured now; {@code all} counted once, on this thread. */
     public static ReplicaAcks from(Config config) {
-        boolean sentinel = config.getOptionalValue("seckill.redis.uri", String.class)
-                .filter(uri -> uri.startsWith("redis-sentinel://")).isPresent();
-        return new ReplicaAcks(
-                config.getOptionalValue("seckill.redis.min-replica-acks", Integer.class).orElse(sentinel ? 1 : 0),
-                config.getOptionalValue("seckill.redis.replica-ack-timeout-millis", Long.class).orElse(50L));
+        return from(config, group(config, Clock.systemUTC()));
+    }
+
+    private static SentinelReplicas group(Config config, Clock clock) {
+        return config.getOptionalValue("seckill.redis.uri", String.class)
+                .filter(SentinelAddress::isSentinel)
+                .map(uri -> new SentinelReplicas(SentinelAddress.parse(uri), clock))
+                .orElse(null);
+    }
+
+    private static ReplicaAcks from(Config config, SentinelReplicas group) {
+        String required = config.getOptionalValue("seckill.redis.min-replica-acks", String.class)
+                .map(String::trim).orElse(group != null ? ALL : "0");
+        long timeout = config.getOptionalValue("seckill.redis.replica-ack-timeout-millis", Long.class).orElse(50L);
+        if (!ALL.equalsIgnoreCase(required)) {
+            int replicas = Integer.parseInt(required);
+            if (replicas < 0) {
+                throw new IllegalArgumentException("seckill.redis.min-replica-acks must be 0 or more, or all: " + required);
+            }
+            return new ReplicaAcks(replicas, timeout);
+        }
+        if (group == null) {
+            throw new IllegalStateException("seckill.redis.min-replica-acks=all needs a redis-sentinel:// URI (the"
+                    + " Sentinels name the replicas); on a single Redis or a cluster give the number of replicas");
+        }
+        // none listed up (the last replica gone, or no Sentinel answered yet) still requires one: sales
+        // halt NO_REPLICA until one is back or an operator sets 0 (LastReplicaGoneTest)
+        return new ReplicaAcks(Math.max(1, group.up()), timeout);
     }
 
     /**

@@ -77,7 +77,7 @@ final class SentinelGroup implements ReplicatedRedis {
 
     @Override
     public List<String> serviceProperties() {
-        return List.of("seckill.redis.min-replica-acks=1", "seckill.redis.replica-ack-timeout-millis=100",
+        return List.of("seckill.redis.min-replica-acks=all", "seckill.redis.replica-ack-timeout-millis=100",
                 "seckill.redis.timeout-millis=1000");
     }
 
