@@ -38,7 +38,7 @@ public final class ChaosCommand {
                 database = new ChaosRun.Database(url, config.getOptionalValue("seckill.db.user", String.class).orElse("root"),
                         config.getOptionalValue("seckill.db.password", String.class).orElse(""));
             }
-            Verdict verdict = new ChaosRun(options, PlanShape.standard(), database, Clock.systemUTC(), System::nanoTime,
+            Verdict verdict = new ChaosRun(options, options.shape(), database, Clock.systemUTC(), System::nanoTime,
                     System.out).run();
             return verdict.exitCode();
         } catch (Exception e) {

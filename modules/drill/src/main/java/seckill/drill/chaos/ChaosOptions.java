@@ -8,10 +8,12 @@ import java.time.Duration;
  * (decimal; {@code --seconds} for shorter runs), {@code --instances N}, {@code --history FILE},
  * {@code --resume-bound-seconds} (how soon after the heal every instance must sell again) and
  * {@code --settle-timeout-seconds} (how long to wait for quiescence before judging anyway) and
- * {@code --topology single|sentinel|cluster} (the Redis the run starts; {@link Topology}).
+ * {@code --topology single|sentinel|cluster} (the Redis the run starts; {@link Topology}) and
+ * {@code --buyer-ops-per-second R} (how hard the buyers click, {@link PlanShape#standard()}'s 15 unless
+ * given; the soak's lever: a seed draws the same schedule at the same R).
  */
 public record ChaosOptions(long seed, Duration duration, int instances, Path history, Duration resumeBound,
-                           Duration settleTimeout, Topology topology) {
+                           Duration settleTimeout, Topology topology, int buyerOpsPerSecond) {
 
     /** A run on a single Redis. */
     public ChaosOptions(long seed, Duration duration, int instances, Path history, Duration resumeBound,
@@ -19,10 +21,22 @@ public record ChaosOptions(long seed, Duration duration, int instances, Path his
         this(seed, duration, instances, history, resumeBound, settleTimeout, Topology.SINGLE);
     }
 
+    /** A run at the standard buyers' pace. */
+    public ChaosOptions(long seed, Duration duration, int instances, Path history, Duration resumeBound,
+                        Duration settleTimeout, Topology topology) {
+        this(seed, duration, instances, history, resumeBound, settleTimeout, topology,
+                PlanShape.standard().buyerOpsPerSecond());
+    }
+
+    /** The schedule's shape at this run's pace: buyers grow with it, so each clicks as often as at 15 a second. */
+    public PlanShape shape() {
+        return PlanShape.standard().at(buyerOpsPerSecond);
+    }
+
     public static final String USAGE = """
             Usage: seckill.jar drill chaos --seed S [--minutes M | --seconds S] [--instances N]
                    [--history FILE] [--resume-bound-seconds B] [--settle-timeout-seconds T]
-                   [--topology single|sentinel|cluster]
+                   [--topology single|sentinel|cluster] [--buyer-ops-per-second R]
             Starts N service instances as processes on loopback (each behind its own TCP proxy to the
             database) and the Redis topology (default single; sentinel: a master, two replicas, three
             Sentinels; cluster: three masters with a replica each) on free ports, runs buyers and faults drawn from the seed
@@ -38,6 +52,7 @@ public record ChaosOptions(long seed, Duration duration, int instances, Path his
         Duration bound = Duration.ofSeconds(60);
         Duration settle = Duration.ofSeconds(120);
         Topology topology = Topology.SINGLE;
+        int pace = PlanShape.standard().buyerOpsPerSecond();
         for (int i = 0; i < args.length; i++) {
             String name = args[i];
             if (i + 1 >= args.length) {
@@ -54,6 +69,7 @@ public record ChaosOptions(long seed, Duration duration, int instances, Path his
                     case "--resume-bound-seconds" -> bound = Duration.ofSeconds(Long.parseLong(value));
                     case "--settle-timeout-seconds" -> settle = Duration.ofSeconds(Long.parseLong(value));
                     case "--topology" -> topology = Topology.parse(value);
+                    case "--buyer-ops-per-second" -> pace = Integer.parseInt(value);
                     default -> throw new IllegalArgumentException("unknown option " + name);
                 }
             } catch (NumberFormatException e) {
@@ -66,10 +82,13 @@ public record ChaosOptions(long seed, Duration duration, int instances, Path his
         if (instances < 1 || instances > 8) {
             throw new IllegalArgumentException("--instances must be 1..8");
         }
+        if (pace < 1 || pace > 5_000) {
+            throw new IllegalArgumentException("--buyer-ops-per-second must be 1..5000");
+        }
         if (duration.toSeconds() < 20) {
             throw new IllegalArgumentException("a run lasts at least 20 seconds (faults need room to overlap)");
         }
         return new ChaosOptions(seed, duration, instances,
-                history == null ? Path.of("chaos-" + seed + ".jsonl") : history, bound, settle, topology);
+                history == null ? Path.of("chaos-" + seed + ".jsonl") : history, bound, settle, topology, pace);
     }
 }

@@ -20,4 +20,14 @@ public record PlanShape(List<SkuShape> skus, int buyers, int buyerOpsPerSecond, 
         return new PlanShape(List.of(new SkuShape(1, 30, 1), new SkuShape(2, 30, 2), new SkuShape(3, 20, 4)),
                 400, 15, 0.15, 0.05, 0.05, 0.5, 0.2, 0.15, 12, 2, 8);
     }
+
+    /** The same shape with the buyers clicking {@code opsPerSecond} a second in all, their number grown in step. */
+    public PlanShape at(int opsPerSecond) {
+        if (opsPerSecond == buyerOpsPerSecond) {
+            return this;
+        }
+        int scaled = (int) Math.max(buyers, (long) buyers * opsPerSecond / buyerOpsPerSecond);
+        return new PlanShape(skus, scaled, opsPerSecond, retryShare, reuseShare, hostileShare, payShare, lateShare,
+                twiceShare, paymentWindowSeconds, haltsPerMinute, faultsPerMinute);
+    }
 }

@@ -28,6 +28,25 @@ class ChaosOptionsTest {
     }
 
     @Test
+    void theBuyersPaceScalesTheBuyersAndLeavesTheStandardScheduleAlone() {
+        ChaosOptions standard = ChaosOptions.parse(new String[] {"--seed", "7"});
+        assertThat(standard.buyerOpsPerSecond(), is(15));
+        assertThat(standard.shape(), is(PlanShape.standard()));
+        PlanShape fast = ChaosOptions.parse(new String[] {"--seed", "7", "--buyer-ops-per-second", "300"}).shape();
+        assertThat(fast.buyerOpsPerSecond(), is(300));
+        assertThat(fast.buyers(), is(8_000));
+        assertThat(fast.skus(), is(PlanShape.standard().skus()));
+        // a tenth of a minute at 300 a second: twenty times the clicks of the standard pace
+        long standardClicks = new ChaosPlan(new java.util.SplittableRandom(7), PlanShape.standard()).draw(6_000, 2)
+                .stream().filter(step -> step.kind() == Step.Kind.PURCHASE).count();
+        long fastClicks = new ChaosPlan(new java.util.SplittableRandom(7), fast).draw(6_000, 2)
+                .stream().filter(step -> step.kind() == Step.Kind.PURCHASE).count();
+        assertThat(fastClicks > 15 * standardClicks, is(true));
+        assertThat(assertThrows(IllegalArgumentException.class, () -> ChaosOptions.parse(
+                new String[] {"--seed", "1", "--buyer-ops-per-second", "0"})).getMessage(), containsString("1..5000"));
+    }
+
+    @Test
     void aRunWithoutASeedOrWithAnUnknownOptionIsRefused() {
         assertThat(assertThrows(IllegalArgumentException.class, () -> ChaosOptions.parse(new String[] {"--minutes", "1"}))
                 .getMessage(), containsString("--seed is required"));
