@@ -42,6 +42,23 @@ final class StreamConsumer {
         ownPendingFirst = false;
     }
 
+    private double eventsPerEntry = 1;
+
+    /**
+     * Events per stream entry lately read (an entry of a coalesced call records all its reservations):
+     * how many entries a paced read asks for so that their events about fill its grant.
+     */
+    double eventsPerEntry() {
+        return eventsPerEntry;
+    }
+
+    /** Counts a read of {@code entries} entries holding {@code events} events. */
+    void read(int entries, int events) {
+        if (entries > 0) {
+            eventsPerEntry = Math.max(1, 0.5 * eventsPerEntry + 0.5 * events / entries);
+        }
+    }
+
     /** Whether a reclaim is due at {@code now}; if so the next is set {@code everyNanos} later. */
     boolean reclaimDue(long now, long everyNanos) {
         if (now < nextReclaimNanos) {
