@@ -86,7 +86,7 @@ class OrderingPass {
                 }
                 // an entry may record several events (a coalesced call's): paced, as many entries as
                 // should about fill the grant; unpaced, a batch's worth of entries, settled in batches
-                int entries = cap > 0 ? Math.max(1, (int) (allowed / consumer.eventsPerEntry())) : allowed;
+                int entries = cap > 0 ? consumer.entriesFor(allowed) : allowed;
                 List<ReservationEvent> batch = events.readNew(stream, consumer.name(), entries);
                 List<List<ReservationEvent>> chunks = wholeEntries(batch, batchSize);
                 consumer.read(entriesIn(chunks), batch.size());
