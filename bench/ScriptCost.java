@@ -62,6 +62,8 @@ public class ScriptCost {
             // place (ReservationEventFields.packed); before it, the requestId
             // (and names the shape in a seventh argument before the buyers')
             packed = source.contains("'e', ARGV[base + 3]");
+            // since its third step the call's reservations in one entry: shape 'es' (older scripts: 'e')
+            shape = source.contains("'es'") ? "es" : "e";
             call("FLUSHALL");
             String sha = (String) call("SCRIPT", "LOAD", source);
             // a day ahead: the window hashes expire at absolute times (PEXPIREAT), and a phase under valgrind lasts seconds
@@ -84,6 +86,7 @@ public class ScriptCost {
 
     static long idSequence = 1L << 40;
     static boolean packed;
+    static String shape;
     static boolean mixed;
 
     static void phase(String variant, String phase, String sha, String tag, int calls, int k, int userOffset,
@@ -116,7 +119,7 @@ public class ScriptCost {
                     tag + ":served", tag + ":w1000:" + (period - 1), tag + ":w1000:" + period,
                     Integer.toString(k), Long.toString(at), "7", "1", "1", "1000"));
             if (packed) {
-                cmd.add("e");
+                cmd.add(shape);
             }
             for (int j = 0; j < k; j++) {
                 long user = 100_000_000L + userOffset + (long) c * k + j + (mixed && j % 2 == 0 ? 2_000_000 : 0);

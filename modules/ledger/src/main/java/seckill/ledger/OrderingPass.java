@@ -1,6 +1,7 @@
 package seckill.ledger;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -15,7 +16,9 @@ import seckill.reservation.api.UnreplicatedEvents;
 
 /**
  * One pass of one consumer over the live streams: from each stream, the new events the pace grants
- * are read and turned into orders (which acknowledges them, {@link PlacingOrders}); when due, events
+ * are read and turned into orders (which acknowledges them, {@link PlacingOrders}), a batch (one
+ * transaction) of at most {@code batch-size} events made of whole stream entries, an entry of a
+ * coalesced call recording several (issue #35); when due, events
  * another consumer left pending too long (a crashed or stuck instance) are taken over. A consumer
  * that (re)starts first finishes what it was handed before. The pace is this instance's, shared by
  * its workers.
@@ -75,17 +78,30 @@ class OrderingPass {
         for (String stream : liveStreams.list()) {
             // one stream's trouble must not starve the others; an outage of the ledger stops them all
             try {
-                int allowed = pace.grant(batchSize, System.nanoTime(), paceSwitch.maxOrdersPerSecond());
+                long cap = paceSwitch.maxOrdersPerSecond();
+                int allowed = pace.grant(batchSize, System.nanoTime(), cap);
                 if (allowed == 0) {
                     // paced: the events wait in the stream, the ledger writes at its steady rate
                     continue;
                 }
-                List<ReservationEvent> batch = events.readNew(stream, consumer.name(), allowed);
-                pace.giveBack(allowed - batch.size());
-                if (!batch.isEmpty()) {
-                    placingOrders.settle(batch);
-                    settled += batch.size();
+                // an entry may record several events (a coalesced call's): paced, as many entries as
+                // should about fill the grant; unpaced, a batch's worth of entries, settled in batches
+                int entries = cap > 0 ? consumer.entriesFor(allowed) : allowed;
+                List<ReservationEvent> batch = events.readNew(stream, consumer.name(), entries);
+                List<List<ReservationEvent>> chunks = wholeEntries(batch, batchSize);
+                consumer.read(entriesIn(chunks), batch.size());
+                int used = 0;
+                for (List<ReservationEvent> chunk : chunks) {
+                    int beyond = Math.min(chunk.size(), used + chunk.size() - allowed);
+                    if (beyond > 0 && !paced(consumer, beyond)) {
+                        // stopping: the rest stay pending with this consumer (settled after a restart, or reclaimed)
+                        break;
+                    }
+                    placingOrders.settle(chunk);
+                    used += chunk.size();
+                    settled += chunk.size();
                 }
+                pace.giveBack(allowed - used);
             } catch (CrashInjection.WorkerCrash | LedgerUnavailable | UnreplicatedEvents e) {
                 throw e;
             } catch (RuntimeException e) {
@@ -96,9 +112,9 @@ class OrderingPass {
             for (String stream : liveStreams.list()) {
                 List<ReservationEvent> stale = events.reclaimIdle(stream, consumer.name(),
                         Duration.ofSeconds(reclaimIdleSeconds), batchSize);
-                if (!stale.isEmpty()) {
-                    placingOrders.settle(stale);
-                    settled += stale.size();
+                for (List<ReservationEvent> chunk : wholeEntries(stale, batchSize)) {
+                    placingOrders.settle(chunk);
+                    settled += chunk.size();
                 }
             }
         }
@@ -122,7 +138,9 @@ class OrderingPass {
                 // refusal would burn max-deliveries in milliseconds.
                 List<ReservationEvent> mine = events.readOwnPending(stream, consumer.name(), batchSize, "0-0");
                 while (consumer.running() && !mine.isEmpty()) {
-                    placingOrders.settle(mine);
+                    for (List<ReservationEvent> chunk : wholeEntries(mine, batchSize)) {
+                        placingOrders.settle(chunk);
+                    }
                     mine = events.readOwnPending(stream, consumer.name(), batchSize,
                             mine.getLast().position().entryId());
                 }
@@ -132,5 +150,65 @@ class OrderingPass {
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "consumer " + consumer.name() + " could not settle its own pending events", e);
         }
+    }
+
+    /**
+     * Takes {@code events} beyond the grant from the pace, waiting until it holds them (an entry's events
+     * are settled together, and the cap is never exceeded for it).
+     *
+     * @return false when the consumer stops meanwhile
+     */
+    private boolean paced(StreamConsumer consumer, int events) {
+        while (consumer.running()) {
+            if (pace.take(events, System.nanoTime(), paceSwitch.maxOrdersPerSecond())) {
+                return true;
+            }
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The events in batches of at most {@code max} (one ledger transaction each), made of whole entries:
+     * an entry's events (side by side in a read) are never split, so each batch acknowledges the entries
+     * it settles wholly; an entry of more than {@code max} events is a batch of its own.
+     */
+    static List<List<ReservationEvent>> wholeEntries(List<ReservationEvent> events, int max) {
+        List<List<ReservationEvent>> batches = new ArrayList<>();
+        List<ReservationEvent> batch = new ArrayList<>();
+        int from = 0;
+        while (from < events.size()) {
+            int to = from + 1;
+            while (to < events.size() && events.get(to).position().equals(events.get(from).position())) {
+                to++;
+            }
+            if (!batch.isEmpty() && batch.size() + (to - from) > max) {
+                batches.add(batch);
+                batch = new ArrayList<>();
+            }
+            batch.addAll(events.subList(from, to));
+            from = to;
+        }
+        if (!batch.isEmpty()) {
+            batches.add(batch);
+        }
+        return batches;
+    }
+
+    private static int entriesIn(List<List<ReservationEvent>> batches) {
+        int entries = 0;
+        for (List<ReservationEvent> batch : batches) {
+            for (int i = 0; i < batch.size(); i++) {
+                if (i == 0 || !batch.get(i).position().equals(batch.get(i - 1).position())) {
+                    entries++;
+                }
+            }
+        }
+        return entries;
     }
 }

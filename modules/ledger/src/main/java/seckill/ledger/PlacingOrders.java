@@ -4,7 +4,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -31,7 +33,11 @@ import seckill.reservation.api.ReservationEvents;
 /**
  * Turns a batch of reservation events into orders: one transaction for the batch, and when the
  * ledger refuses it, one transaction per event so a single bad event cannot hold back the rest.
- * An event is acknowledged only after its outcome (order, or recorded failure) is committed. A
+ * An event's stream entry is acknowledged only after its outcome (order, or recorded failure) is
+ * committed, and an entry recording several reservations (a coalesced call's, issue #35) only once
+ * every one of them is: the batch holds whole entries ({@link OrderingPass}), and one that stays
+ * pending (unreadable, refused by the ledger for now) keeps its entry pending, so the others are
+ * delivered again with it and found settled by the ledger's unique keys. A
  * database outage ({@link LedgerUnavailable}) is thrown to the worker, which backs off: it is never
  * held against an event, so a long outage cannot fail a buyer who won.
  */
@@ -105,8 +111,9 @@ class PlacingOrders {
      *                           and nothing counts against them
      */
     void settle(List<ReservationEvent> batch) {
+        Entries entries = new Entries(batch);
         List<ReservationEvent> readable = new ArrayList<>(batch.size());
-        List<EventPosition> orphans = new ArrayList<>();
+        List<ReservationEvent> orphans = new ArrayList<>();
         Instant now = clock.instant();
         for (ReservationEvent event : batch) {
             if (event.id() == null) {
@@ -123,14 +130,12 @@ class PlacingOrders {
                 writer.recordFailure(event, "UNKNOWN_ACTIVITY: the ledger has no activity " + event.id().activityId(), now,
                         true);
                 failures.inc();
-                orphans.add(event.position());
+                orphans.add(event);
             } else {
                 readable.add(event);
             }
         }
-        if (!orphans.isEmpty()) {
-            events.acknowledge(orphans);
-        }
+        acknowledge(entries.settled(orphans));
         if (readable.isEmpty()) {
             return;
         }
@@ -139,42 +144,73 @@ class PlacingOrders {
             int created = writer.writeBatch(readable, this::paymentWindowOf, now);
             ordersCreated.inc(created);
             crashes.reached(CrashPoint.AFTER_COMMIT);
-            events.acknowledge(readable.stream().map(ReservationEvent::position).toList());
+            acknowledge(entries.settled(readable));
         } catch (OrderWriter.BatchRefused refused) {
             batchesRefused.inc();
             LOG.log(Level.FINE, "batch refused, settling one by one", refused);
-            settleOneByOne(readable, now);
+            settleOneByOne(readable, entries, now);
         }
     }
 
-    private void settleOneByOne(List<ReservationEvent> batch, Instant now) {
-        List<EventPosition> settled = new ArrayList<>();
+    private void acknowledge(List<EventPosition> entries) {
+        if (!entries.isEmpty()) {
+            events.acknowledge(entries);
+        }
+    }
+
+    private void settleOneByOne(List<ReservationEvent> batch, Entries entries, Instant now) {
+        List<ReservationEvent> settled = new ArrayList<>();
         try {
             for (ReservationEvent event : batch) {
                 SettlementOutcome outcome = writer.writeOne(event, paymentWindowOf(event.id().activityId()), now);
                 switch (outcome) {
                     case SettlementOutcome.Ordered ordered -> {
                         ordersCreated.inc();
-                        settled.add(event.position());
+                        settled.add(event);
                     }
-                    case SettlementOutcome.AlreadySettled already -> settled.add(event.position());
+                    case SettlementOutcome.AlreadySettled already -> settled.add(event);
                     case SettlementOutcome.Failed failed -> {
                         failures.inc();
-                        settled.add(event.position());
+                        settled.add(event);
                         LOG.warning(() -> "reservation " + event.id() + " can never be ordered: " + failed.reason());
                     }
                     case SettlementOutcome.Rejected rejected -> {
                         if (rejectedOnce(event, rejected.reason(), now)) {
-                            settled.add(event.position());
+                            settled.add(event);
                         }
                     }
                 }
             }
         } finally {
-            // what was committed before an outage cut the loop short is acknowledged all the same
-            if (!settled.isEmpty()) {
-                events.acknowledge(settled);
+            // what was committed before an outage cut the loop short is acknowledged all the same: the
+            // entries whose every event is settled
+            acknowledge(entries.settled(settled));
+        }
+    }
+
+    /**
+     * The entries of one batch and how many of each one's events are not settled yet: an entry may be
+     * acknowledged once none is. The batch holds whole entries, and the same entry twice after a reclaim
+     * counts each copy.
+     */
+    private static final class Entries {
+        private final Map<EventPosition, Integer> open = new HashMap<>();
+
+        Entries(List<ReservationEvent> batch) {
+            batch.forEach(event -> open.merge(event.position(), 1, Integer::sum));
+        }
+
+        /** Counts these events as settled; returns the entries now wholly settled (each once). */
+        List<EventPosition> settled(List<ReservationEvent> events) {
+            List<EventPosition> done = new ArrayList<>();
+            for (ReservationEvent event : events) {
+                Integer left = open.computeIfPresent(event.position(), (position, n) -> n - 1);
+                if (left != null && left == 0) {
+                    open.remove(event.position());
+                    done.add(event.position());
+                }
             }
+            return done;
         }
     }
 

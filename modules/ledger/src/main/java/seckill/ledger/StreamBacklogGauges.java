@@ -20,10 +20,12 @@ import seckill.reservation.api.ReservationEvents;
 class StreamBacklogGauges {
     private static final Metadata STREAM_PENDING = Metadata.builder().withName("seckill.stream.pending")
             .withDescription("Reservation events delivered to an ordering worker of the consumer group and not yet "
-                    + "acknowledged (recorded but not yet settled), over every live bucket stream.").build();
+                    + "acknowledged (recorded but not yet settled), over every live bucket stream; counted in stream "
+                    + "entries, and an entry of a coalesced call records all its reservations.").build();
     private static final Metadata STREAM_LAG = Metadata.builder().withName("seckill.stream.lag")
             .withDescription("Reservation events in the bucket streams never yet delivered to an ordering worker, over "
-                    + "every live bucket stream.").build();
+                    + "every live bucket stream; counted in stream entries, and an entry of a coalesced call records "
+                    + "all its reservations.").build();
 
     private final ReservationEvents events;
     private final LiveStreams liveStreams;
@@ -55,7 +57,7 @@ class StreamBacklogGauges {
         }
     }
 
-    /** Events recorded but never handed to a consumer: how far the workers are behind. */
+    /** Entries recorded but never handed to a consumer: how far the workers are behind (XINFO's lag, no entry read). */
     private long lagTotal() {
         try {
             long total = 0;

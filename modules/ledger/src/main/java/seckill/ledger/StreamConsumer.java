@@ -42,6 +42,26 @@ final class StreamConsumer {
         ownPendingFirst = false;
     }
 
+    private double eventsPerEntry; // 0: nothing read yet
+
+    /**
+     * How many entries a paced read of {@code granted} events asks for so that their events about fill
+     * the grant, from the events per stream entry lately read (an entry of a coalesced call records all
+     * its reservations); one entry while nothing was read, so a first read under a low cap never hands
+     * this consumer more than the pace lets it settle soon.
+     */
+    int entriesFor(int granted) {
+        return eventsPerEntry == 0 ? 1 : Math.max(1, (int) (granted / eventsPerEntry));
+    }
+
+    /** Counts a read of {@code entries} entries holding {@code events} events. */
+    void read(int entries, int events) {
+        if (entries > 0) {
+            double now = (double) events / entries;
+            eventsPerEntry = eventsPerEntry == 0 ? now : Math.max(1, 0.5 * eventsPerEntry + 0.5 * now);
+        }
+    }
+
     /** Whether a reclaim is due at {@code now}; if so the next is set {@code everyNanos} later. */
     boolean reclaimDue(long now, long everyNanos) {
         if (now < nextReclaimNanos) {

@@ -16,10 +16,18 @@ import seckill.redis.ReplicaAcks;
  * acknowledge a reservation before it is answered ({@code seckill.redis.min-replica-acks}, a hot
  * switch: {@link #acks()} is what is in force now), and whether the coalesced script records events in
  * one packed field ({@code seckill.reservation.packed-events}, default true; false writes the named
- * fields that instances from before issue #35's second step read: for a rolling upgrade from them).
+ * fields that instances from before issue #35's second step read: for a rolling upgrade from them),
+ * and whether it records all of a call's reservations in one stream entry
+ * ({@code seckill.reservation.one-entry-per-call}, default true; false writes one entry per reservation,
+ * which instances from before issue #35's third step read: for a rolling upgrade from them).
  */
 record ReservationSettings(String consumerGroup, long timeoutMillis, Duration nodeLease, CoalescingSettings coalescing,
-                           Supplier<ReplicaAcks> acksInForce, boolean packedEvents) {
+                           Supplier<ReplicaAcks> acksInForce, boolean packedEvents, boolean oneEntryPerCall) {
+
+    ReservationSettings(String consumerGroup, long timeoutMillis, Duration nodeLease, CoalescingSettings coalescing,
+                        Supplier<ReplicaAcks> acksInForce, boolean packedEvents) {
+        this(consumerGroup, timeoutMillis, nodeLease, coalescing, acksInForce, packedEvents, true);
+    }
 
     /** Settings with a fixed replica requirement (a stack assembled without MicroProfile Config). */
     ReservationSettings(String consumerGroup, long timeoutMillis, Duration nodeLease, CoalescingSettings coalescing,
@@ -45,6 +53,7 @@ record ReservationSettings(String consumerGroup, long timeoutMillis, Duration no
                         .orElse(30L)),
                 CoalescingSettings.from(config),
                 ReplicaAcks.inForce(config, clock),
-                config.getOptionalValue("seckill.reservation.packed-events", Boolean.class).orElse(true));
+                config.getOptionalValue("seckill.reservation.packed-events", Boolean.class).orElse(true),
+                config.getOptionalValue("seckill.reservation.one-entry-per-call", Boolean.class).orElse(true));
     }
 }

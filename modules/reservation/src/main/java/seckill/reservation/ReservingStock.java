@@ -60,7 +60,7 @@ class ReservingStock implements Reserving {
         this.settings = settings;
         this.coalescer = new Coalescing<>((lane, claims) -> reservationScript.reserveMany(redis,
                 claims.getFirst().buckets(), claims.stream().map(Claimed::claim).toList(), clock.instant(),
-                settings.acks(), settings.packedEvents()), batching.maxBatch(), batching.maxWaitMicros(), batching.callsPerLane());
+                settings.acks(), settings.packedEvents(), settings.oneEntryPerCall()), batching.maxBatch(), batching.maxWaitMicros(), batching.callsPerLane());
         coalescer.countIn(metrics, "reservation");
     }
 

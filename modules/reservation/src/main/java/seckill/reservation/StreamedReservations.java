@@ -131,7 +131,7 @@ class StreamedReservations implements ReservationEvents {
         for (var perStream : reply) {
             for (StreamEntry entry : perStream.getValue()) {
                 long times = deliveries.getOrDefault(entry.getID().toString(), 1L);
-                toEvent(perStream.getKey(), entry, times).ifPresent(events::add);
+                events.addAll(toEvents(perStream.getKey(), entry, times));
             }
         }
         return replicated(stream, consumer, events);
@@ -152,7 +152,8 @@ class StreamedReservations implements ReservationEvents {
         if (acks.replicas() <= 0 || events.isEmpty()) {
             return events;
         }
-        StreamEntryID[] ids = events.stream().map(e -> new StreamEntryID(e.position().entryId()))
+        // an entry recording several reservations is claimed once
+        StreamEntryID[] ids = events.stream().map(e -> e.position().entryId()).distinct().map(StreamEntryID::new)
                 .toArray(StreamEntryID[]::new);
         try {
             acks.await(redis, stream, pipeline -> pipeline.xclaimJustId(stream, consumerGroup, consumer, 0,
@@ -243,7 +244,7 @@ class StreamedReservations implements ReservationEvents {
             }
             // the claim itself is one more delivery
             long times = deliveries.getOrDefault(id, 1L) + 1;
-            toEvent(stream, new StreamEntry(new StreamEntryID(id), fields), times).ifPresent(events::add);
+            events.addAll(toEvents(stream, new StreamEntry(new StreamEntryID(id), fields), times));
         }
         if (claimed.size() > 2 && claimed.get(2) instanceof List<?> deleted && !deleted.isEmpty()) {
             lost(stream, deleted.stream().map(RedisScript::text).toList());
@@ -312,9 +313,10 @@ class StreamedReservations implements ReservationEvents {
         }
     }
 
-    private Optional<ReservationEvent> toEvent(String stream, StreamEntry entry, long deliveries) {
-        // one decoder for every reader of the stream, both event shapes (ReservationEventFields)
-        return Optional.of(ReservationEventFields.decode(entry.getFields(),
-                new EventPosition(stream, entry.getID().toString()), deliveries));
+    private List<ReservationEvent> toEvents(String stream, StreamEntry entry, long deliveries) {
+        // one decoder for every reader of the stream, every event shape (ReservationEventFields); an entry
+        // of a coalesced call is all its reservations, each at the entry's position
+        return ReservationEventFields.decodeAll(entry.getFields(),
+                new EventPosition(stream, entry.getID().toString()), deliveries);
     }
 }

@@ -85,10 +85,11 @@ class TracingRedis implements ReservationTrail {
         Optional<StreamGroupInfo> group = group(stream);
         Optional<String> lastDelivered = group.map(g -> g.getLastDeliveredId().toString());
         Optional<StreamEntry> found = position.isPresent()
-                ? at(stream, position.get().entryId()).filter(e -> id.toString().equals(named(e).get("reservationId")))
+                ? at(stream, position.get().entryId()).filter(e -> named(e, id).isPresent())
                 : search(id, stream);
         Optional<String> entryId = position.map(EventPosition::entryId).or(() -> found.map(e -> e.getID().toString()));
-        Map<String, String> fields = found.map(TracingRedis::named).orElse(Map.of());
+        // this reservation's fields, also when its entry records the other reservations of its call
+        Map<String, String> fields = found.flatMap(e -> named(e, id)).orElse(Map.of());
         if (group.isEmpty()) {
             return new RedisTrace.StreamEntry(stream, entryId, RedisTrace.EntryState.STREAM_MISSING, Optional.empty(),
                     0, 0, fields, lastDelivered);
@@ -132,12 +133,11 @@ class TracingRedis implements ReservationTrail {
         long minted = id.mintedAt().toEpochMilli();
         StreamEntryID from = new StreamEntryID(Math.max(0, minted - window.toMillis()), 0);
         StreamEntryID to = new StreamEntryID(minted + window.toMillis(), Long.MAX_VALUE);
-        String wanted = id.toString();
         int read = 0;
         while (read < scanLimit) {
             List<StreamEntry> page = redis.xrange(stream, from, to, Math.min(PAGE, scanLimit - read));
             for (StreamEntry entry : page) {
-                if (wanted.equals(named(entry).get("reservationId"))) {
+                if (named(entry, id).isPresent()) {
                     return Optional.of(entry);
                 }
             }
@@ -162,8 +162,11 @@ class TracingRedis implements ReservationTrail {
         }
     }
 
-    /** The entry's fields by name, whichever shape it was written in (a packed event is split). */
-    private static Map<String, String> named(StreamEntry entry) {
-        return seckill.reservation.api.ReservationEventFields.named(entry.getFields());
+    /**
+     * The fields by name of reservation {@code id} in the entry, whichever shape it was written in (a
+     * packed event is split, a call's entry searched), if the entry records it.
+     */
+    private static Optional<Map<String, String>> named(StreamEntry entry, ReservationId id) {
+        return seckill.reservation.api.ReservationEventFields.namedFor(entry.getFields(), id.toString());
     }
 }

@@ -76,4 +76,18 @@ public final class TestRedis implements BeforeAllCallback, AfterAllCallback {
             embedded.stop();
         }
     }
+
+    /**
+     * The reservation ids a stream records, in order, whatever its entries' shape: a coalesced call's
+     * reservations share one entry (issue #35), so the stream's length is no longer their count.
+     */
+    public static java.util.List<String> recorded(UnifiedJedis redis, String stream) {
+        java.util.List<String> ids = new java.util.ArrayList<>();
+        for (var entry : redis.xrange(stream, (redis.clients.jedis.StreamEntryID) null, null)) {
+            for (var fields : seckill.reservation.api.ReservationEventFields.namedAll(entry.getFields())) {
+                ids.add(fields.get(seckill.reservation.api.ReservationEventFields.RESERVATION_ID));
+            }
+        }
+        return ids;
+    }
 }

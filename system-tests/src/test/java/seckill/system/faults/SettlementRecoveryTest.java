@@ -24,10 +24,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import redis.clients.jedis.StreamEntryID;
+import redis.clients.jedis.params.XReadGroupParams;
 import seckill.drill.api.InvariantCheck;
 import seckill.ledger.api.OrderingSwitch;
 import seckill.ledger.hooks.CrashPoint;
 import seckill.ledger.hooks.WorkerHooks;
+import seckill.reservation.api.ReservationEventFields;
 import seckill.reservation.api.ReservationId;
 import seckill.reservation.api.Restock;
 import seckill.reservation.api.RestockOutcome;
@@ -115,6 +117,93 @@ class SettlementRecoveryTest extends ServiceTest {
         // a batch claimed after its commit is refused by the order table's unique key and written
         // again skipping what is ordered, never settled one event at a time
         assertThat(refused.getCount() - refusedBefore, is(0L));
+    }
+
+    /**
+     * As {@link #aWorkerKilledMidBatchLeavesExactlyOneOrderPerReservation}, with the reservations recorded
+     * as coalesced calls record them (issue #35): four entries of five reservations each.
+     */
+    @ParameterizedTest
+    @EnumSource(CrashPoint.class)
+    void aWorkerKilledMidBatchOfCallsEntriesLeavesExactlyOneOrderPerReservation(CrashPoint point) {
+        long activity = sale.createOpenActivity(SKU, 30, 1);
+        String bucket = InvariantCheck.bucketKey(activity, SKU, 0, 1, "");
+        hooks.injectCrash(point, 1);
+        long at = System.currentTimeMillis();
+        for (int call = 0; call < 4; call++) {
+            List<String> texts = new ArrayList<>();
+            for (int i = 1; i <= 5; i++) {
+                long user = activity * 1000 + 700 + call * 10 + i;
+                ReservationId id = new ReservationId(activity, SKU, 0, 1000 + call * 10 + i);
+                texts.add(ReservationEventFields.packed(id, user, 1, at, "c-" + user));
+                redis.hset(bucket + "buyers", Long.toString(user), id.toString());
+            }
+            redis.decrBy(bucket + "stock", 5);
+            redis.xadd(bucket + "events", StreamEntryID.NEW_ENTRY,
+                    Map.of(ReservationEventFields.EVENTS, String.join("\n", texts)));
+        }
+        SaleFixture.await("orders", Duration.ofSeconds(30), () -> sale.orders(activity) == 20);
+        SaleFixture.await("stream settled", Duration.ofSeconds(30),
+                () -> redis.xpending(bucket + "events", "ordering").getTotal() == 0);
+        assertThat(sale.orders(activity), is(20L));
+        assertThat(sale.count("SELECT COUNT(DISTINCT reservation_id) FROM seckill_order WHERE activity_id = ?", activity),
+                is(20L));
+        assertThat(sale.count("SELECT COUNT(*) FROM seckill_stock_log WHERE activity_id = ?", activity), is(20L));
+        assertThat(sale.available(activity, SKU), is(10L));
+        SkuReconciliation reconciled = reconciliation.reconcile(activity).getFirst();
+        assertThat(reconciled.detail(), reconciled.state(), is("CLEAN"));
+    }
+
+    /**
+     * Issue #35: a coalesced call's reservations share one stream entry. One of them ordered already
+     * (its commit came before a crash that left the entry unacknowledged), the entry pending with a
+     * consumer that died: the survivor reclaims it, the order table's unique key settles the ordered one,
+     * the others are written, the entry is acknowledged once all are, and each reservation is exactly
+     * one order, one deduct log row and one unit.
+     */
+    @Test
+    void aCallsEntryRedeliveredWithOneReservationOrderedEndsWithEachOrderedOnce() {
+        long activity = sale.createOpenActivity(SKU, 5, 1);
+        String bucket = InvariantCheck.bucketKey(activity, SKU, 0, 1, "");
+        long at = System.currentTimeMillis();
+        List<String> ids = new ArrayList<>();
+        List<String> texts = new ArrayList<>();
+        for (int i = 1; i <= 3; i++) {
+            long user = activity * 1000 + 600 + i;
+            ReservationId id = new ReservationId(activity, SKU, 0, 900 + i);
+            ids.add(id.toString());
+            texts.add(ReservationEventFields.packed(id, user, 1, at, "call-" + user));
+            redis.hset(bucket + "buyers", Long.toString(user), id.toString());
+        }
+        redis.decrBy(bucket + "stock", 3);
+        // the first reservation's order is committed: here by its own entry, settled and acknowledged
+        redis.xadd(bucket + "events", StreamEntryID.NEW_ENTRY, Map.of(ReservationEventFields.EVENT, texts.getFirst()));
+        SaleFixture.await("first ordered", Duration.ofSeconds(30), () -> sale.orders(activity) == 1);
+        SaleFixture.await("first acknowledged", Duration.ofSeconds(10),
+                () -> redis.xpending(bucket + "events", "ordering").getTotal() == 0);
+        // the call's entry, all three in it, handed to a worker that then died without acknowledging it
+        ordering.pause();
+        try {
+            redis.xadd(bucket + "events", StreamEntryID.NEW_ENTRY,
+                    Map.of(ReservationEventFields.EVENTS, String.join("\n", texts)));
+            var handed = redis.xreadGroup("ordering", "crashed-worker",
+                    XReadGroupParams.xReadGroupParams().count(10),
+                    Map.of(bucket + "events", StreamEntryID.XREADGROUP_UNDELIVERED_ENTRY));
+            assertThat(handed.getFirst().getValue().size(), is(1));
+        } finally {
+            ordering.resume();
+        }
+        SaleFixture.await("orders", Duration.ofSeconds(30), () -> sale.orders(activity) == 3);
+        SaleFixture.await("the entry acknowledged", Duration.ofSeconds(30),
+                () -> redis.xpending(bucket + "events", "ordering").getTotal() == 0);
+        for (String id : ids) {
+            assertThat(id, sale.count("SELECT COUNT(*) FROM seckill_order WHERE reservation_id = ?", id), is(1L));
+            assertThat(id, sale.count("SELECT COUNT(*) FROM seckill_stock_log WHERE biz_id = ?", id), is(1L));
+        }
+        assertThat(sale.orders(activity), is(3L));
+        assertThat(sale.available(activity, SKU), is(2L));
+        SkuReconciliation reconciled = reconciliation.reconcile(activity).getFirst();
+        assertThat(reconciled.detail(), reconciled.state(), is("CLEAN"));
     }
 
     @Test

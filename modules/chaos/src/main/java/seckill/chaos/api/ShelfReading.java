@@ -68,10 +68,11 @@ final class ShelfReading {
                 StreamEntryID last = group.getLastDeliveredId();
                 unacknowledged.addAll(redis.xrange(stream, "(" + last, "+"));
                 for (StreamEntry event : unacknowledged) {
-                    String[] read = reservationAndQuantity(event);
-                    units += Long.parseLong(read[1]);
-                    if (ids.size() < maxIds) {
-                        ids.add(read[0]);
+                    for (String[] read : reservationsAndQuantities(event)) {
+                        units += Long.parseLong(read[1]);
+                        if (ids.size() < maxIds) {
+                            ids.add(read[0]);
+                        }
                     }
                 }
             }
@@ -80,19 +81,33 @@ final class ShelfReading {
     }
 
     /**
-     * An event's reservation id and quantity, in either shape the reservation module writes: one field
-     * {@code e} = {@code reservationId,userId,quantity,reservedAt,requestId} (the coalesced script since
-     * issue #35), or named fields; the entry id and 1 for what is neither.
+     * An entry's reservation ids and quantities, in every shape the reservation module writes: one field
+     * {@code es}, the reservations of one coalesced call (since issue #35's third step), each
+     * {@code reservationId,userId,quantity,reservedAt,requestId}, joined by newlines; one field {@code e}
+     * holding one such text (the coalesced script since issue #35's second step); or named fields. The
+     * entry id and 1 for what is none of these.
      */
-    static String[] reservationAndQuantity(StreamEntry event) {
+    static List<String[]> reservationsAndQuantities(StreamEntry event) {
         Map<String, String> fields = event.getFields();
-        String packed = fields.get("e");
+        String many = fields.get("es");
+        if (many != null) {
+            List<String[]> all = new ArrayList<>();
+            for (String text : many.split("\n")) {
+                all.add(reservationAndQuantity(event, text));
+            }
+            return all;
+        }
+        return java.util.Collections.singletonList(reservationAndQuantity(event, fields.get("e")));
+    }
+
+    private static String[] reservationAndQuantity(StreamEntry event, String packed) {
         if (packed != null) {
             String[] parts = packed.split(",", 5);
             if (parts.length == 5) {
                 return new String[] {parts[0], parts[2]};
             }
         }
+        Map<String, String> fields = event.getFields();
         return new String[] {fields.getOrDefault("reservationId", event.getID().toString()),
                 fields.getOrDefault("quantity", "1")};
     }

@@ -177,6 +177,25 @@ class CheckerTest {
         stores.redis.del(events);
     }
 
+    /**
+     * Issue #35's third step: a coalesced call's reservations in one entry, field {@code es}, each one's
+     * {@code e} text joined by newlines. Each counts its quantity and is named by its reservation id.
+     */
+    @Test
+    void unacknowledgedReservationsOfOneCallsEntryEachCountAndAreNamed() throws Exception {
+        String events = "sk:{a" + activity + ":s1:b0}:events";
+        stores.redis.del(events);
+        stores.redis.xgroupCreate(events, "ordering", new redis.clients.jedis.StreamEntryID(), true);
+        stores.redis.xadd(events, redis.clients.jedis.params.XAddParams.xAddParams(),
+                Map.of("es", id("r22") + ",22,2,1767225600000,req,with,commas\n" + id("r23") + ",23,1,1767225600000,q"));
+        assertThat(new Checker(stores.db, stores.redis, 5).unitsInFlight(activity), is(Map.of(1L, 3L)));
+        shelf = 0;
+        Verdict verdict = judge();
+        assertThat(verdict.of(Promise.NO_STRANDED_UNIT).counterexamples().toString(), containsString(id("r22")));
+        assertThat(verdict.of(Promise.NO_STRANDED_UNIT).counterexamples().toString(), containsString(id("r23")));
+        stores.redis.del(events);
+    }
+
     @Test
     void aFailureWhoseUnitNeverCameBackIsCaught() throws Exception {
         stores.sql("DELETE FROM stock_sync_outbox WHERE reservation_id = ?", id("r3"));

@@ -25,14 +25,8 @@ public final class OrderPace {
             rate = 0;
             return wanted;
         }
-        if (perSecond != rate) {
-            // a new cap starts with a full second's worth, as a sale's first second would
-            rate = perSecond;
-            tokens = perSecond;
-        } else {
-            tokens = Math.min(perSecond, tokens + (double) (nowNanos - refilledAt) * perSecond / NANOS);
-        }
-        refilledAt = nowNanos;
+        // a new cap starts with a full second's worth, as a sale's first second would
+        refill(nowNanos, perSecond);
         // grant whole batches (or a tenth of a second's worth at a low cap), never crumbs: each grant
         // is one ledger transaction, and a worker polling often would otherwise turn the cap into
         // thousands of two-order transactions a second
@@ -43,6 +37,37 @@ public final class OrderPace {
         int granted = (int) Math.min(wanted, Math.floor(tokens));
         tokens -= granted;
         return granted;
+    }
+
+    /**
+     * Takes {@code events} more at once if the bucket holds them now, at {@code perSecond}: what a worker
+     * asks beyond its grant when the entries it read record more events than granted (an entry of a
+     * coalesced call is settled whole). An entry larger than a second's worth is taken once the bucket is
+     * full, leaving it in debt, so the rate over time stays the cap.
+     *
+     * @return whether they were taken (always, with no cap); if not, wait and ask again
+     */
+    public synchronized boolean take(int events, long nowNanos, long perSecond) {
+        if (perSecond <= 0) {
+            rate = 0;
+            return true;
+        }
+        refill(nowNanos, perSecond);
+        if (tokens < Math.min(events, perSecond)) {
+            return false;
+        }
+        tokens -= events;
+        return true;
+    }
+
+    private void refill(long nowNanos, long perSecond) {
+        if (perSecond != rate) {
+            rate = perSecond;
+            tokens = perSecond;
+        } else {
+            tokens = Math.min(perSecond, tokens + (double) (nowNanos - refilledAt) * perSecond / NANOS);
+        }
+        refilledAt = nowNanos;
     }
 
     /** Returns tokens a worker was granted but did not use (the stream held fewer events). */

@@ -64,4 +64,22 @@ class OrderPaceTest {
         // transactions of two orders would cost the database far more than the cap saves it
         assertThat(grants, is(java.util.Collections.nCopies(20, 100)));
     }
+
+    @Test
+    void eventsBeyondAGrantAreTakenOnlyWhenTheBucketHoldsThem() {
+        OrderPace pace = new OrderPace(0);
+        // an entry of 21 reservations read under a grant of 100 that the stream filled with 84
+        assertThat(pace.grant(100, 0, 100), is(100));
+        assertThat(pace.take(5, 0, 100), is(false));
+        // 0.05 s later the bucket holds 5
+        assertThat(pace.take(5, SECOND / 20, 100), is(true));
+        assertThat(pace.take(1, SECOND / 20, 100), is(false));
+        // an entry larger than a second's worth waits for a full bucket, then leaves it in debt
+        assertThat(pace.take(150, SECOND, 100), is(false));
+        assertThat(pace.take(150, 2 * SECOND, 100), is(true));
+        assertThat(pace.grant(100, 2 * SECOND + SECOND / 4, 100), is(0));
+        assertThat(pace.grant(100, 2 * SECOND + SECOND * 6 / 10, 100), is(10));
+        // no cap: always
+        assertThat(pace.take(1_000, 0, 0), is(true));
+    }
 }

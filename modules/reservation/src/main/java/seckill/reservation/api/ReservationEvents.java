@@ -10,6 +10,12 @@ import java.util.List;
  * the required replicas hold ({@code seckill.redis.min-replica-acks}); otherwise they throw
  * {@link UnreplicatedEvents} and leave the events pending with the consumer, for
  * {@link #readOwnPending} to hand out again.
+ * <p>
+ * Reading counts stream entries: an entry of a coalesced call records all its reservations (issue #35),
+ * so one read of {@code count} entries may hand out more events, those of one entry side by side with the
+ * same {@link ReservationEvent#position()}. An entry is acknowledged as a whole: only once every event of it is
+ * settled, so a consumer acknowledges a position only after all its events' outcomes are committed (a
+ * crash in between delivers all of them again; the ledger's unique keys settle each once).
  */
 public interface ReservationEvents {
 
@@ -25,7 +31,7 @@ public interface ReservationEvents {
      */
     List<String> registerStreams(List<String> streams);
 
-    /** New events for this consumer, at most {@code count}. */
+    /** New events for this consumer, those of at most {@code count} entries. */
     List<ReservationEvent> readNew(String stream, String consumer, int count);
 
     /** Events already delivered to this consumer and not yet acknowledged (for a restarted consumer). */
@@ -42,7 +48,7 @@ public interface ReservationEvents {
     /** Events pending longer than {@code minIdle} (their consumer died or is stuck), now owned by {@code consumer}. */
     List<ReservationEvent> reclaimIdle(String stream, String consumer, Duration minIdle, int count);
 
-    /** Marks events as settled; call only after their outcome is committed. */
+    /** Marks entries as settled; call only after the outcome of every event they record is committed. */
     void acknowledge(List<EventPosition> positions);
 
     /** Copies an event that can never be settled to its bucket's dead-letter stream. */
@@ -58,13 +64,13 @@ public interface ReservationEvents {
     /** The event stream of bucket {@code bucket} of a SKU split into {@code buckets}. */
     String streamOf(long activityId, long skuId, int bucket, int buckets);
 
-    /** Events delivered but not yet acknowledged on a stream. */
+    /** Entries delivered but not yet acknowledged on a stream (an entry may record several events). */
     long pending(String stream);
 
-    /** Events recorded but never delivered to the group on a stream. */
+    /** Entries recorded but never delivered to the group on a stream (an entry may record several events). */
     long undelivered(String stream);
 
-    /** Events recorded on any live stream and not yet settled (pending or never delivered). */
+    /** Entries recorded on any live stream and not yet settled (pending or never delivered): 0 when every event is. */
     default long unsettled() {
         long total = 0;
         for (String stream : activeStreams()) {

@@ -34,20 +34,36 @@ public final class ReservationScript {
     /**
      * Judges several buyers of the same bucket in one script call, in list order; the outcomes are
      * those of one {@link #reserve} call per buyer in that order. The first claim's window is every
-     * claim's (the calls coalesced together were judged under one setting).
+     * claim's (the calls coalesced together were judged under one setting). The call's reservations are
+     * recorded in one stream entry.
      */
     public List<ReservationOutcome> reserveMany(UnifiedJedis redis, StockBuckets buckets, List<Claim> claims,
                                                 Instant reservedAt, ReplicaAcks acks) {
-        return reserveMany(redis, buckets, claims, reservedAt, acks, true);
+        return reserveMany(redis, buckets, claims, reservedAt, acks, true, true);
     }
 
     /**
      * As {@link #reserveMany(UnifiedJedis, StockBuckets, List, Instant, ReplicaAcks)}; {@code packedEvents}
      * false records each event in named fields instead of one packed field, for consumers from before
-     * issue #35's second step (a rolling upgrade: {@code seckill.reservation.packed-events}).
+     * issue #35's second step (a rolling upgrade: {@code seckill.reservation.packed-events}); one stream
+     * entry per reservation either way.
      */
     public List<ReservationOutcome> reserveMany(UnifiedJedis redis, StockBuckets buckets, List<Claim> claims,
                                                 Instant reservedAt, ReplicaAcks acks, boolean packedEvents) {
+        return reserveMany(redis, buckets, claims, reservedAt, acks, packedEvents, false);
+    }
+
+    /**
+     * As {@link #reserveMany(UnifiedJedis, StockBuckets, List, Instant, ReplicaAcks, boolean)}; with
+     * {@code oneEntryPerCall} (and packed events) the call's reservations are recorded in one stream
+     * entry, field {@link ReservationEventFields#EVENTS} (issue #35's third step); false records one entry per
+     * reservation, for consumers from before it ({@code seckill.reservation.one-entry-per-call}). A call
+     * with a request id holding a newline (the separator; the HTTP edge admits none) is recorded one
+     * entry per reservation all the same.
+     */
+    public List<ReservationOutcome> reserveMany(UnifiedJedis redis, StockBuckets buckets, List<Claim> claims,
+                                                Instant reservedAt, ReplicaAcks acks, boolean packedEvents,
+                                                boolean oneEntryPerCall) {
         ReservationId first = claims.getFirst().candidate();
         BuyerWindow window = claims.getFirst().window();
         List<String> keys = new java.util.ArrayList<>(buckets.bucketKeys(first.bucket()));
@@ -62,7 +78,8 @@ public final class ReservationScript {
         args.add(Long.toString(first.skuId()));
         args.add(Long.toString(window.attempts()));
         args.add(Long.toString(window.millis()));
-        args.add(packedEvents ? "e" : "named");
+        args.add(!packedEvents ? "named" : oneEntryPerCall && claims.stream().noneMatch(
+                c -> c.requestId().indexOf('\n') >= 0) ? ReservationEventFields.EVENTS : ReservationEventFields.EVENT);
         long at = reservedAt.toEpochMilli();
         for (Claim claim : claims) {
             args.add(Long.toString(claim.userId()));

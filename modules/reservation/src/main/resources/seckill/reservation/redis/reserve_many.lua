@@ -4,15 +4,18 @@
 -- then, when a window is judged, the bucket's window hashes of the period before reservedAt's and of
 -- reservedAt's (one hash tag).
 -- ARGV: count, reservedAtMillis, activityId, skuId, window attempts (0 = none), window millis, the
--- event's shape ('e' or 'named'), then per buyer: userId, quantity, reservationId, and with 'e' the
--- event to record if the buyer reserves, 'reservationId,userId,quantity,reservedAt,requestId'
--- (ReservationEventFields.packed), with 'named' the requestId (events in named fields, for consumers
--- from before issue #35's second step during a rolling upgrade: seckill.reservation.packed-events)
+-- events' shape ('es', 'e' or 'named'), then per buyer: userId, quantity, reservationId, and with 'es'
+-- or 'e' the event to record if the buyer reserves, 'reservationId,userId,quantity,reservedAt,requestId'
+-- (ReservationEventFields.packed), with 'named' the requestId. 'es' records the call's reservations in
+-- ONE stream entry, field 'es', their events joined by a newline in the call's order (one reservation
+-- alone: field 'e', as with 'e'); 'e' one entry per reservation, field 'e' (consumers from before issue
+-- #35's third step read only those: seckill.reservation.one-entry-per-call); 'named' one entry per
+-- reservation in named fields (consumers from before its second step: seckill.reservation.packed-events)
 -- Returns per buyer: verdict, value, remaining.
 -- Runs behind buyer_window.lua (positiveInteger, windows), which ReservationScript puts in front.
 -- Redis CPU is the sale's scarcest resource, and each redis.call costs more than the command it runs:
 -- the buyers hash and the minted ids are read once (HMGET) and written once, the stock once, so a buyer
--- who reserves costs an XADD only, and the windows are read and written once per call. Nothing else sees the keys
+-- who reserves costs a share of the call's one XADD only, and the windows are read and written once per call. Nothing else sees the keys
 -- until the script ends.
 if not positiveInteger(ARGV[1]) or not positiveInteger(ARGV[2]) then
   return redis.error_reply('ERR count and reservedAt must be positive integers')
@@ -65,7 +68,11 @@ local mints = {}
 -- the usual quantities need no pattern match: what the table holds is a positive integer's text
 local quantities = {['1'] = 1, ['2'] = 2, ['3'] = 3, ['4'] = 4, ['5'] = 5}
 local match = string.match
-local packed = ARGV[7] == 'e'
+local shape = ARGV[7]
+local packed = shape ~= 'named'
+local oneEntry = shape == 'es'
+local recorded = {} -- with 'es': the events of the buyers reserved so far, for the call's one XADD
+local r = 0
 for i = 1, n do
   local base = 4 + i * 4
   local user, quantityText, id = users[i], ARGV[base + 1], ids[i]
@@ -121,7 +128,12 @@ for i = 1, n do
         -- the event in one field (ReservationEventFields.EVENT): the caller's text of this claim, made
         -- from the same claim as the id, buyer and quantity judged here; an XADD's cost grows with its
         -- arguments, and five named fields cost a reservation about a tenth more Redis CPU (issue #35)
-        if packed then
+        if oneEntry then
+          -- one XADD for the call (below): an XADD's redis.call and stream append cost about as much
+          -- as the rest of a reservation's Lua, and one per call saves most of it (issue #35)
+          r = r + 1
+          recorded[r] = ARGV[base + 3]
+        elseif packed then
           redis.call('XADD', KEYS[3], '*', 'e', ARGV[base + 3])
         else
           redis.call('XADD', KEYS[3], '*', 'reservationId', id, 'userId', user, 'quantity', quantityText,
@@ -131,6 +143,11 @@ for i = 1, n do
       end
     end
   end
+end
+if r == 1 then
+  redis.call('XADD', KEYS[3], '*', 'e', recorded[1])
+elseif r > 1 then
+  redis.call('XADD', KEYS[3], '*', 'es', table.concat(recorded, '\n', 1, r))
 end
 if left ~= start then
   redis.call('DECRBY', KEYS[1], start - left)

@@ -62,18 +62,26 @@ local size = tonumber(ARGV[2])
 local reply = {'OK', stock, refilled, cut, '0', '0', ''}
 local units = 0
 local listed = 0
--- an entry's reservation id and quantity, in either shape (ReservationEventFields): one field 'e'
--- ('reservationId,userId,quantity,reservedAt,requestId'), or named fields
-local function count(entry)
-  local packed = field(entry[2], 'e')
-  local id, quantity
-  if packed then
-    id, quantity = string.match(packed, '^([^,]*),[^,]*,([^,]*),')
-  else
-    id, quantity = field(entry[2], 'reservationId'), field(entry[2], 'quantity')
-  end
+-- an entry's reservation ids and quantities, in every shape (ReservationEventFields): one field 'es'
+-- (a coalesced call's reservations, each 'reservationId,userId,quantity,reservedAt,requestId', joined by
+-- newlines), one field 'e' (one such text), or named fields. Units and ids are the reservations'; the
+-- page size and 'listed' count entries
+local function one(id, quantity)
   units = units + (tonumber(quantity or '0') or 0)
   reply[#reply + 1] = id or ''
+end
+local function count(entry)
+  local many = field(entry[2], 'es')
+  local packed = field(entry[2], 'e')
+  if many then
+    for text in string.gmatch(many, '[^\n]+') do
+      one(string.match(text, '^([^,]*),[^,]*,([^,]*),'))
+    end
+  elseif packed then
+    one(string.match(packed, '^([^,]*),[^,]*,([^,]*),'))
+  else
+    one(field(entry[2], 'reservationId'), field(entry[2], 'quantity'))
+  end
   listed = listed + 1
 end
 local function exclusive(id)

@@ -1,6 +1,7 @@
 package seckill.reservation.api;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -72,5 +73,32 @@ class ReservationEventFieldsTest {
     void aTruncatedPackedEventIsUnreadableNotDropped() {
         assertThat(ReservationEventFields.decode(Map.of("e", "7-3-1-2n9c,42,2"), AT, 2).id(), is(nullValue()));
         assertThat(ReservationEventFields.decode(Map.of("e", "7-3-1-2n9c,x,2,1,r"), AT, 2).id(), is(nullValue()));
+    }
+
+    @Test
+    void aCallsEntryDecodesToEachOfItsReservationsAtTheEntrysPosition() {
+        ReservationId a = new ReservationId(7, 3, 1, 1);
+        ReservationId b = new ReservationId(7, 3, 1, 2);
+        String many = ReservationEventFields.packed(a, 41, 1, 10L, "x,y") + ReservationEventFields.SEPARATOR
+                + ReservationEventFields.packed(b, 42, 2, 10L, "z");
+        List<ReservationEvent> events = ReservationEventFields.decodeAll(Map.of("es", many), AT, 2);
+        assertThat(events, is(List.of(
+                new ReservationEvent(a, 41, 1, "x,y", java.time.Instant.ofEpochMilli(10), AT, 2),
+                new ReservationEvent(b, 42, 2, "z", java.time.Instant.ofEpochMilli(10), AT, 2))));
+        assertThat(ReservationEventFields.namedFor(Map.of("es", many), b.toString()).orElseThrow().get("userId"),
+                is("42"));
+        // the other shapes: one event each
+        assertThat(ReservationEventFields.decodeAll(Map.of("e", ReservationEventFields.packed(a, 41, 1, 10L, "x,y")),
+                AT, 2), is(List.of(events.getFirst())));
+    }
+
+    @Test
+    void aMalformedReservationInACallsEntryIsUnreadableAndTheOthersAreNot() {
+        ReservationId a = new ReservationId(7, 3, 1, 1);
+        List<ReservationEvent> events = ReservationEventFields.decodeAll(Map.of("es",
+                ReservationEventFields.packed(a, 41, 1, 10L, "r") + "\n7-3-1-2,x"), AT, 1);
+        assertThat(events.size(), is(2));
+        assertThat(events.get(0).id(), is(a));
+        assertThat("it holds its entry pending: never dropped", events.get(1).id(), is(nullValue()));
     }
 }

@@ -73,7 +73,10 @@ class CoalescedRepliesTest {
         assertThat(outcomes.get(8_998), is(new ReservationOutcome.Reserved(new ReservationId(activity, 1, 0, 8_999), 0)));
         assertThat(outcomes.get(8_999), is(new ReservationOutcome.SoldOut()));
         assertThat(SERVER.client().get(keys.stock(0)), is("0"));
-        assertThat(SERVER.client().xlen(keys.events(0)), is(8_998L));
+        assertThat("one entry for the call", SERVER.client().xlen(keys.events(0)), is(1L));
+        List<String> recorded = TestRedis.recorded(SERVER.client(), keys.events(0));
+        assertThat(recorded.size(), is(8_998));
+        assertThat(recorded.getLast(), is(new ReservationId(activity, 1, 0, 8_999).toString()));
         assertThat(SERVER.client().hlen(keys.buyers(0)), is(held + 8_998));
         assertThat(SERVER.client().hget(keys.buyers(0), "8999"), is(new ReservationId(activity, 1, 0, 8_999).toString()));
     }
@@ -131,5 +134,71 @@ class CoalescedRepliesTest {
             assertThat(entries.get(i).getFields().containsKey("e"), is(packed));
         }
         return entries;
+    }
+
+    @Test
+    void aCallsReservationsAreOneEntryAndEachIsItsClaim() {
+        // issue #35's third step: one XADD per call, its reservations in the call's order; a refused
+        // claim has none, and the call run again records nothing more
+        long activity = System.currentTimeMillis() % 1_000_000_000L * 10 + 4;
+        StockBuckets keys = StockBuckets.of(activity, 1, 1);
+        new PreheatScript().preheat(SERVER.client(), keys, 0, 4, "ordering", Instant.now().plusSeconds(600), 1);
+        SERVER.client().hset(keys.buyers(0), "92", new ReservationId(activity, 1, 0, 99).toString());
+        Instant at = Instant.ofEpochMilli(System.currentTimeMillis());
+        List<ReservationScript.Claim> claims = List.of(
+                new ReservationScript.Claim(new ReservationId(activity, 1, 0, 1), 91, 2, "q,with,commas", seckill.reservation.api.BuyerWindow.NONE),
+                new ReservationScript.Claim(new ReservationId(activity, 1, 0, 2), 92, 1, "q-92", seckill.reservation.api.BuyerWindow.NONE),
+                new ReservationScript.Claim(new ReservationId(activity, 1, 0, 3), 93, 1, "q-93", seckill.reservation.api.BuyerWindow.NONE),
+                new ReservationScript.Claim(new ReservationId(activity, 1, 0, 4), 94, 1, "q-94", seckill.reservation.api.BuyerWindow.NONE),
+                new ReservationScript.Claim(new ReservationId(activity, 1, 0, 5), 95, 1, "q-95", seckill.reservation.api.BuyerWindow.NONE));
+        ReservationScript script = new ReservationScript();
+        List<ReservationOutcome> outcomes = script.reserveMany(SERVER.client(), keys, claims, at, seckill.redis.ReplicaAcks.NONE);
+        assertThat(outcomes.get(1), is(new ReservationOutcome.AlreadyReserved(new ReservationId(activity, 1, 0, 99))));
+        assertThat(outcomes.get(4), is(new ReservationOutcome.SoldOut()));
+        assertThat(script.reserveMany(SERVER.client(), keys, claims, at, seckill.redis.ReplicaAcks.NONE).get(3),
+                is(new ReservationOutcome.Reserved(new ReservationId(activity, 1, 0, 4), 0)));
+        var entries = SERVER.client().xrange(keys.events(0), (redis.clients.jedis.StreamEntryID) null, null);
+        assertThat(entries.size(), is(1));
+        assertThat(entries.getFirst().getFields().keySet(), is(java.util.Set.of("es")));
+        var position = new seckill.reservation.api.EventPosition(keys.events(0), entries.getFirst().getID().toString());
+        List<seckill.reservation.api.ReservationEvent> events = seckill.reservation.api.ReservationEventFields.decodeAll(
+                entries.getFirst().getFields(), position, 1);
+        List<seckill.reservation.api.ReservationEvent> expected = new java.util.ArrayList<>();
+        for (int i : new int[] {0, 2, 3}) {
+            ReservationScript.Claim claim = claims.get(i);
+            expected.add(new seckill.reservation.api.ReservationEvent(claim.candidate(), claim.userId(), claim.quantity(),
+                    claim.requestId(), at, position, 1));
+        }
+        assertThat(events, is(expected));
+        assertThat(SERVER.client().get(keys.stock(0)), is("0"));
+    }
+
+    @Test
+    void aCallThatReservesForOneBuyerWritesTheSingleEventShape() {
+        long activity = System.currentTimeMillis() % 1_000_000_000L * 10 + 3;
+        StockBuckets keys = StockBuckets.of(activity, 1, 1);
+        new PreheatScript().preheat(SERVER.client(), keys, 0, 1, "ordering", Instant.now().plusSeconds(600), 1);
+        new ReservationScript().reserveMany(SERVER.client(), keys, List.of(
+                new ReservationScript.Claim(new ReservationId(activity, 1, 0, 1), 61, 1, "a", seckill.reservation.api.BuyerWindow.NONE),
+                new ReservationScript.Claim(new ReservationId(activity, 1, 0, 2), 62, 1, "b", seckill.reservation.api.BuyerWindow.NONE)),
+                Instant.now(), seckill.redis.ReplicaAcks.NONE);
+        var entries = SERVER.client().xrange(keys.events(0), (redis.clients.jedis.StreamEntryID) null, null);
+        assertThat(entries.size(), is(1));
+        assertThat(entries.getFirst().getFields().keySet(), is(java.util.Set.of("e")));
+    }
+
+    @Test
+    void aRequestIdHoldingTheSeparatorIsRecordedOneEntryPerReservation() {
+        long activity = System.currentTimeMillis() % 1_000_000_000L * 10 + 2;
+        StockBuckets keys = StockBuckets.of(activity, 1, 1);
+        new PreheatScript().preheat(SERVER.client(), keys, 0, 5, "ordering", Instant.now().plusSeconds(600), 1);
+        new ReservationScript().reserveMany(SERVER.client(), keys, List.of(
+                new ReservationScript.Claim(new ReservationId(activity, 1, 0, 1), 61, 1, "line\nbreak", seckill.reservation.api.BuyerWindow.NONE),
+                new ReservationScript.Claim(new ReservationId(activity, 1, 0, 2), 62, 1, "b", seckill.reservation.api.BuyerWindow.NONE)),
+                Instant.now(), seckill.redis.ReplicaAcks.NONE);
+        var entries = SERVER.client().xrange(keys.events(0), (redis.clients.jedis.StreamEntryID) null, null);
+        assertThat(entries.size(), is(2));
+        assertThat(seckill.reservation.api.ReservationEventFields.decode(entries.getFirst().getFields(),
+                new seckill.reservation.api.EventPosition(keys.events(0), "1-0"), 1).requestId(), is("line\nbreak"));
     }
 }

@@ -21,8 +21,9 @@ import static org.hamcrest.Matchers.is;
  * a bucket's stream holds acknowledged entries, entries pending with two consumers (with gaps where
  * some were acknowledged), one pending entry deleted from the stream, and never-delivered entries.
  * Every page size, from one entry per page up, lists exactly the unacknowledged ones in stream order
- * with their units, and the same figures as one page that holds them all. Entries of both shapes
- * (issue #35: one packed field, or named fields) count alike.
+ * with their units, and the same figures as one page that holds them all. Entries of every shape
+ * (issue #35: a call's reservations in one field, one packed field, or named fields) count alike, an
+ * entry of a call by each of its reservations.
  */
 class SnapshotPagesTest {
 
@@ -41,7 +42,11 @@ class SnapshotPagesTest {
         for (int i = 0; i < 40; i++) {
             // both shapes of an event (ReservationEventFields): one packed field, or named fields
             String quantity = Integer.toString(1 + i % 3);
-            ids.add(redis.xadd(stream, StreamEntryID.NEW_ENTRY, i % 2 == 0
+            // and a coalesced call's entry (issue #35's third step): two reservations in one field 'es'
+            ids.add(redis.xadd(stream, StreamEntryID.NEW_ENTRY, i % 4 == 2
+                    ? Map.of("es", "r" + i + ",7," + quantity + ",1767225600000,req,with,commas\n"
+                            + "r" + i + "b,8," + quantity + ",1767225600000,other")
+                    : i % 2 == 0
                     ? Map.of("e", "r" + i + ",7," + quantity + ",1767225600000,req,with,commas")
                     : Map.of("reservationId", "r" + i, "quantity", quantity)));
         }
@@ -57,13 +62,11 @@ class SnapshotPagesTest {
                 // pending, yet gone from the stream
                 redis.xdel(stream, ids.get(i));
             } else {
-                expected.add("r" + i);
-                units += 1 + i % 3;
+                units += expect(expected, i);
             }
         }
         for (int i = 25; i < 40; i++) {
-            expected.add("r" + i);
-            units += 1 + i % 3;
+            units += expect(expected, i);
         }
         BucketSnapshot.Taken whole = (BucketSnapshot.Taken) new SnapshotScript().take(redis, keys, 0, "ordering", 1_000);
         assertThat(whole.unsettledReservations(), is(expected));
@@ -91,6 +94,16 @@ class SnapshotPagesTest {
             assertThat("page size " + pageSize, taken.unsettledReservations().size(), is(9));
             assertThat(taken.unsettledUnits(), is(9L));
         }
+    }
+
+    /** Entry {@code i}'s reservations added to {@code expected}; returns their units. */
+    private static long expect(List<String> expected, int i) {
+        expected.add("r" + i);
+        if (i % 4 == 2) {
+            expected.add("r" + i + "b");
+            return 2L * (1 + i % 3);
+        }
+        return 1 + i % 3;
     }
 
     private static void read(UnifiedJedis redis, String stream, String consumer, int count) {
