@@ -196,6 +196,32 @@ class LineTest {
         assertThat(one.find(100).estimatedWaitSeconds(), org.hamcrest.Matchers.either(is(8L)).or(is(9L)));
     }
 
+    /**
+     * A line that stood still (Redis paused, every tick timed out) does not catch up the second's budget in one
+     * tick: the first tick after the pause calls at most two ticks' share of the rate. Else that one tick, if the
+     * replicas never got it and a failover followed (the pause itself makes Sentinel fail over: its PINGs wait
+     * behind a PUBLISH the pause holds), was up to the whole rate on the old master alone, and the new master
+     * called the rate again in the same second: 8 in one second at a rate of 4 in WaitingRoomFailoverTest.
+     */
+    @Test
+    void aTickAfterTheLineStoodStillCallsAtMostTwoTicksShare() {
+        clock.set(start.plusSeconds(2));
+        Instance one = new Instance(16, 10);
+        for (long buyer = 1; buyer <= 40; buyer++) {
+            one.join(buyer);
+        }
+        long calledInSecond = 0;
+        for (int ms = 0; ms < 1000; ms += 100) {
+            clock.set(start.plusSeconds(2).plusMillis(ms));
+            calledInSecond += one.admitting.tick(activity, window).calledNow();
+        }
+        assertThat("ticks every 100 ms reach the rate", calledInSecond, is(10L));
+        // no tick from 2.9 s to 5.95 s (Redis paused); the second's budget by 950 ms is all 10
+        clock.set(start.plusSeconds(5).plusMillis(950));
+        long twoTicksShare = (10 * 2 * 100 + 999) / 1000;
+        assertThat(one.admitting.tick(activity, window).calledNow(), lessThanOrEqualTo(twoTicksShare));
+    }
+
     @Test
     void aPassIsBoundToItsBuyerAndAnUnusedOneFreesThePlaceForTheNext() {
         clock.set(start.plusSeconds(1));
@@ -292,7 +318,8 @@ class LineTest {
         org.junit.jupiter.api.Assertions.assertThrows(seckill.queue.api.LineUnavailable.class,
                 () -> noReplica.admitting.tick(activity, window));
         long calledOnTheMasterAlone = joins.find(20).called();
-        assertThat(calledOnTheMasterAlone, is(5L));
+        // one tick's calls at most (two ticks' share of the rate: ceil(5 × 200 ms ÷ 1 s) = 1), not the second's 5
+        assertThat(calledOnTheMasterAlone, is(1L));
         for (int second = 3; second < 6; second++) {
             clock.set(start.plusSeconds(second).plusMillis(999));
             org.junit.jupiter.api.Assertions.assertThrows(seckill.queue.api.LineUnavailable.class,
