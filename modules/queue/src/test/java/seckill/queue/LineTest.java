@@ -227,6 +227,28 @@ class LineTest {
         assertThat(one.admitting.tick(activity, window).calledNow(), lessThanOrEqualTo(twoTicksShare));
     }
 
+    /** One turn, one purchase: a pass is bound to the first purchase that shows it (claim.lua). */
+    @Test
+    void aPassBuysOnceItsOwnPurchaseAskedAgainPassesAndAReleasedOneMayBuyAnother() {
+        clock.set(start.plusSeconds(1));
+        Instance one = new Instance(17, 100);
+        one.join(801);
+        clock.set(start.plusSeconds(2).plusMillis(999));
+        one.admitting.tick(activity, window);
+        String pass = one.find(801).pass().orElseThrow().token();
+        assertThat(one.passes.claim(activity, 801, pass, "a"), is(true));
+        assertThat("the same purchase asked again", one.passes.claim(activity, 801, pass, "a"), is(true));
+        assertThat("another purchase", one.passes.claim(activity, 801, pass, "b"), is(false));
+        one.passes.release(activity, 801, pass, "b");
+        assertThat("released only by its own purchase", one.passes.claim(activity, 801, pass, "b"), is(false));
+        // purchase a got nothing (sold out, refused): the pass may buy something else
+        one.passes.release(activity, 801, pass, "a");
+        assertThat(one.passes.claim(activity, 801, pass, "b"), is(true));
+        assertThat(one.passes.claim(activity, 801, pass, "a"), is(false));
+        // a new pass of the buyer's (joined again after this one expired) is not bound by the old one's purchase
+        assertThat(one.passes.claim(activity, 801, pass + "-next", "c"), is(true));
+    }
+
     @Test
     void aPassIsBoundToItsBuyerAndAnUnusedOneFreesThePlaceForTheNext() {
         clock.set(start.plusSeconds(1));
