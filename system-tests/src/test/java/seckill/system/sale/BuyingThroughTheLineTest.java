@@ -32,7 +32,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  * second and event streams that end every 2 s (so the client reconnects with {@code Last-Event-ID}): {@link Buying}
  * is refused for want of a pass, joins, follows its place until its turn, buys with the pass and returns the order the
  * stream pushes, whose number is the one {@code seckill_order} holds; {@link QueueEvents} resumes across reconnects
- * without being told the same state twice. Outcomes read from the ledger and the line's keys in Redis.
+ * without being told the same state twice; a buyer still in line when the last unit goes is told sold out and holds
+ * nothing. Outcomes read from the ledger and the line's keys in Redis.
  */
 @AddConfig(key = "seckill.queue.enabled", value = "true")
 @AddConfig(key = "seckill.queue.rate", value = "1")
@@ -86,6 +87,37 @@ class BuyingThroughTheLineTest extends ServiceTest {
         assertThat(again.orderNo(), is(order.orderNo()));
         assertThat(sale.count("SELECT COUNT(*) FROM seckill_order WHERE activity_id = ? AND user_id = ?", activity,
                 buyer), is(1L));
+    }
+
+    @Test
+    void aBuyerStillInLineWhenTheLastUnitGoesIsToldSoldOutAndHoldsNothing() throws Exception {
+        long activity = sale.createOpenActivity(SKU + 2, 1, 1);
+        long first = activity * 1000;
+        long ahead = first + 1;
+        long buyer = first + 10;
+        api.joinQueue(activity, ahead, null);
+        PurchaseRequest request = new PurchaseRequest(SKU + 2, 1, "line-" + buyer);
+        java.util.concurrent.CompletableFuture<ReservationView> waiting = java.util.concurrent.CompletableFuture
+                .supplyAsync(() -> {
+                    try {
+                        return new Buying(api, events).buyAndAwaitOrder(activity, buyer, null, request,
+                                Instant.now().plusSeconds(60));
+                    } catch (InterruptedException e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+        SaleFixture.await("the buyer ahead called", Duration.ofSeconds(20),
+                () -> "YOUR_TURN".equals(api.queuePlace(activity, ahead, null).state()));
+        String pass = api.queuePlace(activity, ahead, null).pass();
+        api.purchase(activity, ahead, null, pass, new PurchaseRequest(SKU + 2, 1, "line-" + ahead));
+
+        java.util.concurrent.ExecutionException told = assertThrows(java.util.concurrent.ExecutionException.class,
+                () -> waiting.get(60, java.util.concurrent.TimeUnit.SECONDS));
+        assertThat(String.valueOf(told.getCause()), told.getCause() instanceof SeckillProblem.SoldOut, is(true));
+        SaleFixture.await("the unit ordered", Duration.ofSeconds(20), () -> sale.orders(activity) == 1);
+        assertThat(sale.column("SELECT user_id FROM seckill_order WHERE activity_id = ?", activity),
+                is(List.of(Long.toString(ahead))));
+        assertThat(api.reservations(activity, buyer).reservations(), empty());
     }
 
     @Test
