@@ -11,6 +11,8 @@ module seckill.client {
     requires transitive microprofile.rest.client.api;
     requires transitive jakarta.ws.rs;
     requires jakarta.json;
+    // the waiting line's event stream (QueueEvents)
+    requires java.net.http;
     requires static jakarta.json.bind;
     requires com.nimbusds.jose.jwt;
 

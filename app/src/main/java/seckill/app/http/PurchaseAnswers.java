@@ -83,6 +83,8 @@ final class PurchaseAnswers {
         String why = switch (required.reason()) {
             case "EXPIRED" -> "Your pass expired; join the line again at ";
             case "MISSING" -> "Purchases go through the waiting line; join it at ";
+            case "USED" -> "This pass bought already (a turn in the line buys once); your reservations are at "
+                    + "/api/v1/activities/" + required.activityId() + "/reservations; the line is at ";
             default -> "This pass is not valid for you here; join the line at ";
         };
         return new Problem(403, "QUEUE_PASS_REQUIRED", "Queue pass required",

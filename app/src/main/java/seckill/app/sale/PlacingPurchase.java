@@ -99,7 +99,29 @@ public class PlacingPurchase {
                 return new PurchaseOutcome.PassRequired(purchase.activityId(),
                         reason.equals("MISSING") || reason.equals("EXPIRED") ? reason : "INVALID");
             }
+            // one turn, one purchase: the pass is bound to this purchase (its requestId) before it reserves
+            String pass = purchase.queuePass().orElseThrow();
+            if (!passes.claim(purchase.activityId(), purchase.userId(), pass, purchase.requestId())) {
+                return new PurchaseOutcome.PassRequired(purchase.activityId(), "USED");
+            }
+            PurchaseOutcome outcome = admitAndReserve(purchase, activity, sku);
+            if (gotNothing(outcome)) {
+                // nothing was reserved: the pass may buy something else while it lasts
+                passes.release(purchase.activityId(), purchase.userId(), pass, purchase.requestId());
+            }
+            return outcome;
         }
+        return admitAndReserve(purchase, activity, sku);
+    }
+
+    /** Outcomes after which the buyer certainly holds nothing from this purchase. */
+    private static boolean gotNothing(PurchaseOutcome outcome) {
+        return outcome instanceof PurchaseOutcome.NotAdmitted || outcome instanceof PurchaseOutcome.SoldOut
+                || outcome instanceof PurchaseOutcome.InsufficientStock || outcome instanceof PurchaseOutcome.NotReady
+                || outcome instanceof PurchaseOutcome.Busy;
+    }
+
+    private PurchaseOutcome admitAndReserve(Purchase purchase, Activity activity, SkuLine sku) {
         SaleWindow window = new SaleWindow(activity.startsAt(), activity.endsAt());
         PurchaseAttempt attempt = new PurchaseAttempt(purchase.activityId(), purchase.skuId(), purchase.userId(),
                 purchase.clientIp(), window, purchase.purchaseToken(), purchase.requestId());

@@ -38,8 +38,9 @@ public sealed interface PurchaseOutcome {
 
     /**
      * The queue is on and the purchase shows no valid pass (issue #33): the buyer joins the activity's line
-     * and buys when called. {@code reason}: MISSING, EXPIRED, or INVALID (forged, another buyer's or
-     * activity's: the detail is the operators', counted, not the client's).
+     * and buys when called. {@code reason}: MISSING, EXPIRED, INVALID (forged, another buyer's or
+     * activity's: the detail is the operators', counted, not the client's), or USED (the pass bought, or is
+     * buying, another purchase: one turn buys once).
      */
     record PassRequired(long activityId, String reason) implements PurchaseOutcome {
     }

@@ -32,16 +32,32 @@ public final class Buying {
 
     private static final Duration AFTER_A_LOST_ANSWER = Duration.ofMillis(500);
 
+    private static final Duration POLL = Duration.ofMillis(500);
+
     private final SeckillApi api;
+    private final QueueEvents events;
     private final Clock clock;
     private final Pause pause;
 
     public Buying(SeckillApi api) {
-        this(api, Clock.systemUTC(), duration -> Thread.sleep(duration));
+        this(api, null, Clock.systemUTC(), duration -> Thread.sleep(duration));
+    }
+
+    /**
+     * A buyer who also goes through the waiting line when the service asks for it ({@code 403 QUEUE_PASS_REQUIRED}):
+     * see {@link #buyAndAwaitOrder}. {@code events} is {@link SeckillClients#queueEvents}, for the same buyers.
+     */
+    public Buying(SeckillApi api, QueueEvents events) {
+        this(api, events, Clock.systemUTC(), duration -> Thread.sleep(duration));
     }
 
     public Buying(SeckillApi api, Clock clock, Pause pause) {
+        this(api, null, clock, pause);
+    }
+
+    public Buying(SeckillApi api, QueueEvents events, Clock clock, Pause pause) {
         this.api = api;
+        this.events = events;
         this.clock = clock;
         this.pause = pause;
     }
@@ -53,11 +69,158 @@ public final class Buying {
      */
     public Reservation buy(long activityId, long userId, String token, PurchaseRequest request, Instant deadline)
             throws InterruptedException {
+        return buy(activityId, userId, token, null, request, deadline);
+    }
+
+    /**
+     * Buys for {@code userId} and waits for the order, going through the waiting line when the service asks for it:
+     * a purchase answered {@code 403 QUEUE_PASS_REQUIRED} joins the line ({@code POST …/queue}), follows the place
+     * pushed over {@code GET …/queue/events} until the buyer's turn, buys again (the same {@code requestId}) with the
+     * pass as {@code X-Queue-Pass}, then follows the same stream (reconnecting with {@code Last-Event-ID}) until the
+     * reservation is no longer QUEUED. Returns the reservation as pushed: ORDERED with its {@code orderNo}, or
+     * FAILED with its reason. A pass that expired unused, or a place the service lost, joins again. Throws
+     * {@link SeckillProblem.SoldOut} when the line closed sold out and the buyer holds nothing, any other final
+     * problem as {@link #buy} does, or {@link DeadlinePassed}. Without the queue on, it buys and polls
+     * {@code GET /api/v1/reservations/{id}} for the order.
+     */
+    public ReservationView buyAndAwaitOrder(long activityId, long userId, String token, PurchaseRequest request,
+                                            Instant deadline) throws InterruptedException {
+        String pass = null;
+        String ticket = null;
+        String lastEventId = null;
+        Reservation reservation;
+        while (true) {
+            try {
+                reservation = buy(activityId, userId, token, pass, request, deadline);
+                break;
+            } catch (SeckillProblem.QueuePassRequired required) {
+                if (events == null) {
+                    throw required;
+                }
+                QueuePlace place = retrying(() -> api.joinQueue(activityId, userId, token), deadline);
+                ticket = place.ticket();
+                if (!turnOrEnd(place.state())) {
+                    String shownTicket = ticket;
+                    QueueEvents.Event last;
+                    try {
+                        last = events.follow(activityId, userId, shownTicket, lastEventId, deadline,
+                                event -> !(event instanceof QueueEvents.PlaceChanged changed
+                                        && turnOrEnd(changed.place().state())));
+                    } catch (QueueEvents.DeadlinePassed passed) {
+                        throw new DeadlinePassed("not called from the waiting line before " + deadline, passed);
+                    }
+                    lastEventId = last.id();
+                    place = ((QueueEvents.PlaceChanged) last).place();
+                }
+                switch (place.state()) {
+                    case "YOUR_TURN" -> pass = place.pass();
+                    case "SOLD_OUT", "USED" -> {
+                        // the line closed, or this buyer's pass bought already (an earlier call, or an answer
+                        // lost on its way): what they hold is the answer
+                        Optional<Reservation> mine = held(activityId, userId, request.skuId());
+                        if (mine.isEmpty()) {
+                            if (place.state().equals("USED")) {
+                                throw required;
+                            }
+                            throw (SeckillProblem.SoldOut) SeckillProblem.typed(new SeckillProblem(410, "SOLD_OUT",
+                                    "the waiting line closed: every unit is sold", Optional.empty(),
+                                    java.util.Map.of("reservations", "/api/v1/activities/" + activityId
+                                            + "/reservations")));
+                        }
+                        return awaitOrder(activityId, userId, ticket, true, lastEventId, mine.get(), deadline);
+                    }
+                    default -> pass = null;  // EXPIRED, NOT_IN_LINE: join again (the end of the line)
+                }
+            }
+        }
+        return awaitOrder(activityId, userId, ticket, pass != null, lastEventId, reservation, deadline);
+    }
+
+    private static boolean turnOrEnd(String state) {
+        return switch (state) {
+            case "YOUR_TURN", "SOLD_OUT", "EXPIRED", "USED", "NOT_IN_LINE" -> true;
+            default -> false;
+        };
+    }
+
+    /**
+     * The reservation until it is no longer QUEUED: pushed by the line's stream when the purchase came through it
+     * (resuming after {@code lastEventId}, may be null), else (or when the stream is refused) polled.
+     */
+    private ReservationView awaitOrder(long activityId, long userId, String ticket, boolean throughTheLine,
+                                       String lastEventId, Reservation reservation, Instant deadline)
+            throws InterruptedException {
+        if (events != null && throughTheLine) {
+            try {
+                QueueEvents.Event done = events.follow(activityId, userId, ticket, lastEventId, deadline,
+                        event -> settled(event, reservation.reservationId()).isEmpty());
+                return settled(done, reservation.reservationId()).orElseThrow();
+            } catch (QueueEvents.DeadlinePassed passed) {
+                throw new DeadlinePassed("no order for " + reservation.reservationId() + " before " + deadline, passed);
+            } catch (SeckillProblem refused) {
+                // the stream refused (the queue switched off meanwhile): ask instead
+            }
+        }
+        while (true) {
+            try {
+                ReservationView view = api.reservation(reservation.reservationId(), userId);
+                if (!"QUEUED".equals(view.status())) {
+                    return view;
+                }
+            } catch (SeckillProblem | ProcessingException notNow) {
+                if (notNow instanceof SeckillProblem problem && !problem.retryable() && problem.status() < 500
+                        && problem.status() != 404) {
+                    throw problem;
+                }
+            }
+            if (!clock.instant().plus(POLL).isBefore(deadline)) {
+                throw new DeadlinePassed("no order for " + reservation.reservationId() + " before " + deadline, null);
+            }
+            pause.sleep(POLL);
+        }
+    }
+
+    private static Optional<ReservationView> settled(QueueEvents.Event event, String reservationId) {
+        if (event instanceof QueueEvents.ReservationsChanged changed) {
+            return changed.reservations().reservations().stream()
+                    .filter(r -> reservationId.equals(r.reservationId()) && !"QUEUED".equals(r.status()))
+                    .findFirst();
+        }
+        return Optional.empty();
+    }
+
+    /** A call retried after its Retry-After while the service says nothing happened, up to the deadline. */
+    private <T> T retrying(java.util.function.Supplier<T> call, Instant deadline) throws InterruptedException {
+        while (true) {
+            Duration wait;
+            RuntimeException last;
+            try {
+                return call.get();
+            } catch (SeckillProblem problem) {
+                if (!problem.retryable() && problem.status() < 500) {
+                    throw problem;
+                }
+                wait = problem.retryAfter().orElse(AFTER_A_LOST_ANSWER);
+                last = problem;
+            } catch (ProcessingException lostAnswer) {
+                wait = AFTER_A_LOST_ANSWER;
+                last = lostAnswer;
+            }
+            if (!clock.instant().plus(wait).isBefore(deadline)) {
+                throw new DeadlinePassed("no answer before " + deadline, last);
+            }
+            pause.sleep(wait);
+        }
+    }
+
+    private Reservation buy(long activityId, long userId, String token, String pass, PurchaseRequest request,
+                            Instant deadline) throws InterruptedException {
         RuntimeException last = null;
         while (true) {
             Duration wait;
             try {
-                return api.purchase(activityId, userId, token, request);
+                return pass == null ? api.purchase(activityId, userId, token, request)
+                        : api.purchase(activityId, userId, token, pass, request);
             } catch (SeckillProblem.SoldOut soldOut) {
                 // the holder's own retry is told sold out from memory: what they hold is the answer
                 return held(activityId, userId, request.skuId()).orElseThrow(() -> soldOut);

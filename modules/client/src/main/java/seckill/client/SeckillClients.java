@@ -64,6 +64,14 @@ public final class SeckillClients {
                 .build(SeckillApi.class);
     }
 
+    /**
+     * The waiting line's event stream at {@code base} for buyers whose bearer token is {@code tokenOf.apply(userId)}
+     * (a null {@code tokenOf}: {@code X-User-Id} is sent instead, for a back end behind a signing gateway).
+     */
+    public static QueueEvents queueEvents(URI base, LongFunction<String> tokenOf) {
+        return new QueueEvents(base, tokenOf, java.time.Clock.systemUTC());
+    }
+
     /** The operator's API at {@code base}, sending {@code Authorization: Bearer <adminToken>} on every call. */
     public static SeckillAdminApi admin(URI base, String adminToken) {
         ClientRequestFilter bearer = request -> request.getHeaders().putSingle("Authorization", "Bearer " + adminToken);

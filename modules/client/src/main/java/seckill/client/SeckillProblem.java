@@ -152,6 +152,26 @@ public class SeckillProblem extends RuntimeException {
         }
     }
 
+    /**
+     * {@code 403 QUEUE_PASS_REQUIRED}: the waiting line is on and the purchase showed no valid pass; join the line
+     * at {@link #queue()} and buy with the pass given on the buyer's turn ({@link Buying} does). {@link #reason()}
+     * is MISSING, EXPIRED or INVALID.
+     */
+    public static final class QueuePassRequired extends SeckillProblem {
+        QueuePassRequired(SeckillProblem problem) {
+            super(problem);
+        }
+
+        public String reason() {
+            return field("reason").orElse("MISSING");
+        }
+
+        /** The line's path, {@code /api/v1/activities/{activityId}/queue}. */
+        public Optional<String> queue() {
+            return field("queue");
+        }
+    }
+
     /** The typed form of a problem, by its code. */
     static SeckillProblem typed(SeckillProblem problem) {
         return switch (problem.code()) {
@@ -166,6 +186,7 @@ public class SeckillProblem extends RuntimeException {
             case "PURCHASE_IN_PROGRESS" -> new InProgress(problem);
             case "INSUFFICIENT_STOCK" -> new InsufficientStock(problem);
             case "BLOCKED" -> new Blocked(problem);
+            case "QUEUE_PASS_REQUIRED" -> new QueuePassRequired(problem);
             default -> problem;
         };
     }

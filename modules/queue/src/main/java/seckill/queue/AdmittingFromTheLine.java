@@ -125,7 +125,8 @@ class AdmittingFromTheLine {
         try {
             reply = (List<?>) calls.write(script, new LineKeys(activityId).admitting(Math.floorDiv(now, 1000)),
                     List.of(Long.toString(now), started ? "1" : "0", Long.toString(allowed),
-                            Long.toString(settings.passSeconds() * 1000), Long.toString(room)));
+                            Long.toString(settings.passSeconds() * 1000), Long.toString(room),
+                            Long.toString(switches.rate()), Long.toString(settings.tickMillis())));
         } catch (LineUnavailable e) {
             if (e.getCause() instanceof seckill.redis.ReplicaAcks.Missing) {
                 holding.add(activityId);

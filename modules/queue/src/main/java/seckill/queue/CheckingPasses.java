@@ -13,9 +13,10 @@ import seckill.queue.api.PassCheck;
 import seckill.redis.RedisScript;
 
 /**
- * A purchase's pass, checked in memory (signature, buyer, activity, expiry: no Redis call on the purchase
- * path), and marked used after it bought something ({@code use.lua}), which frees its room for the next
- * buyer at once instead of at its expiry.
+ * A purchase's pass, checked in memory (signature, buyer, activity, expiry), then bound to the purchase showing it
+ * ({@code claim.lua}: one Redis call for a purchase whose pass is valid, so one turn buys once), and marked used
+ * after it bought something ({@code use.lua}), which frees its room for the next buyer at once instead of at its
+ * expiry.
  */
 @QueueBean
 class CheckingPasses implements PassCheck {
@@ -23,6 +24,7 @@ class CheckingPasses implements PassCheck {
     private static final Logger LOG = Logger.getLogger(CheckingPasses.class.getName());
 
     private final RedisScript script = LineCalls.alone("use.lua");
+    private final RedisScript claiming = LineCalls.alone("claim.lua");
     private final LineCalls calls;
     private final PassSigner signer;
     private final Clock clock;
@@ -39,6 +41,30 @@ class CheckingPasses implements PassCheck {
     @Override
     public Optional<String> refusal(long activityId, long buyerId, Optional<String> pass) {
         return signer.passRefusal(pass.orElse(null), activityId, buyerId, clock.millis());
+    }
+
+    @Override
+    public boolean claim(long activityId, long buyerId, String pass, String requestId) {
+        try {
+            Object answer = calls.read(claiming, new LineKeys(activityId).claiming(),
+                    List.of(Long.toString(buyerId), pass, requestId, "claim"));
+            return !(answer instanceof Number n && n.longValue() == 0);
+        } catch (LineUnavailable e) {
+            // the purchase path halts on Redis doubt itself; a pass is not refused for want of this record
+            LOG.log(Level.FINE, "pass claim not recorded", e);
+            return true;
+        }
+    }
+
+    @Override
+    public void release(long activityId, long buyerId, String pass, String requestId) {
+        try {
+            calls.read(claiming, new LineKeys(activityId).claiming(),
+                    List.of(Long.toString(buyerId), pass, requestId, "release"));
+        } catch (LineUnavailable e) {
+            // the pass stays bound to that purchase: it may still buy with the same requestId
+            LOG.log(Level.FINE, "pass claim not released", e);
+        }
     }
 
     @Override

@@ -29,6 +29,11 @@ record LineKeys(long activityId) {
     }
 
     /** KEYS of use.lua. */
+    /** claim.lua's: the purchase each pass is bound to. */
+    List<String> claiming() {
+        return List.of(tag() + "claims");
+    }
+
     List<String> using() {
         String t = tag();
         return List.of(t + "passes", t + "done", t + "meta");

@@ -1,9 +1,12 @@
 -- Calling buyers from the line (after line.lua). KEYS[7]: this second's count of buyers called, by every
 -- instance. ARGV: now (ms), started (1/0), allowed so far in this second (RateBudget), pass lifetime (ms),
--- room (passes that may be out at once: the units left, or -1 for no cap).
+-- room (passes that may be out at once: the units left, or -1 for no cap), rate (per second), tick (ms).
 -- First passes whose time ran out unused are withdrawn (the buyer's place goes to the next buyer), then the
--- next buyers are called while this second's budget and the room last. A re-run at the same moment calls
--- nobody more: the second's count already holds what the first run called.
+-- next buyers are called while this second's budget and the room last, and no more than this tick's share:
+-- the rate times the time since the line's last tick (by any instance, meta tick_ms), at most two ticks'
+-- time. So a line that stood still (Redis paused, ticks timing out) does not call the second's whole budget in
+-- one tick, and one tick a failover loses is at most ceil(rate x 2 x tick / 1 s) calls. A re-run at the same
+-- moment calls nobody more: no time passed, and the second's count already holds what the first run called.
 -- Answers {called now, expired now, waiting, passes out, called in total}.
 local now, started = tonumber(ARGV[1]), ARGV[2]
 -- (calls only once its own clock says the sale started: only then was it given the room, the units left)
@@ -17,8 +20,15 @@ if #expired > 0 then
   redis.call('HINCRBY', KEYS[3], 'expired', #expired)
 end
 local called = 0
+local tick = tonumber(ARGV[7])
+local last = tonumber(redis.call('HGET', KEYS[3], 'tick_ms') or tostring(now - 2 * tick))
+if now > last then
+  redis.call('HSET', KEYS[3], 'tick_ms', string.format('%d', now))
+end
 if started == '1' and redis.call('HGET', KEYS[3], 'closed') ~= '1' then
-  local budget = tonumber(ARGV[3]) - tonumber(redis.call('GET', KEYS[7]) or '0')
+  local elapsed = math.min(math.max(now - last, 0), 2 * tick)
+  local share = math.ceil(tonumber(ARGV[6]) * elapsed / 1000)
+  local budget = math.min(share, tonumber(ARGV[3]) - tonumber(redis.call('GET', KEYS[7]) or '0'))
   local room = tonumber(ARGV[5])
   if room >= 0 then
     budget = math.min(budget, room - redis.call('ZCARD', KEYS[5]))

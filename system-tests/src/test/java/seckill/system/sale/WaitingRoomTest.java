@@ -160,6 +160,43 @@ class WaitingRoomTest extends ServiceTest {
         assertThat(SaleFixture.field(place(activity, buyer).body(), "state"), is("USED"));
     }
 
+    /**
+     * One turn, one purchase: a pass that bought buys nothing more (another SKU, another requestId) while it lasts,
+     * and is told so ({@code reason} USED); the purchase it made, asked again with its requestId, is the same
+     * reservation. Read from the ledger: one order, the other SKU's stock untouched.
+     */
+    @Test
+    void aUsedPassBuysNothingMoreButItsOwnPurchaseAskedAgainIsTheSameReservation() {
+        Instant now = Instant.now();
+        long activity = sale.admin().launch(java.util.UUID.randomUUID().toString(), new seckill.client.NewActivity(
+                "two SKUs", now.minusSeconds(5).toString(), now.plusSeconds(600).toString(), 600L,
+                List.of(new seckill.client.NewActivity.Sku(SKU, 10, 1, 1),
+                        new seckill.client.NewActivity.Sku(SKU + 1, 10, 1, 1)))).activityId();
+        long buyer = BUYERS.incrementAndGet();
+        join(activity, buyer);
+        String pass = awaitTurn(activity, buyer);
+
+        HttpResponse<String> bought = purchase(activity, buyer, SKU, pass, "first");
+        assertThat(bought.body(), bought.statusCode(), is(202));
+        HttpResponse<String> again = purchase(activity, buyer, SKU, pass, "first");
+        assertThat(again.body(), again.statusCode(), is(200));
+        assertThat(SaleFixture.field(again.body(), "reservationId"), is(SaleFixture.field(bought.body(), "reservationId")));
+
+        HttpResponse<String> more = purchase(activity, buyer, SKU + 1, pass, "second");
+        assertThat(more.body(), more.statusCode(), is(403));
+        assertThat(SaleFixture.field(more.body(), "code"), is("QUEUE_PASS_REQUIRED"));
+        assertThat(SaleFixture.field(more.body(), "reason"), is("USED"));
+
+        SaleFixture.await("the first purchase ordered", Duration.ofSeconds(20), () -> sale.count(
+                "SELECT COUNT(*) FROM seckill_order WHERE activity_id = ? AND user_id = ?", activity, buyer) == 1);
+        assertThat(sale.column("SELECT sku_id FROM seckill_order WHERE activity_id = ? AND user_id = ?", activity,
+                buyer), is(List.of(Long.toString(SKU))));
+        // the buyer's reservations as the primary stores hold them (Redis and the ledger): the one
+        assertThat(sale.buyer().reservations(activity, buyer).reservations().stream()
+                .map(seckill.client.ReservationView::skuId).toList(), is(List.of(SKU)));
+        assertThat(sale.available(activity, SKU + 1), is(10L));
+    }
+
     @Test
     void anUnusedPassExpiresAndItsPlaceGoesToTheNextBuyer() throws Exception {
         // one unit: one pass out at a time
@@ -300,6 +337,14 @@ class WaitingRoomTest extends ServiceTest {
                 .header("Content-Type", "application/json").header("X-Queue-Pass", pass)
                 .POST(HttpRequest.BodyPublishers.ofString(
                         "{\"skuId\":%d,\"quantity\":1,\"requestId\":\"%s\"}".formatted(SKU, requestId))), buyer)));
+    }
+
+    private HttpResponse<String> purchase(long activity, long buyer, long sku, String pass, String requestId) {
+        return contract.check(sale.send(SaleFixture.asBuyer(HttpRequest.newBuilder(
+                        sale.base.resolve("/api/v1/activities/" + activity + "/purchases"))
+                .header("Content-Type", "application/json").header("X-Queue-Pass", pass)
+                .POST(HttpRequest.BodyPublishers.ofString(
+                        "{\"skuId\":%d,\"quantity\":1,\"requestId\":\"%s\"}".formatted(sku, requestId))), buyer)));
     }
 
     private java.net.URI queue(long activity) {

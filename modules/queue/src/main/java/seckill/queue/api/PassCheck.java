@@ -9,6 +9,16 @@ public interface PassCheck {
     Optional<String> refusal(long activityId, long buyerId, Optional<String> pass);
 
     /**
+     * Binds the buyer's (valid) pass to this purchase before it reserves: one turn, one purchase. True when the
+     * pass is this purchase's (shown first, or the same {@code requestId} asked again), false when it is bound to
+     * another purchase (it bought, or is buying, something else). Best effort: true when Redis does not answer.
+     */
+    boolean claim(long activityId, long buyerId, String pass, String requestId);
+
+    /** The claimed purchase got nothing (sold out, refused, throttled): the pass may buy something else. */
+    void release(long activityId, long buyerId, String pass, String requestId);
+
+    /**
      * The buyer's pass bought something: their place is served and the room it held goes to the next
      * buyer. Best effort: when Redis does not answer, the pass frees its room when it expires.
      */
