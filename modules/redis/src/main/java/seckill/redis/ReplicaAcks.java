@@ -72,10 +72,13 @@ public record ReplicaAcks(int replicas, long timeoutMillis) {
         return from(config, group(config, Clock.systemUTC()));
     }
 
+    /** One count per Sentinel group and process: admission, the line and reservations wait for the same replicas. */
+    private static final java.util.Map<String, SentinelReplicas> GROUPS = new java.util.concurrent.ConcurrentHashMap<>();
+
     private static SentinelReplicas group(Config config, Clock clock) {
         return config.getOptionalValue("seckill.redis.uri", String.class)
                 .filter(SentinelAddress::isSentinel)
-                .map(uri -> new SentinelReplicas(SentinelAddress.parse(uri), clock))
+                .map(uri -> GROUPS.computeIfAbsent(uri, u -> new SentinelReplicas(SentinelAddress.parse(u), clock)))
                 .orElse(null);
     }
 

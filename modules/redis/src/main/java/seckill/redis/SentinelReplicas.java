@@ -3,7 +3,9 @@ package seckill.redis;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalInt;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import redis.clients.jedis.DefaultJedisClientConfig;
@@ -12,76 +14,220 @@ import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
- * The replicas the Sentinels list for the master they watch, counted as they hold them up (neither
- * {@code s_down}, {@code o_down} nor {@code disconnected}: every one of them is a node the Sentinels
- * may promote, or one they will point at the node they promote), plus the one a failover under way
- * has {@code promoted}, up or not (frozen right after its promotion it still wins once it thaws: seed 4
- * on {@code sentinel}, docs/chaos.md). A write survives a failover only if
- * the promoted replica holds it, and {@code WAIT} cannot tell which replicas acknowledged, so
- * {@code seckill.redis.min-replica-acks: all} waits for this many (the deposed master's case,
- * docs/chaos.md: one replica still following a master the Sentinels had replaced acknowledged writes
- * the promoted one never got). Asked again at most every half second, off the caller's thread, so a
- * purchase never waits on a Sentinel; the last answer stands while none answers.
+ * The replicas a write must reach to survive any promotion the Sentinels may make, counted for
+ * {@code seckill.redis.min-replica-acks: all}. {@code WAIT} counts acknowledgements without naming who
+ * gave them, so every replica that may hold the data after a failover must be among those waited for:
+ * <ul>
+ *   <li>every replica any Sentinel holds up (neither {@code s_down}, {@code o_down} nor
+ *       {@code disconnected}), whatever its priority or the master it follows (the deposed master's
+ *       case, docs/chaos.md: a replica still following a replaced master acknowledged writes the
+ *       promoted one never got);</li>
+ *   <li>a replica a Sentinel holds down, unless a replica held up would be promoted before it (a
+ *       lower or equal non-zero {@code replica-priority}: the Sentinels pick by priority, then by
+ *       replication offset, and the one held up acknowledged every write): a down replica the
+ *       Sentinels prefer can be promoted the moment it answers again, before it caught up
+ *       ({@code PreferredReplicaReturnsTest}); one that a failover has {@code promoted}, or that no
+ *       replica held up outranks (seed 4's frozen promoted replica, flagged {@code promoted} only by
+ *       the leading Sentinel), counts; one with priority 0 is never promoted and does not;</li>
+ *   <li>every replica the master itself names in {@code INFO replication}, listed by the Sentinels
+ *       or not ({@code replica-announced no}: it acknowledges like any other, {@code HiddenReplicaTest}).</li>
+ * </ul>
+ * Every Sentinel that answers is asked, and a replica counted by any of them counts. Asked again at
+ * most every half second, off the caller's thread, so a purchase never waits on a Sentinel; the last
+ * answer stands while none answers. The price: a replica held down that the others do not outrank
+ * halts sales ({@code NO_REPLICA}) until it is back, or an operator lowers the switch.
  */
 final class SentinelReplicas {
 
     private static final System.Logger LOG = System.getLogger(SentinelReplicas.class.getName());
     private static final long ASK_EVERY_MILLIS = 500;
     private static final int SENTINEL_TIMEOUT_MILLIS = 300;
+    /** A count this old is not trusted: the next caller counts again on its own thread (after a quiet spell). */
+    private static final long STALE_MILLIS = 2_000;
 
     private final SentinelAddress address;
     private final Clock clock;
     private final AtomicBoolean asking = new AtomicBoolean();
-    private volatile int up;
+    private volatile int required;
     private volatile long askedAt;
+    private volatile long countedAt;
 
     SentinelReplicas(SentinelAddress address, Clock clock) {
         this.address = address;
         this.clock = clock;
         this.askedAt = clock.millis();
         // the first count on the caller's thread: there is none to fall back on yet
-        this.up = ask().orElse(-1);
+        this.required = ask().orElse(-1);
+        this.countedAt = clock.millis();
     }
 
-    /** The replicas up as last counted, -1 while no Sentinel has answered; counts again in the background when due. */
+    /** The replicas to wait for as last counted, -1 while no Sentinel has answered; counts again in the background when due. */
     int up() {
         long now = clock.millis();
-        if (now - askedAt >= ASK_EVERY_MILLIS && asking.compareAndSet(false, true)) {
+        if (now - countedAt > STALE_MILLIS && asking.compareAndSet(false, true)) {
+            // counted in the background only while purchases come; after a quiet spell the first one
+            // waits for a fresh count rather than act on one from before it (a few loopback round trips)
+            askedAt = now;
+            try {
+                recount();
+            } finally {
+                asking.set(false);
+            }
+        } else if (now - askedAt >= ASK_EVERY_MILLIS && asking.compareAndSet(false, true)) {
             askedAt = now;
             Thread.ofVirtual().name("sentinel-replicas").start(() -> {
                 try {
-                    ask().ifPresent(count -> up = count);
+                    recount();
                 } finally {
                     asking.set(false);
                 }
             });
         }
-        return up;
+        return required;
     }
 
-    /** The first Sentinel that answers; empty when none does. */
-    private OptionalInt ask() {
+    private void recount() {
+        ask().ifPresent(count -> {
+            required = count;
+            countedAt = clock.millis();
+        });
+    }
+
+    /** Every Sentinel that answers, and the master they name; empty when no Sentinel does. */
+    private Optional<Integer> ask() {
+        Set<String> counted = new TreeSet<>();
+        HostAndPort master = null;
+        boolean answered = false;
         for (HostAndPort sentinel : address.sentinels()) {
             try (Jedis jedis = new Jedis(sentinel, DefaultJedisClientConfig.builder()
                     .timeoutMillis(SENTINEL_TIMEOUT_MILLIS).build())) {
-                return OptionalInt.of(countUp(jedis.sentinelReplicas(address.masterName())));
-            } catch (JedisException unreachable) {
-                LOG.log(System.Logger.Level.DEBUG, () -> "Sentinel " + sentinel + " did not list the replicas: " + unreachable.getMessage());
+                Map<String, String> watched = jedis.sentinelMaster(address.masterName());
+                String current = watched.get("ip") + ":" + watched.get("port");
+                long downAfter = Long.parseLong(watched.getOrDefault("down-after-milliseconds", "30000"));
+                counted.addAll(counted(jedis.sentinelReplicas(address.masterName()), current, 10 * downAfter));
+                if (master == null) {
+                    master = new HostAndPort(watched.get("ip"), Integer.parseInt(watched.get("port")));
+                }
+                answered = true;
+            } catch (JedisException | NumberFormatException unreachable) {
+                LOG.log(System.Logger.Level.DEBUG, () -> "Sentinel " + sentinel + " did not list the replicas: "
+                        + unreachable.getMessage());
             }
         }
-        return OptionalInt.empty();
+        if (!answered) {
+            return Optional.empty();
+        }
+        if (master != null) {
+            counted.addAll(namedByMaster(master));
+        }
+        return Optional.of(counted.size());
     }
 
-    /** How many of {@code SENTINEL REPLICAS}' entries the Sentinel holds up, or has promoted. */
-    static int countUp(List<Map<String, String>> replicas) {
-        int up = 0;
-        for (Map<String, String> replica : replicas) {
-            String flags = replica.getOrDefault("flags", "");
-            boolean down = flags.contains("s_down") || flags.contains("o_down") || flags.contains("disconnected");
-            if (!down || flags.contains("promoted")) {
-                up++;
+    /** The replicas the master names ({@code ip:port}), any state; none when it does not answer. */
+    private Set<String> namedByMaster(HostAndPort master) {
+        DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder().timeoutMillis(SENTINEL_TIMEOUT_MILLIS);
+        address.user().ifPresent(config::user);
+        address.password().ifPresent(config::password);
+        try (Jedis jedis = new Jedis(master, config.build())) {
+            return replicasIn(jedis.info("replication"));
+        } catch (JedisException unreachable) {
+            // a master that does not answer acknowledges nothing either: the Sentinels' list stands
+            return Set.of();
+        }
+    }
+
+    /** {@code ip:port} of every {@code slaveN:} line of a master's {@code INFO replication}. */
+    static Set<String> replicasIn(String info) {
+        Set<String> named = new TreeSet<>();
+        if (info == null || !info.contains("role:master")) {
+            return named;
+        }
+        for (String line : info.split("\r?\n")) {
+            if (line.matches("slave\\d+:.*")) {
+                String ip = null;
+                String port = null;
+                for (String field : line.substring(line.indexOf(':') + 1).split(",")) {
+                    if (field.startsWith("ip=")) {
+                        ip = field.substring(3);
+                    } else if (field.startsWith("port=")) {
+                        port = field.substring(5);
+                    }
+                }
+                if (ip != null && port != null) {
+                    named.add(ip + ":" + port);
+                }
             }
         }
-        return up;
+        return named;
+    }
+
+    /**
+     * The names ({@code ip:port}) of {@code SENTINEL REPLICAS}' entries a write must reach (the class's
+     * rule). A replica held up that follows another node than {@code master} and has not heard from it
+     * for longer than {@code ineligibleAfterMillis} (the Sentinels' own bound, ten times
+     * {@code down-after-milliseconds}: they never promote it) acknowledges nothing and is left out
+     * ({@code UnfollowingReplicaTest}: otherwise sales stay halted for good).
+     */
+    static Set<String> counted(List<Map<String, String>> replicas, String master, long ineligibleAfterMillis) {
+        int bestUpPriority = Integer.MAX_VALUE;
+        for (Map<String, String> replica : replicas) {
+            int priority = priority(replica);
+            if (!down(replica) && priority > 0 && !strayed(replica, master, ineligibleAfterMillis)) {
+                bestUpPriority = Math.min(bestUpPriority, priority);
+            }
+        }
+        Set<String> counted = new TreeSet<>();
+        for (Map<String, String> replica : replicas) {
+            String flags = replica.getOrDefault("flags", "");
+            int priority = priority(replica);
+            boolean counts = (!down(replica) && !strayed(replica, master, ineligibleAfterMillis))
+                    || flags.contains("promoted")
+                    || (down(replica) && priority > 0 && priority < bestUpPriority);
+            if (counts) {
+                counted.add(name(replica));
+            }
+        }
+        return counted;
+    }
+
+    /** How many {@link #counted} names, for a list that names no other master. */
+    static int countUp(List<Map<String, String>> replicas) {
+        return counted(replicas, null, Long.MAX_VALUE).size();
+    }
+
+    private static boolean strayed(Map<String, String> replica, String master, long ineligibleAfterMillis) {
+        if (master == null) {
+            return false;
+        }
+        String follows = replica.get("master-host") + ":" + replica.get("master-port");
+        long linkDown;
+        try {
+            linkDown = Long.parseLong(replica.getOrDefault("master-link-down-time", "0").trim());
+        } catch (NumberFormatException e) {
+            linkDown = 0;
+        }
+        return !follows.equals(master) && linkDown > ineligibleAfterMillis;
+    }
+
+    private static boolean down(Map<String, String> replica) {
+        String flags = replica.getOrDefault("flags", "");
+        return flags.contains("s_down") || flags.contains("o_down") || flags.contains("disconnected");
+    }
+
+    /** The replica's {@code replica-priority} as the Sentinel last read it; 100 (Redis's default) when not given. */
+    private static int priority(Map<String, String> replica) {
+        try {
+            String given = replica.containsKey("replica-priority") ? replica.get("replica-priority")
+                    : replica.getOrDefault("slave-priority", "100");
+            return Integer.parseInt(given.trim());
+        } catch (NumberFormatException e) {
+            return 100;
+        }
+    }
+
+    private static String name(Map<String, String> replica) {
+        String ip = replica.get("ip");
+        String port = replica.get("port");
+        return ip != null && port != null ? ip + ":" + port : replica.getOrDefault("name", replica.toString());
     }
 }
