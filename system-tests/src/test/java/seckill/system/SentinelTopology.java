@@ -98,6 +98,62 @@ public final class SentinelTopology implements AfterAllCallback {
         throw new IllegalStateException("no process_id from " + node);
     }
 
+    /** Sends a signal ({@code STOP}, {@code CONT}, {@code KILL}) to a node's process, from outside. */
+    public static void signal(String signal, long pid) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
+            if (kill.waitFor() != 0) {
+                throw new IllegalStateException("kill -" + signal + " " + pid + " failed");
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * The local address of a replica's link to its master ({@code CLIENT LIST TYPE master}'s
+     * {@code laddr}), as the master sees the replica's connection: for cutting that one link alone
+     * ({@link #cutReplicationLink}), e.g. while the replica is frozen and cannot be asked.
+     */
+    public static String replicationLinkAddress(HostAndPort replica) {
+        try (Jedis jedis = new Jedis(replica)) {
+            String list = new String((byte[]) jedis.sendCommand(Protocol.Command.CLIENT, "LIST", "TYPE", "master"));
+            for (String field : list.trim().split("\\s+")) {
+                if (field.startsWith("laddr=")) {
+                    return field.substring("laddr=".length());
+                }
+            }
+        }
+        throw new IllegalStateException("no link to a master on " + replica);
+    }
+
+    /** Closes, on the master, the connection of one replica (by {@link #replicationLinkAddress}): a cut of that link alone. */
+    public static void cutReplicationLink(HostAndPort master, String replicaLinkAddress) {
+        try (Jedis jedis = new Jedis(master)) {
+            jedis.sendCommand(Protocol.Command.CLIENT, "KILL", "ADDR", replicaLinkAddress);
+        }
+    }
+
+    /** The replicas a Sentinel lists for the master ({@code SENTINEL REPLICAS}), name to flags. */
+    public java.util.Map<String, String> listedReplicas(int sentinel) {
+        try (Jedis jedis = new Jedis(new HostAndPort("127.0.0.1", sentinelPorts.get(sentinel)))) {
+            java.util.Map<String, String> listed = new java.util.TreeMap<>();
+            for (java.util.Map<String, String> replica : jedis.sentinelReplicas(MASTER_NAME)) {
+                listed.put(replica.get("name"), replica.getOrDefault("flags", "") + " priority="
+                        + replica.getOrDefault("slave-priority", "?"));
+            }
+            return listed;
+        }
+    }
+
+    /** How many Sentinels the topology runs. */
+    public int sentinels() {
+        return sentinelPorts.size();
+    }
+
     /** The two replicas as started (one of them is the master after a failover). */
     public List<HostAndPort> replicas() {
         return replicaPorts.stream().map(port -> new HostAndPort("127.0.0.1", port)).toList();
