@@ -149,6 +149,28 @@ public final class SentinelTopology implements AfterAllCallback {
         }
     }
 
+    /** {@code SENTINEL SET} on one Sentinel only (index as started), e.g. its own {@code down-after-milliseconds}. */
+    public void sentinelSet(int sentinel, String option, String value) {
+        try (Jedis jedis = new Jedis(new HostAndPort("127.0.0.1", sentinelPorts.get(sentinel)))) {
+            jedis.sendCommand(Protocol.Command.SENTINEL, "SET", MASTER_NAME, option, value);
+        }
+    }
+
+    /** One Sentinel's {@code SENTINEL MASTER} field for the master (e.g. {@code down-after-milliseconds}, {@code config-epoch}). */
+    public String sentinelMasterField(int sentinel, String field) {
+        try (Jedis jedis = new Jedis(new HostAndPort("127.0.0.1", sentinelPorts.get(sentinel)))) {
+            return jedis.sentinelMaster(MASTER_NAME).get(field);
+        }
+    }
+
+    /** Connections a Sentinel has accepted so far ({@code INFO stats}): tells which one a client keeps asking. */
+    public long connectionsReceived(int sentinel) {
+        try (Jedis jedis = new Jedis(new HostAndPort("127.0.0.1", sentinelPorts.get(sentinel)))) {
+            return jedis.info("stats").lines().filter(l -> l.startsWith("total_connections_received:"))
+                    .map(l -> Long.parseLong(l.substring(l.indexOf(':') + 1).trim())).findFirst().orElse(-1L);
+        }
+    }
+
     /** How many Sentinels the topology runs. */
     public int sentinels() {
         return sentinelPorts.size();
