@@ -98,6 +98,84 @@ public final class SentinelTopology implements AfterAllCallback {
         throw new IllegalStateException("no process_id from " + node);
     }
 
+    /** Sends a signal ({@code STOP}, {@code CONT}, {@code KILL}) to a node's process, from outside. */
+    public static void signal(String signal, long pid) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
+            if (kill.waitFor() != 0) {
+                throw new IllegalStateException("kill -" + signal + " " + pid + " failed");
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * The local address of a replica's link to its master ({@code CLIENT LIST TYPE master}'s
+     * {@code laddr}), as the master sees the replica's connection: for cutting that one link alone
+     * ({@link #cutReplicationLink}), e.g. while the replica is frozen and cannot be asked.
+     */
+    public static String replicationLinkAddress(HostAndPort replica) {
+        try (Jedis jedis = new Jedis(replica)) {
+            String list = new String((byte[]) jedis.sendCommand(Protocol.Command.CLIENT, "LIST", "TYPE", "master"));
+            for (String field : list.trim().split("\\s+")) {
+                if (field.startsWith("laddr=")) {
+                    return field.substring("laddr=".length());
+                }
+            }
+        }
+        throw new IllegalStateException("no link to a master on " + replica);
+    }
+
+    /** Closes, on the master, the connection of one replica (by {@link #replicationLinkAddress}): a cut of that link alone. */
+    public static void cutReplicationLink(HostAndPort master, String replicaLinkAddress) {
+        try (Jedis jedis = new Jedis(master)) {
+            jedis.sendCommand(Protocol.Command.CLIENT, "KILL", "ADDR", replicaLinkAddress);
+        }
+    }
+
+    /** The replicas a Sentinel lists for the master ({@code SENTINEL REPLICAS}), name to flags. */
+    public java.util.Map<String, String> listedReplicas(int sentinel) {
+        try (Jedis jedis = new Jedis(new HostAndPort("127.0.0.1", sentinelPorts.get(sentinel)))) {
+            java.util.Map<String, String> listed = new java.util.TreeMap<>();
+            for (java.util.Map<String, String> replica : jedis.sentinelReplicas(MASTER_NAME)) {
+                listed.put(replica.get("name"), replica.getOrDefault("flags", "") + " priority="
+                        + replica.getOrDefault("slave-priority", "?"));
+            }
+            return listed;
+        }
+    }
+
+    /** {@code SENTINEL SET} on one Sentinel only (index as started), e.g. its own {@code down-after-milliseconds}. */
+    public void sentinelSet(int sentinel, String option, String value) {
+        try (Jedis jedis = new Jedis(new HostAndPort("127.0.0.1", sentinelPorts.get(sentinel)))) {
+            jedis.sendCommand(Protocol.Command.SENTINEL, "SET", MASTER_NAME, option, value);
+        }
+    }
+
+    /** One Sentinel's {@code SENTINEL MASTER} field for the master (e.g. {@code down-after-milliseconds}, {@code config-epoch}). */
+    public String sentinelMasterField(int sentinel, String field) {
+        try (Jedis jedis = new Jedis(new HostAndPort("127.0.0.1", sentinelPorts.get(sentinel)))) {
+            return jedis.sentinelMaster(MASTER_NAME).get(field);
+        }
+    }
+
+    /** Connections a Sentinel has accepted so far ({@code INFO stats}): tells which one a client keeps asking. */
+    public long connectionsReceived(int sentinel) {
+        try (Jedis jedis = new Jedis(new HostAndPort("127.0.0.1", sentinelPorts.get(sentinel)))) {
+            return jedis.info("stats").lines().filter(l -> l.startsWith("total_connections_received:"))
+                    .map(l -> Long.parseLong(l.substring(l.indexOf(':') + 1).trim())).findFirst().orElse(-1L);
+        }
+    }
+
+    /** How many Sentinels the topology runs. */
+    public int sentinels() {
+        return sentinelPorts.size();
+    }
+
     /** The two replicas as started (one of them is the master after a failover). */
     public List<HostAndPort> replicas() {
         return replicaPorts.stream().map(port -> new HostAndPort("127.0.0.1", port)).toList();

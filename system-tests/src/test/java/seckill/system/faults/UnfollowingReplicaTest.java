@@ -1,0 +1,90 @@
+package seckill.system.faults;
+
+import java.net.http.HttpRequest;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.helidon.microprofile.testing.junit5.AddConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Protocol;
+import seckill.system.SaleFixture;
+import seckill.system.SentinelTopology;
+import seckill.system.ServiceTest;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.is;
+
+/**
+ * Three replicas; the master dies; one replica cannot follow the new master (here it refuses the
+ * Sentinels' {@code REPLICAOF}, an ACL; a cut between it and the new master alone does the same): it
+ * keeps following the dead master, answers the Sentinels' PINGs, so they list it up, and
+ * {@code min-replica-acks: all} counts it. The new master has one replica connected of the two
+ * required: every purchase is in doubt and sales stay halted ({@code NO_REPLICA}) for as long as that
+ * replica lives, although the Sentinels would never promote it (its link to a master has been down for
+ * longer than they accept) and the new master has a replica that acknowledges every write.
+ * <p>
+ * What must hold: after the failover, sales resume without an operator.
+ */
+@AddConfig(key = "seckill.redis.timeout-millis", value = "8000")
+@AddConfig(key = "seckill.redis.replica-ack-timeout-millis", value = "100")
+class UnfollowingReplicaTest extends ServiceTest {
+
+    @RegisterExtension
+    static final SentinelTopology TOPOLOGY = new SentinelTopology(3);
+
+    private static final long SKU = 30_611;
+
+    @Test
+    void salesResumeAfterAFailoverThoughOneReplicaCannotFollowTheNewMaster() throws Exception {
+        SaleFixture sale = new SaleFixture(target.getUri(), db);
+        SaleFixture.await("three replicas online", Duration.ofSeconds(60), () -> TOPOLOGY.onlineReplicas() == 3);
+        SaleFixture.await("sales open", Duration.ofSeconds(60), () -> sales(sale).contains("\"state\":\"OPEN\""));
+        long activity = sale.createOpenActivity(SKU, 50, 1);
+        long buyer = activity * 1000;
+        assertThat(sale.purchaseRetrying(activity, buyer, SKU, 1, "before").statusCode(), is(202));
+
+        HostAndPort master = TOPOLOGY.master();
+        HostAndPort stuck = TOPOLOGY.replicasNow().get(2);
+        List<String> timeline = new CopyOnWriteArrayList<>();
+        try (Jedis s = new Jedis(stuck)) {
+            s.configSet("replica-priority", "0");
+            s.sendCommand(Protocol.Command.ACL, "SETUSER", "default", "-replicaof", "-slaveof");
+        }
+        try {
+            SentinelTopology.signal("KILL", SentinelTopology.processId(master));
+            timeline.add(Instant.now() + " killed the master " + master);
+            SaleFixture.await("the Sentinels promote a replica", Duration.ofSeconds(60),
+                    () -> !TOPOLOGY.master().equals(master));
+            timeline.add(Instant.now() + " the Sentinels name " + TOPOLOGY.master() + "; list "
+                    + TOPOLOGY.listedReplicas(0));
+            // buyers keep coming, as they do; each retried as a client does
+            long[] next = {buyer + 1};
+            try {
+                SaleFixture.await("sales open again and a purchase 202", Duration.ofSeconds(90), () -> {
+                    long user = next[0]++;
+                    int status = sale.purchaseRetrying(activity, user, SKU, 1, "after-" + user).statusCode();
+                    return status == 202 && sales(sale).contains("\"state\":\"OPEN\"");
+                });
+            } catch (RuntimeException | Error stayedHalted) {
+                throw new AssertionError(timeline + "; then " + Instant.now() + " sales " + sales(sale) + "; list "
+                        + TOPOLOGY.listedReplicas(0) + "; new master's replicas online " + TOPOLOGY.onlineReplicas(),
+                        stayedHalted);
+            }
+        } finally {
+            try (Jedis s = new Jedis(stuck)) {
+                s.sendCommand(Protocol.Command.ACL, "SETUSER", "default", "+replicaof", "+slaveof");
+                s.configSet("replica-priority", "100");
+            }
+        }
+    }
+
+    private static String sales(SaleFixture sale) {
+        return sale.send(HttpRequest.newBuilder(sale.base.resolve("/api/v1/admin/sales"))
+                .header("Authorization", "Bearer " + SaleFixture.ADMIN_TOKEN).GET()).body();
+    }
+}
