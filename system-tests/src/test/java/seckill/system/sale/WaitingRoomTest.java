@@ -197,6 +197,78 @@ class WaitingRoomTest extends ServiceTest {
         assertThat(sale.available(activity, SKU + 1), is(10L));
     }
 
+    /**
+     * Hostile review (s44-qattack): the pass written another way (base64url padding added) is the same pass, not a
+     * new one; before the fix it bought the other SKU too (202, two orders). Read from the ledger: one order.
+     */
+    @Test
+    void aPassSpelledAnotherWayBuysNothingMore() {
+        long activity = twoSkus();
+        long buyer = BUYERS.incrementAndGet();
+        join(activity, buyer);
+        String pass = awaitTurn(activity, buyer);
+        HttpResponse<String> bought = purchase(activity, buyer, SKU, pass, "first");
+        assertThat(bought.body(), bought.statusCode(), is(202));
+        HttpResponse<String> more = purchase(activity, buyer, SKU + 1, pass + "=", "padded");
+        assertThat(more.body(), more.statusCode(), is(403));
+        SaleFixture.await("the first purchase ordered", Duration.ofSeconds(20), () -> sale.count(
+                "SELECT COUNT(*) FROM seckill_order WHERE activity_id = ? AND user_id = ?", activity, buyer) >= 1);
+        assertThat(sale.available(activity, SKU + 1), is(10L));
+        assertThat(sale.count("SELECT COUNT(*) FROM seckill_order WHERE activity_id = ? AND user_id = ?",
+                activity, buyer), is(1L));
+    }
+
+    /**
+     * Hostile review (s44-qattack): one pass shown by two purchases at once (other SKUs, other requestIds), for
+     * five buyers: each buyer gets exactly one 202, the other is refused, and the ledger holds one order each.
+     */
+    @Test
+    void aPassShownByTwoPurchasesAtOnceBuysOnce() throws Exception {
+        long activity = twoSkus();
+        List<Long> buyers = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            long buyer = BUYERS.incrementAndGet();
+            buyers.add(buyer);
+            join(activity, buyer);
+        }
+        try (var pool = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            for (long buyer : buyers) {
+                String pass = awaitTurn(activity, buyer);
+                var latch = new java.util.concurrent.CountDownLatch(1);
+                var one = pool.submit(() -> {
+                    latch.await();
+                    return purchase(activity, buyer, SKU, pass, "one-" + buyer).statusCode();
+                });
+                var two = pool.submit(() -> {
+                    latch.await();
+                    return purchase(activity, buyer, SKU + 1, pass, "two-" + buyer).statusCode();
+                });
+                latch.countDown();
+                List<Integer> codes = new ArrayList<>(List.of(one.get(), two.get()));
+                java.util.Collections.sort(codes);
+                assertThat("buyer " + buyer, codes, is(List.of(202, 403)));
+            }
+        }
+        for (long buyer : buyers) {
+            SaleFixture.await("buyer " + buyer + " ordered", Duration.ofSeconds(20), () -> sale.count(
+                    "SELECT COUNT(*) FROM seckill_order WHERE activity_id = ? AND user_id = ?", activity, buyer) >= 1);
+        }
+        Thread.sleep(1000);
+        for (long buyer : buyers) {
+            assertThat(sale.count("SELECT COUNT(*) FROM seckill_order WHERE activity_id = ? AND user_id = ?",
+                    activity, buyer), is(1L));
+        }
+        assertThat(sale.available(activity, SKU) + sale.available(activity, SKU + 1), is(15L));
+    }
+
+    private long twoSkus() {
+        Instant now = Instant.now();
+        return sale.admin().launch(java.util.UUID.randomUUID().toString(), new seckill.client.NewActivity(
+                "two SKUs", now.minusSeconds(5).toString(), now.plusSeconds(600).toString(), 600L,
+                List.of(new seckill.client.NewActivity.Sku(SKU, 10, 1, 1),
+                        new seckill.client.NewActivity.Sku(SKU + 1, 10, 1, 1)))).activityId();
+    }
+
     @Test
     void anUnusedPassExpiresAndItsPlaceGoesToTheNextBuyer() throws Exception {
         // one unit: one pass out at a time
