@@ -516,6 +516,48 @@ class LineTest {
                 one.find(2302).state(), is(PlaceState.YOUR_TURN));
     }
 
+    /**
+     * Asking where one stands with one's ticket (as the buyer's page and its event stream always do) is a read for
+     * a buyer Redis knows: it must not wait for replica acknowledgements that a lagging or lost replica does not
+     * give, or every such buyer reads 503 and their stream goes silent (their turn never pushed) though nothing
+     * was to be written. Before the fix every ticket made the read a write waiting for the replicas.
+     */
+    @Test
+    void aBuyerRedisKnowsReadsTheirPlaceWithTheirTicketWhileTheReplicasDoNotAcknowledge() {
+        clock.set(start.plusSeconds(1));
+        Instance one = new Instance(24, 5);
+        Place joined = one.join(2401);
+        Instance noReplica = new Instance(25, 5, new ReplicaAcks(1, 50));
+        Place read = noReplica.finding.find(activity, 2401, window, Optional.of(joined.ticket()));
+        assertThat(read.state(), is(PlaceState.WAITING));
+        assertThat(read.place(), is(joined.place()));
+        // a buyer Redis lost still needs the acknowledged write to be given the place back
+        REDIS.client().hdel("sk:{q:a" + activity + "}:places", "2401");
+        REDIS.client().zrem("sk:{q:a" + activity + "}:line", "2401");
+        org.junit.jupiter.api.Assertions.assertThrows(seckill.queue.api.LineUnavailable.class,
+                () -> noReplica.finding.find(activity, 2401, window, Optional.of(joined.ticket())));
+    }
+
+    /**
+     * The rate switch set huge (an operator's "no limit"): the line calls as many as the units left allow; before
+     * the fix RateBudget overflowed (rate x 1000 past Long.MAX_VALUE) to a negative budget and nobody was called.
+     * Set to 0, nobody is called.
+     */
+    @Test
+    void aHugeRateCallsUpToTheUnitsLeftAndARateOfZeroCallsNobody() {
+        clock.set(start.plusSeconds(1));
+        unitsLeft.set(3);
+        Instance zero = new Instance(26, 0);
+        for (long buyer = 2601; buyer <= 2610; buyer++) {
+            zero.join(buyer);
+        }
+        clock.set(start.plusSeconds(2).plusMillis(500));
+        assertThat(zero.admitting.tick(activity, window).calledNow(), is(0L));
+        Instance huge = new Instance(27, Long.MAX_VALUE);
+        clock.set(start.plusSeconds(3).plusMillis(500));
+        assertThat(huge.admitting.tick(activity, window).calledNow(), is(3L));
+    }
+
     /** Ticks until {@code count} buyers were called, one second apart; their order of calling. */
     private List<Long> callEveryone(Instance instance, int count) {
         List<Long> called = new ArrayList<>();
