@@ -558,6 +558,34 @@ class LineTest {
         assertThat(huge.admitting.tick(activity, window).calledNow(), is(3L));
     }
 
+    /**
+     * use.lua and claim.lua run unacknowledged (CheckingPasses: ReplicaAcks.NONE), so a failover loses the mark of a
+     * used pass while the call that handed it out (acknowledged) survives: the served buyer then reads YOUR_TURN,
+     * EXPIRED at its expiry, and may join again for a second turn (and, the claim lost too, buy another SKU).
+     * Simulated here by undoing use.lua's writes. A served buyer must not get a second turn.
+     */
+    @Test
+    void aServedBuyerWhoseUseMarkAFailoverLostGetsNoSecondTurn() {
+        clock.set(start.plusSeconds(1));
+        unitsLeft.set(10);
+        Instance one = new Instance(28, 100);
+        one.join(2801);
+        clock.set(start.plusSeconds(2).plusMillis(999));
+        one.admitting.tick(activity, window);
+        Place turn = one.find(2801);
+        one.passes.claim(activity, 2801, turn.pass().orElseThrow().token(), "bought");
+        one.passes.used(activity, 2801);
+        // the promoted replica never got use.lua's and claim.lua's writes
+        UnifiedJedis redis = REDIS.client();
+        redis.hdel("sk:{q:a" + activity + "}:done", "2801");
+        redis.zadd("sk:{q:a" + activity + "}:passes", turn.pass().orElseThrow().expiresAt().toEpochMilli(), "2801");
+        redis.del("sk:{q:a" + activity + "}:claims");
+        clock.advance(Duration.ofSeconds(6));
+        one.admitting.tick(activity, window);
+        assertThat("joining again is no second turn", one.join(2801).state(),
+                org.hamcrest.Matchers.not(PlaceState.WAITING));
+    }
+
     /** Ticks until {@code count} buyers were called, one second apart; their order of calling. */
     private List<Long> callEveryone(Instance instance, int count) {
         List<Long> called = new ArrayList<>();
