@@ -367,6 +367,37 @@ class WaitingRoomTest extends ServiceTest {
         assertThat(nextEvent(after, 1), is(Map.of()));
     }
 
+    /**
+     * Hostile review (s44-qattack): one buyer's token opens event streams without limit, each holding a virtual
+     * thread, its buffers (78 KB a stream measured) and a Redis read every poll for up to
+     * seckill.queue.events-max-seconds (900 s): one client multiplies its load on the service and on Redis by the
+     * streams it opens, where a page needs one. Asked: a buyer holds a few streams at once (4 here), the rest are
+     * refused. Fails on main: all 20 are held open.
+     */
+    @Test
+    void oneBuyerCannotHoldManyEventStreamsAtOnce() throws Exception {
+        long activity = sale.createOpenActivity(SKU, 10, 1);
+        long buyer = BUYERS.incrementAndGet();
+        long ahead = BUYERS.incrementAndGet();
+        join(activity, ahead);
+        List<java.util.concurrent.CompletableFuture<HttpResponse<Void>>> streams = new ArrayList<>();
+        List<BlockingQueue<String>> lines = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            BlockingQueue<String> received = new LinkedBlockingQueue<>();
+            lines.add(received);
+            streams.add(events(activity, buyer, null, received));
+        }
+        Thread.sleep(2000);
+        long open = 0;
+        for (int i = 0; i < streams.size(); i++) {
+            if (!streams.get(i).isDone() && !lines.get(i).isEmpty()) {
+                open++;
+            }
+        }
+        streams.forEach(stream -> stream.cancel(true));
+        assertThat("streams one buyer holds open at once", open, lessThan(5L));
+    }
+
     @Test
     void theTypedClientJoinsWaitsAndBuysWithThePass() throws Exception {
         long activity = sale.createOpenActivity(SKU, 10, 1);
