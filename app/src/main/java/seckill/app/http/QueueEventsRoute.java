@@ -41,7 +41,7 @@ import seckill.settlement.api.ReservationTracking;
  * purchase to its end: event {@code reservation} with the data {@code GET …/activities/{id}/reservations}
  * answers (each reservation {@code QUEUED}, then {@code ORDERED} with its order number, or {@code FAILED} with
  * the reason), id {@code r.<states>}, until none is {@code QUEUED} any more. The stream ends then, once the
- * pass expired, when the sale ended, or after {@code seckill.queue.events-max-seconds} (the client reconnects); a comment line every 15 s keeps
+ * pass expired, when the sale ended, when the queue is switched off (a reconnect is told {@code QUEUE_OFF}), or after {@code seckill.queue.events-max-seconds} (the client reconnects); a comment line every 15 s keeps
  * proxies from closing it and finds clients that left. A web server route, like the purchase route: each event
  * is written and flushed straight to the connection from the request's virtual thread, with no Jersey in between.
  */
@@ -121,7 +121,8 @@ public class QueueEventsRoute implements HttpService {
         // the headers go out at once, so a client knows it is connected before the first change
         out.write(": waiting line\n\n".getBytes(StandardCharsets.UTF_8));
         out.flush();
-        while (clock.millis() < until && !window.endedAt(clock.instant())) {
+        // (and ends when the queue is switched off: purchases need no pass then, and a reconnect is told QUEUE_OFF)
+        while (clock.millis() < until && !window.endedAt(clock.instant()) && queue.on()) {
             Place place;
             try {
                 place = places.find(activityId, buyer, window, ticket);

@@ -108,6 +108,10 @@ public class PlacingPurchase {
             if (gotNothing(outcome)) {
                 // nothing was reserved: the pass may buy something else while it lasts
                 passes.release(purchase.activityId(), purchase.userId(), pass, purchase.requestId());
+            } else if (outcome instanceof PurchaseOutcome.Reserved) {
+                // frees the pass's room in the line for the next buyer now rather than at its expiry (the pass
+                // bought, whatever the switch says by now)
+                passes.used(purchase.activityId(), purchase.userId());
             }
             return outcome;
         }
@@ -170,10 +174,6 @@ public class PlacingPurchase {
                 reservationsMade.inc();
                 reserved.skuRemaining().ifPresent(remaining ->
                         admission.reservedLeaving(purchase.activityId(), purchase.skuId(), remaining));
-                if (purchase.queuePass().isPresent() && queue.on()) {
-                    // frees the pass's room in the line for the next buyer now rather than at its expiry
-                    passes.used(purchase.activityId(), purchase.userId());
-                }
                 yield new PurchaseOutcome.Reserved(reserved.id());
             }
             case ReservationOutcome.Throttled throttled -> new PurchaseOutcome.NotAdmitted(

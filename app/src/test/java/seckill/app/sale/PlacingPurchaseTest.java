@@ -128,6 +128,43 @@ class PlacingPurchaseTest {
         assertThat(admissionCalls, contains("admit", "soldOut 7/1"));
     }
 
+    /**
+     * The queue's switch turned off while a purchase with a pass reserves (hostile review, s44-qattack): the pass
+     * claimed for it still bought, so it is marked used; before the fix the switch was read again after the
+     * reservation and the pass was left out (the buyer read YOUR_TURN, then EXPIRED, holding a 202, and the room
+     * stayed taken until the pass's expiry).
+     */
+    @Test
+    void aPassThatBoughtIsMarkedUsedThoughTheQueueWasSwitchedOffMeanwhile() {
+        java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
+        seckill.queue.api.QueueSwitch flipping = new seckill.queue.api.QueueSwitch() {
+            @Override
+            public boolean on() {
+                return reads.getAndIncrement() == 0;  // on when the purchase starts, off after
+            }
+
+            @Override
+            public long rate() {
+                return 10;
+            }
+        };
+        List<String> passCalls = new ArrayList<>();
+        seckill.queue.api.PassCheck passes = fake(seckill.queue.api.PassCheck.class, (method, args) -> {
+            passCalls.add(method);
+            return switch (method) {
+                case "refusal" -> Optional.empty();
+                case "claim" -> true;
+                default -> null;
+            };
+        });
+        PlacingPurchase placing = new PlacingPurchase(catalog(), admission(), reservations(),
+                new PurchasesInFlight(0, null), metrics(), flipping, passes);
+        PurchaseOutcome outcome = placing.place(new Purchase(7, 1, 1, 99, "203.0.113.1", "r-1", Optional.empty(),
+                Optional.of("the-pass")));
+        assertThat(outcome, is(new PurchaseOutcome.Reserved(ID)));
+        assertThat(passCalls, contains("refusal", "claim", "used"));
+    }
+
     private PurchaseOutcome place(long activityId, long skuId, long quantity) {
         PlacingPurchase placing = new PlacingPurchase(catalog(), admission(), reservations(),
                 new PurchasesInFlight(0, null), metrics());

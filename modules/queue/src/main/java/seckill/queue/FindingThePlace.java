@@ -9,6 +9,7 @@ import jakarta.inject.Inject;
 import redis.clients.jedis.UnifiedJedis;
 import seckill.queue.api.FindPlace;
 import seckill.queue.api.Place;
+import seckill.queue.api.PlaceState;
 import seckill.queue.api.QueueWindow;
 import seckill.queue.rules.PreQueueShuffle;
 import seckill.redis.RedisScript;
@@ -45,9 +46,18 @@ class FindingThePlace implements FindPlace {
         List<String> args = List.of(Long.toString(buyerId), started ? "1" : "0",
                 ticketPlace == 0 ? PreQueueShuffle.draw(randomness.generator()) : "0", Long.toString(ticketPlace),
                 Long.toString(window.millisSinceStart(now)));
-        Object reply = ticketPlace >= 0
-                ? calls.write(script, new LineKeys(activityId).line(), args)
-                : calls.read(script, new LineKeys(activityId).line(), args);
-        return places.of(activityId, buyerId, reply);
+        List<String> keys = new LineKeys(activityId).line();
+        if (ticketPlace < 0) {
+            return places.of(activityId, buyerId, calls.read(script, keys, args));
+        }
+        // a ticket (the page and its stream always show it): a read first, so a buyer Redis knows is told where
+        // they stand without waiting for replicas (a lagging one would make every such read 503 and every stream
+        // silent); the write that gives the ticket's place back, acknowledged, only for a buyer Redis does not know
+        Place known = places.of(activityId, buyerId, calls.read(script, keys,
+                List.of(args.get(0), args.get(1), "0", "-1", args.get(4))));
+        if (known.state() != PlaceState.NOT_IN_LINE) {
+            return known;
+        }
+        return places.of(activityId, buyerId, calls.write(script, keys, args));
     }
 }

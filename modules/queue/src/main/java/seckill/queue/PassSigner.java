@@ -136,6 +136,12 @@ final class PassSigner {
         } catch (IllegalArgumentException e) {
             return new String[] {"MALFORMED"};
         }
+        // one spelling per pass: the decoder also takes padding and a last character's unused bits, which would
+        // make texts that claim.lua (binding a pass by its text) counts as new passes of the buyer's
+        if (!B64.encodeToString(body).equals(text.substring(0, dot))
+                || !B64.encodeToString(signature).equals(text.substring(dot + 1))) {
+            return new String[] {"MALFORMED"};
+        }
         String[] parts = new String(body, StandardCharsets.UTF_8).split("\\|");
         if (parts.length != count || !parts[0].equals(kind)) {
             return new String[] {"MALFORMED"};

@@ -33,6 +33,8 @@ if started == '1' and redis.call('HGET', KEYS[3], 'closed') ~= '1' then
   if room >= 0 then
     budget = math.min(budget, room - redis.call('ZCARD', KEYS[5]))
   end
+  -- (no more than are waiting: a huge rate's budget is no number ZRANGE reads)
+  budget = math.min(budget, redis.call('ZCARD', KEYS[2]))
   if budget > 0 then
     local next = redis.call('ZRANGE', KEYS[2], 0, budget - 1)
     local expiry = now + tonumber(ARGV[4])

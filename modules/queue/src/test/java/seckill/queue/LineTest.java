@@ -434,6 +434,158 @@ class LineTest {
         assertThat(REDIS.client().keys("sk:{q:a" + activity + "}:*").size(), lessThanOrEqualTo(7));
     }
 
+    /**
+     * A pass is one text: the same signed bytes written another way (base64url padding, or the unused low bits of
+     * its last character changed, both of which the decoder accepts) must not count as a new pass of the buyer's.
+     * Before the fix claim.lua, which binds by the text's hash, took each spelling for a new pass replacing the old
+     * one's binding, so one turn bought once per spelling (hostile-review finding, s44-qattack).
+     */
+    @Test
+    void anotherSpellingOfAUsedPassIsNotANewPass() {
+        clock.set(start.plusSeconds(1));
+        Instance one = new Instance(21, 100);
+        one.join(2101);
+        clock.set(start.plusSeconds(2).plusMillis(999));
+        one.admitting.tick(activity, window);
+        String pass = one.find(2101).pass().orElseThrow().token();
+        assertThat(one.passes.claim(activity, 2101, pass, "first"), is(true));
+        one.passes.used(activity, 2101);
+        char last = pass.charAt(pass.length() - 1);
+        // 32 signature bytes in 43 characters: the last one carries 2 bits nobody reads
+        String lowBits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+        char sibling = lowBits.charAt(lowBits.indexOf(last) ^ 1);
+        List<String> spellings = List.of(pass + "=", pass.substring(0, pass.length() - 1) + sibling);
+        int n = 0;
+        for (String spelling : spellings) {
+            n++;
+            boolean refused = one.passes.refusal(activity, 2101, Optional.of(spelling)).isPresent();
+            boolean claimed = !refused && one.passes.claim(activity, 2101, spelling, "second-" + n);
+            assertThat("spelling " + spelling + " of pass " + pass + " buys again", claimed, is(false));
+        }
+    }
+
+    /**
+     * A purchase that showed a good pass and reserved after the pass's time ran out (a slow request: the tick that
+     * withdrew the pass ran in between) holds a 202: the buyer must read USED, not EXPIRED (which tells the page
+     * and the stream the turn was lost, and lets the buyer join again for a second turn).
+     */
+    @Test
+    void aPassWhosePurchaseReservedJustAfterItsExpiryIsUsedNotExpired() {
+        clock.set(start.plusSeconds(1));
+        Instance one = new Instance(22, 100);
+        one.join(2201);
+        clock.set(start.plusSeconds(2).plusMillis(999));
+        one.admitting.tick(activity, window);
+        String pass = one.find(2201).pass().orElseThrow().token();
+        // the purchase checks the pass (good) and binds it ...
+        assertThat(one.passes.refusal(activity, 2201, Optional.of(pass)), is(Optional.empty()));
+        assertThat(one.passes.claim(activity, 2201, pass, "slow"), is(true));
+        // ... and is slow to reserve: the pass runs out (5 s) and a tick withdraws it meanwhile
+        clock.advance(Duration.ofSeconds(6));
+        assertThat(one.admitting.tick(activity, window).expiredNow(), is(1L));
+        // the purchase reserved: it marks the pass used
+        one.passes.used(activity, 2201);
+        assertThat(one.find(2201).state(), is(PlaceState.USED));
+        assertThat("joining again is no second turn", one.join(2201).state(), is(PlaceState.USED));
+    }
+
+    /**
+     * The line's keys lost wholly (KEY_LOSS, a failover without acknowledgements): a buyer who was served shows the
+     * ticket they were given and must not be put back in the line ahead of a buyer still waiting, to be called
+     * (and buy) a second time.
+     */
+    @Test
+    void aServedBuyersTicketAfterTheLineWasLostIsNoSecondTurnAheadOfOneWaiting() {
+        clock.set(start.plusSeconds(1));
+        unitsLeft.set(10);
+        Instance one = new Instance(23, 1);
+        Place served = one.join(2301);
+        Place waiting = one.join(2302);
+        clock.set(start.plusSeconds(2).plusMillis(999));
+        assertThat(one.admitting.tick(activity, window).calledNow(), is(1L));
+        one.passes.claim(activity, 2301, one.find(2301).pass().orElseThrow().token(), "bought");
+        one.passes.used(activity, 2301);
+        assertThat(one.find(2301).state(), is(PlaceState.USED));
+        REDIS.client().del(REDIS.client().keys("sk:{q:a" + activity + "}:*").toArray(String[]::new));
+        clock.advance(Duration.ofMillis(300));
+        one.finding.find(activity, 2302, window, Optional.of(waiting.ticket()));
+        one.finding.find(activity, 2301, window, Optional.of(served.ticket()));
+        clock.set(start.plusSeconds(4).plusMillis(999));
+        assertThat(one.admitting.tick(activity, window).calledNow(), is(1L));
+        assertThat("the buyer still waiting is called, not the one served",
+                one.find(2302).state(), is(PlaceState.YOUR_TURN));
+    }
+
+    /**
+     * Asking where one stands with one's ticket (as the buyer's page and its event stream always do) is a read for
+     * a buyer Redis knows: it must not wait for replica acknowledgements that a lagging or lost replica does not
+     * give, or every such buyer reads 503 and their stream goes silent (their turn never pushed) though nothing
+     * was to be written. Before the fix every ticket made the read a write waiting for the replicas.
+     */
+    @Test
+    void aBuyerRedisKnowsReadsTheirPlaceWithTheirTicketWhileTheReplicasDoNotAcknowledge() {
+        clock.set(start.plusSeconds(1));
+        Instance one = new Instance(24, 5);
+        Place joined = one.join(2401);
+        Instance noReplica = new Instance(25, 5, new ReplicaAcks(1, 50));
+        Place read = noReplica.finding.find(activity, 2401, window, Optional.of(joined.ticket()));
+        assertThat(read.state(), is(PlaceState.WAITING));
+        assertThat(read.place(), is(joined.place()));
+        // a buyer Redis lost still needs the acknowledged write to be given the place back
+        REDIS.client().hdel("sk:{q:a" + activity + "}:places", "2401");
+        REDIS.client().zrem("sk:{q:a" + activity + "}:line", "2401");
+        org.junit.jupiter.api.Assertions.assertThrows(seckill.queue.api.LineUnavailable.class,
+                () -> noReplica.finding.find(activity, 2401, window, Optional.of(joined.ticket())));
+    }
+
+    /**
+     * The rate switch set huge (an operator's "no limit"): the line calls as many as the units left allow; before
+     * the fix RateBudget overflowed (rate x 1000 past Long.MAX_VALUE) to a negative budget and nobody was called.
+     * Set to 0, nobody is called.
+     */
+    @Test
+    void aHugeRateCallsUpToTheUnitsLeftAndARateOfZeroCallsNobody() {
+        clock.set(start.plusSeconds(1));
+        unitsLeft.set(3);
+        Instance zero = new Instance(26, 0);
+        for (long buyer = 2601; buyer <= 2610; buyer++) {
+            zero.join(buyer);
+        }
+        clock.set(start.plusSeconds(2).plusMillis(500));
+        assertThat(zero.admitting.tick(activity, window).calledNow(), is(0L));
+        Instance huge = new Instance(27, Long.MAX_VALUE);
+        clock.set(start.plusSeconds(3).plusMillis(500));
+        assertThat(huge.admitting.tick(activity, window).calledNow(), is(3L));
+    }
+
+    /**
+     * use.lua and claim.lua run unacknowledged (CheckingPasses: ReplicaAcks.NONE), so a failover loses the mark of a
+     * used pass while the call that handed it out (acknowledged) survives: the served buyer then reads YOUR_TURN,
+     * EXPIRED at its expiry, and may join again for a second turn (and, the claim lost too, buy another SKU).
+     * Simulated here by undoing use.lua's writes. A served buyer must not get a second turn.
+     */
+    @Test
+    void aServedBuyerWhoseUseMarkAFailoverLostGetsNoSecondTurn() {
+        clock.set(start.plusSeconds(1));
+        unitsLeft.set(10);
+        Instance one = new Instance(28, 100);
+        one.join(2801);
+        clock.set(start.plusSeconds(2).plusMillis(999));
+        one.admitting.tick(activity, window);
+        Place turn = one.find(2801);
+        one.passes.claim(activity, 2801, turn.pass().orElseThrow().token(), "bought");
+        one.passes.used(activity, 2801);
+        // the promoted replica never got use.lua's and claim.lua's writes
+        UnifiedJedis redis = REDIS.client();
+        redis.hdel("sk:{q:a" + activity + "}:done", "2801");
+        redis.zadd("sk:{q:a" + activity + "}:passes", turn.pass().orElseThrow().expiresAt().toEpochMilli(), "2801");
+        redis.del("sk:{q:a" + activity + "}:claims");
+        clock.advance(Duration.ofSeconds(6));
+        one.admitting.tick(activity, window);
+        assertThat("joining again is no second turn", one.join(2801).state(),
+                org.hamcrest.Matchers.not(PlaceState.WAITING));
+    }
+
     /** Ticks until {@code count} buyers were called, one second apart; their order of calling. */
     private List<Long> callEveryone(Instance instance, int count) {
         List<Long> called = new ArrayList<>();

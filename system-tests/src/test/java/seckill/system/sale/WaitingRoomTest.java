@@ -197,6 +197,78 @@ class WaitingRoomTest extends ServiceTest {
         assertThat(sale.available(activity, SKU + 1), is(10L));
     }
 
+    /**
+     * Hostile review (s44-qattack): the pass written another way (base64url padding added) is the same pass, not a
+     * new one; before the fix it bought the other SKU too (202, two orders). Read from the ledger: one order.
+     */
+    @Test
+    void aPassSpelledAnotherWayBuysNothingMore() {
+        long activity = twoSkus();
+        long buyer = BUYERS.incrementAndGet();
+        join(activity, buyer);
+        String pass = awaitTurn(activity, buyer);
+        HttpResponse<String> bought = purchase(activity, buyer, SKU, pass, "first");
+        assertThat(bought.body(), bought.statusCode(), is(202));
+        HttpResponse<String> more = purchase(activity, buyer, SKU + 1, pass + "=", "padded");
+        assertThat(more.body(), more.statusCode(), is(403));
+        SaleFixture.await("the first purchase ordered", Duration.ofSeconds(20), () -> sale.count(
+                "SELECT COUNT(*) FROM seckill_order WHERE activity_id = ? AND user_id = ?", activity, buyer) >= 1);
+        assertThat(sale.available(activity, SKU + 1), is(10L));
+        assertThat(sale.count("SELECT COUNT(*) FROM seckill_order WHERE activity_id = ? AND user_id = ?",
+                activity, buyer), is(1L));
+    }
+
+    /**
+     * Hostile review (s44-qattack): one pass shown by two purchases at once (other SKUs, other requestIds), for
+     * five buyers: each buyer gets exactly one 202, the other is refused, and the ledger holds one order each.
+     */
+    @Test
+    void aPassShownByTwoPurchasesAtOnceBuysOnce() throws Exception {
+        long activity = twoSkus();
+        List<Long> buyers = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            long buyer = BUYERS.incrementAndGet();
+            buyers.add(buyer);
+            join(activity, buyer);
+        }
+        try (var pool = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            for (long buyer : buyers) {
+                String pass = awaitTurn(activity, buyer);
+                var latch = new java.util.concurrent.CountDownLatch(1);
+                var one = pool.submit(() -> {
+                    latch.await();
+                    return purchase(activity, buyer, SKU, pass, "one-" + buyer).statusCode();
+                });
+                var two = pool.submit(() -> {
+                    latch.await();
+                    return purchase(activity, buyer, SKU + 1, pass, "two-" + buyer).statusCode();
+                });
+                latch.countDown();
+                List<Integer> codes = new ArrayList<>(List.of(one.get(), two.get()));
+                java.util.Collections.sort(codes);
+                assertThat("buyer " + buyer, codes, is(List.of(202, 403)));
+            }
+        }
+        for (long buyer : buyers) {
+            SaleFixture.await("buyer " + buyer + " ordered", Duration.ofSeconds(20), () -> sale.count(
+                    "SELECT COUNT(*) FROM seckill_order WHERE activity_id = ? AND user_id = ?", activity, buyer) >= 1);
+        }
+        Thread.sleep(1000);
+        for (long buyer : buyers) {
+            assertThat(sale.count("SELECT COUNT(*) FROM seckill_order WHERE activity_id = ? AND user_id = ?",
+                    activity, buyer), is(1L));
+        }
+        assertThat(sale.available(activity, SKU) + sale.available(activity, SKU + 1), is(15L));
+    }
+
+    private long twoSkus() {
+        Instant now = Instant.now();
+        return sale.admin().launch(java.util.UUID.randomUUID().toString(), new seckill.client.NewActivity(
+                "two SKUs", now.minusSeconds(5).toString(), now.plusSeconds(600).toString(), 600L,
+                List.of(new seckill.client.NewActivity.Sku(SKU, 10, 1, 1),
+                        new seckill.client.NewActivity.Sku(SKU + 1, 10, 1, 1)))).activityId();
+    }
+
     @Test
     void anUnusedPassExpiresAndItsPlaceGoesToTheNextBuyer() throws Exception {
         // one unit: one pass out at a time
@@ -293,6 +365,37 @@ class WaitingRoomTest extends ServiceTest {
         BlockingQueue<String> after = new LinkedBlockingQueue<>();
         events(activity, buyer, result.get("id"), after).get(5, TimeUnit.SECONDS);
         assertThat(nextEvent(after, 1), is(Map.of()));
+    }
+
+    /**
+     * Hostile review (s44-qattack): one buyer's token opens event streams without limit, each holding a virtual
+     * thread, its buffers (78 KB a stream measured) and a Redis read every poll for up to
+     * seckill.queue.events-max-seconds (900 s): one client multiplies its load on the service and on Redis by the
+     * streams it opens, where a page needs one. Asked: a buyer holds a few streams at once (4 here), the rest are
+     * refused. Fails on main: all 20 are held open.
+     */
+    @Test
+    void oneBuyerCannotHoldManyEventStreamsAtOnce() throws Exception {
+        long activity = sale.createOpenActivity(SKU, 10, 1);
+        long buyer = BUYERS.incrementAndGet();
+        long ahead = BUYERS.incrementAndGet();
+        join(activity, ahead);
+        List<java.util.concurrent.CompletableFuture<HttpResponse<Void>>> streams = new ArrayList<>();
+        List<BlockingQueue<String>> lines = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            BlockingQueue<String> received = new LinkedBlockingQueue<>();
+            lines.add(received);
+            streams.add(events(activity, buyer, null, received));
+        }
+        Thread.sleep(2000);
+        long open = 0;
+        for (int i = 0; i < streams.size(); i++) {
+            if (!streams.get(i).isDone() && !lines.get(i).isEmpty()) {
+                open++;
+            }
+        }
+        streams.forEach(stream -> stream.cancel(true));
+        assertThat("streams one buyer holds open at once", open, lessThan(5L));
     }
 
     @Test

@@ -18,7 +18,10 @@ public final class RateBudget {
             return 0;
         }
         long ms = Math.clamp(millisIntoSecond, 0, 999);
-        // rate × (ms + 1) cannot overflow for any rate an operator sets (below 2^53)
-        return Math.min(rate, (rate * (ms + 1) + 999) / 1000);
+        // ceil(rate × (ms + 1) / 1000) without forming rate × (ms + 1), which overflows for a rate above
+        // Long.MAX_VALUE / 1000 (an operator's "no limit"): rate = 1000 w + p
+        long whole = rate / 1000;
+        long part = rate % 1000;
+        return Math.min(rate, whole * (ms + 1) + (part * (ms + 1) + 999) / 1000);
     }
 }
