@@ -5,6 +5,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -59,12 +60,16 @@ public class QueueEventsRoute implements HttpService {
     private final Clock clock;
     private final long pollMillis;
     private final long streamSeconds;
+    private final int streamsPerBuyer;
+    /** Streams open now on this instance, per buyer: a page needs one; a client opening many multiplies its load. */
+    private final java.util.concurrent.ConcurrentHashMap<Long, Integer> openStreams = new java.util.concurrent.ConcurrentHashMap<>();
 
     @Inject
     QueueEventsRoute(ActivityCatalog catalog, QueueSwitch queue, FindPlace places, ReservationTracking reservations,
                      BuyerAuthentication buyers, Clock clock,
                      @ConfigProperty(name = "seckill.queue.events-poll-millis", defaultValue = "500") long pollMillis,
-                     @ConfigProperty(name = "seckill.queue.events-max-seconds", defaultValue = "900") long streamSeconds) {
+                     @ConfigProperty(name = "seckill.queue.events-max-seconds", defaultValue = "900") long streamSeconds,
+                     @ConfigProperty(name = "seckill.queue.max-streams-per-buyer", defaultValue = "4") int streamsPerBuyer) {
         this.catalog = catalog;
         this.queue = queue;
         this.places = places;
@@ -73,11 +78,12 @@ public class QueueEventsRoute implements HttpService {
         this.clock = clock;
         this.pollMillis = Math.max(50, pollMillis);
         this.streamSeconds = Math.max(1, streamSeconds);
+        this.streamsPerBuyer = Math.max(1, streamsPerBuyer);
     }
 
     /** For CDI's proxy. */
     QueueEventsRoute() {
-        this(null, null, null, null, null, null, 500, 900);
+        this(null, null, null, null, null, null, 500, 900, 4);
     }
 
     @Override
@@ -99,6 +105,34 @@ public class QueueEventsRoute implements HttpService {
             PurchaseRoute.send(response, request, ProblemMapper.of(failure));
             return;
         }
+        if (!opened(buyer)) {
+            PurchaseRoute.send(response, request, new Problem(429, "TOO_MANY_STREAMS", "Too many event streams",
+                    "This buyer already follows the line on " + streamsPerBuyer + " event stream(s) here; close one"
+                            + " (a reconnect with Last-Event-ID resumes where it left off).", Duration.ofSeconds(5)));
+            return;
+        }
+        try {
+            stream(request, response, buyer, activity);
+        } finally {
+            openStreams.computeIfPresent(buyer, (id, open) -> open <= 1 ? null : open - 1);
+        }
+    }
+
+    /** Counts a stream for the buyer unless they hold the most already. */
+    private boolean opened(long buyer) {
+        boolean[] admitted = {false};
+        openStreams.compute(buyer, (id, open) -> {
+            int now = open == null ? 0 : open;
+            if (now >= streamsPerBuyer) {
+                return open;
+            }
+            admitted[0] = true;
+            return now + 1;
+        });
+        return admitted[0];
+    }
+
+    private void stream(ServerRequest request, ServerResponse response, long buyer, Activity activity) {
         Optional<String> ticket = request.headers().first(HeaderNames.create(QueueResource.TICKET_HEADER));
         String lastEventId = request.headers().first(HeaderNames.create("Last-Event-ID")).orElse(null);
         response.status(Status.OK_200);
