@@ -22,20 +22,20 @@ import redis.clients.jedis.exceptions.JedisException;
  *       {@code disconnected}), whatever its priority or the master it follows (the deposed master's
  *       case, docs/chaos.md: a replica still following a replaced master acknowledged writes the
  *       promoted one never got);</li>
- *   <li>a replica a Sentinel holds down, unless a replica held up would be promoted before it (a
- *       lower or equal non-zero {@code replica-priority}: the Sentinels pick by priority, then by
- *       replication offset, and the one held up acknowledged every write): a down replica the
- *       Sentinels prefer can be promoted the moment it answers again, before it caught up
- *       ({@code PreferredReplicaReturnsTest}); one that a failover has {@code promoted}, or that no
- *       replica held up outranks (seed 4's frozen promoted replica, flagged {@code promoted} only by
- *       the leading Sentinel), counts; one with priority 0 is never promoted and does not;</li>
+ *   <li>a replica a Sentinel holds down, unless its {@code replica-priority} is 0 (never promoted): the
+ *       Sentinels may promote it the moment it answers again, before it caught up, by its priority
+ *       ({@code PreferredReplicaReturnsTest}) or by offsets read up to a second before (equal priorities:
+ *       the soak's seed 15 on {@code sentinel}); one a failover has {@code promoted} counts whatever its
+ *       priority (seed 4);</li>
  *   <li>every replica the master itself names in {@code INFO replication}, listed by the Sentinels
  *       or not ({@code replica-announced no}: it acknowledges like any other, {@code HiddenReplicaTest}).</li>
  * </ul>
  * Every Sentinel that answers is asked, and a replica counted by any of them counts. Asked again at
  * most every half second, off the caller's thread, so a purchase never waits on a Sentinel; the last
- * answer stands while none answers. The price: a replica held down that the others do not outrank
- * halts sales ({@code NO_REPLICA}) until it is back, or an operator lowers the switch.
+ * answer stands while none answers. The price: a replica held down, a killed master among them (the
+ * Sentinels list it as a replica of the one they promoted), halts sales ({@code NO_REPLICA}) until it is
+ * back (restarted, it follows the new master), until an operator removes it ({@code SENTINEL RESET}) or
+ * lowers the switch.
  */
 final class SentinelReplicas {
 
@@ -169,20 +169,15 @@ final class SentinelReplicas {
      * ({@code UnfollowingReplicaTest}: otherwise sales stay halted for good).
      */
     static Set<String> counted(List<Map<String, String>> replicas, String master, long ineligibleAfterMillis) {
-        int bestUpPriority = Integer.MAX_VALUE;
-        for (Map<String, String> replica : replicas) {
-            int priority = priority(replica);
-            if (!down(replica) && priority > 0 && !strayed(replica, master, ineligibleAfterMillis)) {
-                bestUpPriority = Math.min(bestUpPriority, priority);
-            }
-        }
         Set<String> counted = new TreeSet<>();
         for (Map<String, String> replica : replicas) {
             String flags = replica.getOrDefault("flags", "");
-            int priority = priority(replica);
-            boolean counts = (!down(replica) && !strayed(replica, master, ineligibleAfterMillis))
-                    || flags.contains("promoted")
-                    || (down(replica) && priority > 0 && priority < bestUpPriority);
+            boolean counts = down(replica)
+                    // held down: the Sentinels may promote it the moment it answers again, before it caught up
+                    // (they compare offsets from INFO up to a second old: soak seed 15 on sentinel), unless it
+                    // never can be (priority 0)
+                    ? priority(replica) > 0 || flags.contains("promoted")
+                    : !strayed(replica, master, ineligibleAfterMillis);
             if (counts) {
                 counted.add(name(replica));
             }
