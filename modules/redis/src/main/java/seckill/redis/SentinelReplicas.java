@@ -104,7 +104,8 @@ final class SentinelReplicas {
                 Map<String, String> watched = jedis.sentinelMaster(address.masterName());
                 String current = watched.get("ip") + ":" + watched.get("port");
                 long downAfter = Long.parseLong(watched.getOrDefault("down-after-milliseconds", "30000"));
-                counted.addAll(counted(jedis.sentinelReplicas(address.masterName()), current, 10 * downAfter));
+                counted.addAll(counted(jedis.sentinelReplicas(address.masterName()), current, 10 * downAfter,
+                        this::isReplica));
                 if (master == null) {
                     master = new HostAndPort(watched.get("ip"), Integer.parseInt(watched.get("port")));
                 }
@@ -121,6 +122,18 @@ final class SentinelReplicas {
             counted.addAll(namedByMaster(master));
         }
         return Optional.of(counted.size());
+    }
+
+    /** Whether the node ({@code ip:port}) answers that it is a replica now; a node that does not answer is not. */
+    private boolean isReplica(String node) {
+        DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder().timeoutMillis(SENTINEL_TIMEOUT_MILLIS);
+        address.user().ifPresent(config::user);
+        address.password().ifPresent(config::password);
+        try (Jedis jedis = new Jedis(HostAndPort.from(node), config.build())) {
+            return jedis.info("replication").contains("role:slave");
+        } catch (JedisException | IllegalArgumentException unreachable) {
+            return false;
+        }
     }
 
     /** The replicas the master names ({@code ip:port}), any state; none when it does not answer. */
@@ -169,20 +182,41 @@ final class SentinelReplicas {
      * ({@code UnfollowingReplicaTest}: otherwise sales stay halted for good).
      */
     static Set<String> counted(List<Map<String, String>> replicas, String master, long ineligibleAfterMillis) {
+        return counted(replicas, master, ineligibleAfterMillis, node -> false);
+    }
+
+    /**
+     * As {@link #counted(List, String, long)}; {@code isReplica} tells whether a node a replica follows is
+     * itself a replica now: a replica held up with priority 0 that follows one (chained behind a node that
+     * follows the master) can neither acknowledge to the master nor be promoted, so it is left out
+     * ({@code UnfollowingReplicaTest}, the killed master back as a replica); one following a node that still
+     * claims to be a master (a deposed one) counts, as it may acknowledge that master's writes.
+     */
+    static Set<String> counted(List<Map<String, String>> replicas, String master, long ineligibleAfterMillis,
+                               java.util.function.Predicate<String> isReplica) {
         Set<String> counted = new TreeSet<>();
         for (Map<String, String> replica : replicas) {
             String flags = replica.getOrDefault("flags", "");
-            boolean counts = down(replica)
-                    // held down: the Sentinels may promote it the moment it answers again, before it caught up
-                    // (they compare offsets from INFO up to a second old: soak seed 15 on sentinel), unless it
-                    // never can be (priority 0)
-                    ? priority(replica) > 0 || flags.contains("promoted")
-                    : !strayed(replica, master, ineligibleAfterMillis);
+            boolean counts;
+            if (down(replica)) {
+                // held down: the Sentinels may promote it the moment it answers again, before it caught up
+                // (they compare offsets from INFO up to a second old: soak seed 15 on sentinel), unless it
+                // never can be (priority 0)
+                counts = priority(replica) > 0 || flags.contains("promoted");
+            } else {
+                counts = !strayed(replica, master, ineligibleAfterMillis)
+                        && !(priority(replica) == 0 && chained(replica, master, isReplica));
+            }
             if (counts) {
                 counted.add(name(replica));
             }
         }
         return counted;
+    }
+
+    private static boolean chained(Map<String, String> replica, String master, java.util.function.Predicate<String> isReplica) {
+        String follows = replica.get("master-host") + ":" + replica.get("master-port");
+        return master != null && !follows.equals(master) && isReplica.test(follows);
     }
 
     /** How many {@link #counted} names, for a list that names no other master. */

@@ -77,6 +77,23 @@ class SentinelReplicasTest {
     }
 
     @Test
+    void aReplicaThatCanNeverBePromotedChainedBehindAReplicaIsLeftOut() {
+        // UnfollowingReplicaTest: it follows the killed master, back now as a replica of the new one
+        Map<String, String> chained = new java.util.HashMap<>(replica(7001, "slave", 0));
+        chained.put("master-host", "127.0.0.1");
+        chained.put("master-port", "7000");
+        chained.put("master-link-down-time", "0");
+        Map<String, String> back = new java.util.HashMap<>(replica(7000, "slave", 100));
+        back.put("master-host", "127.0.0.1");
+        back.put("master-port", "7009");
+        assertThat(SentinelReplicas.counted(List.of(chained, back), "127.0.0.1:7009", 10_000,
+                node -> node.equals("127.0.0.1:7000")), is(Set.of("127.0.0.1:7000")));
+        // seed 42: the node it follows still claims to be a master (deposed): it counts
+        assertThat(SentinelReplicas.counted(List.of(chained, back), "127.0.0.1:7009", 10_000, node -> false).size(),
+                is(2));
+    }
+
+    @Test
     void noneListedCountsNone() {
         assertThat(SentinelReplicas.countUp(List.of()), is(0));
     }
