@@ -116,6 +116,12 @@ public final class SaleFixture {
     }
 
     /** The operator's typed client of this service. */
+    /** The body of {@code GET /api/v1/admin/sales}: whether this instance sells, and why not. */
+    public String salesState() {
+        return send(HttpRequest.newBuilder(base.resolve("/api/v1/admin/sales"))
+                .header("Authorization", "Bearer " + ADMIN_TOKEN).GET()).body();
+    }
+
     public SeckillAdminApi admin() {
         return SeckillClients.admin(base, ADMIN_TOKEN);
     }

@@ -98,6 +98,41 @@ public final class SentinelTopology implements AfterAllCallback {
         throw new IllegalStateException("no process_id from " + node);
     }
 
+    /** Each node's {@code INFO replication} on one line, for a failure's message. */
+    public static String replicationOf(HostAndPort... nodes) {
+        StringBuilder state = new StringBuilder();
+        for (HostAndPort node : nodes) {
+            try (Jedis jedis = new Jedis(node)) {
+                state.append(node).append(' ').append(jedis.info("replication").replaceAll("\\s+", " ")).append("; ");
+            } catch (RuntimeException e) {
+                state.append(node).append(' ').append(e.getMessage()).append("; ");
+            }
+        }
+        return state.toString();
+    }
+
+    /** A node's role and replication offsets, for a failure's message. */
+    public static String offsets(HostAndPort node) {
+        try (Jedis jedis = new Jedis(node)) {
+            return jedis.info("replication").lines().filter(l -> l.contains("offset") || l.startsWith("role")
+                    || l.startsWith("slave")).toList().toString();
+        } catch (RuntimeException e) {
+            return e.getMessage();
+        }
+    }
+
+    /** The flags the first Sentinel lists for a replica ({@code SENTINEL REPLICAS}); empty when it lists none. */
+    public String flagsOf(HostAndPort replica) {
+        try (Jedis sentinel = new Jedis(sentinel())) {
+            for (java.util.Map<String, String> listed : sentinel.sentinelReplicas(MASTER_NAME)) {
+                if (listed.get("name").equals(replica.getHost() + ":" + replica.getPort())) {
+                    return listed.getOrDefault("flags", "");
+                }
+            }
+        }
+        return "";
+    }
+
     /** Sends a signal ({@code STOP}, {@code CONT}, {@code KILL}) to a node's process, from outside. */
     public static void signal(String signal, long pid) {
         try {

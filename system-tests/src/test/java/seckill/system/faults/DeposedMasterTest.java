@@ -1,6 +1,5 @@
 package seckill.system.faults;
 
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -59,7 +58,7 @@ class DeposedMasterTest extends ServiceTest {
     void purchasesThatWaitedOnAMasterTheSentinelsDeposedAreNotAnswered202AndLost() throws Exception {
         SaleFixture sale = new SaleFixture(target.getUri(), db);
         SaleFixture.await("both replicas online", Duration.ofSeconds(60), () -> TOPOLOGY.onlineReplicas() == 2);
-        SaleFixture.await("sales open", Duration.ofSeconds(60), () -> sales(sale).contains("\"state\":\"OPEN\""));
+        SaleFixture.await("sales open", Duration.ofSeconds(60), () -> sale.salesState().contains("\"state\":\"OPEN\""));
         long activity = sale.createOpenActivity(SKU, 20, 1);
         long buyer = activity * 1000;
         assertThat(sale.purchaseRetrying(activity, buyer, SKU, 1, "before").statusCode(), is(202));
@@ -109,7 +108,7 @@ class DeposedMasterTest extends ServiceTest {
         }
         SaleFixture.await("both replicas follow " + promoted, Duration.ofSeconds(60),
                 () -> TOPOLOGY.onlineReplicas() == 2);
-        SaleFixture.await("sales open again", Duration.ofSeconds(60), () -> sales(sale).contains("\"state\":\"OPEN\""));
+        SaleFixture.await("sales open again", Duration.ofSeconds(60), () -> sale.salesState().contains("\"state\":\"OPEN\""));
 
         // every buyer told 202 has exactly one order; the reservations Redis holds match the ledger's
         for (var answer : answers.entrySet()) {
@@ -136,7 +135,7 @@ class DeposedMasterTest extends ServiceTest {
     @Test
     void purchasesAcknowledgedWhileThePromotedReplicaIsFrozenAreNotAnswered202AndLost() throws Exception {
         SaleFixture sale = new SaleFixture(target.getUri(), db);
-        SaleFixture.await("sales open", Duration.ofSeconds(60), () -> sales(sale).contains("\"state\":\"OPEN\""));
+        SaleFixture.await("sales open", Duration.ofSeconds(60), () -> sale.salesState().contains("\"state\":\"OPEN\""));
         SaleFixture.await("both replicas online", Duration.ofSeconds(60), () -> TOPOLOGY.onlineReplicas() == 2);
         long activity = sale.createOpenActivity(SKU + 1, 200, 1);
         long buyer = activity * 1000;
@@ -176,11 +175,11 @@ class DeposedMasterTest extends ServiceTest {
                         return p.info("replication").contains("role:master");
                     }
                 });
-                signal("STOP", promotedPid);
+                SentinelTopology.signal("STOP", promotedPid);
                 frozen = true;
                 timeline.add(java.time.Instant.now() + " froze " + promoted);
                 SaleFixture.await("the Sentinels hold " + promoted + " down", Duration.ofSeconds(30),
-                        () -> flagsOf(promoted).contains("s_down"));
+                        () -> TOPOLOGY.flagsOf(promoted).contains("s_down"));
                 timeline.add(java.time.Instant.now() + " the Sentinels hold " + promoted + " down");
                 // the count of replicas up is read again every half second; the pause lapses and the deposed
                 // master runs what waited on it while buyers keep clicking; the promoted replica thaws
@@ -192,19 +191,19 @@ class DeposedMasterTest extends ServiceTest {
                 });
                 timeline.add(java.time.Instant.now() + " the deposed master answers");
                 Thread.sleep(500);
-                signal("CONT", promotedPid);
+                SentinelTopology.signal("CONT", promotedPid);
                 frozen = false;
                 timeline.add(java.time.Instant.now() + " thawed " + promoted);
                 SaleFixture.await("the Sentinels name " + promoted, Duration.ofSeconds(60),
                         () -> TOPOLOGY.master().equals(promoted));
                 clicking.set(false);
             } catch (RuntimeException | Error e) {
-                throw new AssertionError("timeline " + timeline + "; nodes " + nodes(master, promoted, follower), e);
+                throw new AssertionError("timeline " + timeline + "; nodes " + SentinelTopology.replicationOf(master, promoted, follower), e);
             } finally {
                 clicking.set(false);
                 clicker.join();
                 if (frozen) {
-                    signal("CONT", promotedPid);
+                    SentinelTopology.signal("CONT", promotedPid);
                 }
                 pool.shutdown();
                 pool.awaitTermination(60, java.util.concurrent.TimeUnit.SECONDS);
@@ -216,7 +215,7 @@ class DeposedMasterTest extends ServiceTest {
         }
         SaleFixture.await("both replicas follow " + promoted, Duration.ofSeconds(60),
                 () -> TOPOLOGY.onlineReplicas() == 2);
-        SaleFixture.await("sales open again", Duration.ofSeconds(60), () -> sales(sale).contains("\"state\":\"OPEN\""));
+        SaleFixture.await("sales open again", Duration.ofSeconds(60), () -> sale.salesState().contains("\"state\":\"OPEN\""));
 
         long told202 = 0;
         for (var answer : answers.entrySet()) {
@@ -234,48 +233,11 @@ class DeposedMasterTest extends ServiceTest {
         assertThat(report, containsString("\"state\":\"CLEAN\""));
     }
 
-    private static String nodes(HostAndPort... nodes) {
-        StringBuilder state = new StringBuilder();
-        for (HostAndPort node : nodes) {
-            try (Jedis jedis = new Jedis(node)) {
-                state.append(node).append(' ').append(jedis.info("replication").replaceAll("\\s+", " ")).append("; ");
-            } catch (RuntimeException e) {
-                state.append(node).append(' ').append(e.getMessage()).append("; ");
-            }
-        }
-        return state.toString();
-    }
-
-    private static String flagsOf(HostAndPort replica) {
-        try (Jedis sentinel = new Jedis(TOPOLOGY.sentinel())) {
-            for (Map<String, String> listed : sentinel.sentinelReplicas("seckill")) {
-                if (listed.get("name").equals(replica.getHost() + ":" + replica.getPort())) {
-                    return listed.getOrDefault("flags", "");
-                }
-            }
-        }
-        return "";
-    }
-
-    private static void signal(String signal, long pid) {
-        try {
-            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
-            assertThat("kill -" + signal + " " + pid, kill.waitFor(), is(0));
-        } catch (java.io.IOException | InterruptedException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
     private static void sleep(long millis) {
         try {
             Thread.sleep(millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    private static String sales(SaleFixture sale) {
-        return sale.send(HttpRequest.newBuilder(sale.base.resolve("/api/v1/admin/sales"))
-                .header("Authorization", "Bearer " + SaleFixture.ADMIN_TOKEN).GET()).body();
     }
 }

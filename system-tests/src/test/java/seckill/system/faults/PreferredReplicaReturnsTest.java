@@ -1,6 +1,5 @@
 package seckill.system.faults;
 
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
@@ -50,7 +49,7 @@ class PreferredReplicaReturnsTest extends ServiceTest {
     void purchasesAcknowledgedWhileThePreferredReplicaWasHeldDownAreNotAnswered202AndLost() throws Exception {
         SaleFixture sale = new SaleFixture(target.getUri(), db);
         SaleFixture.await("both replicas online", Duration.ofSeconds(60), () -> TOPOLOGY.onlineReplicas() == 2);
-        SaleFixture.await("sales open", Duration.ofSeconds(60), () -> sales(sale).contains("\"state\":\"OPEN\""));
+        SaleFixture.await("sales open", Duration.ofSeconds(60), () -> sale.salesState().contains("\"state\":\"OPEN\""));
         long activity = sale.createOpenActivity(SKU, 30, 1);
         long buyer = activity * 1000;
         assertThat(sale.purchaseRetrying(activity, buyer, SKU, 1, "before").statusCode(), is(202));
@@ -103,7 +102,7 @@ class PreferredReplicaReturnsTest extends ServiceTest {
                 answers.put(user, answer);
                 timeline.add(Instant.now() + " " + user + " answered " + answer.statusCode() + " " + answer.body());
             }
-            timeline.add(Instant.now() + " master " + offsets(master) + "; orders " + sale.orders(activity));
+            timeline.add(Instant.now() + " master " + SentinelTopology.offsets(master) + "; orders " + sale.orders(activity));
             SentinelTopology.signal("KILL", masterPid);
             timeline.add(Instant.now() + " killed the master " + master);
             Thread.sleep(100);
@@ -118,9 +117,9 @@ class PreferredReplicaReturnsTest extends ServiceTest {
         SaleFixture.await("the Sentinels promote a replica", Duration.ofSeconds(60),
                 () -> !TOPOLOGY.master().equals(master));
         HostAndPort promoted = TOPOLOGY.master();
-        timeline.add(Instant.now() + " the Sentinels name " + promoted + " " + offsets(promoted));
+        timeline.add(Instant.now() + " the Sentinels name " + promoted + " " + SentinelTopology.offsets(promoted));
         TOPOLOGY.restartAsReplica(master, promoted);
-        SaleFixture.await("sales open again", Duration.ofSeconds(90), () -> sales(sale).contains("\"state\":\"OPEN\""));
+        SaleFixture.await("sales open again", Duration.ofSeconds(90), () -> sale.salesState().contains("\"state\":\"OPEN\""));
         timeline.add(Instant.now() + " sales open again");
         System.out.println("PreferredReplicaReturnsTest: " + timeline);
 
@@ -135,19 +134,5 @@ class PreferredReplicaReturnsTest extends ServiceTest {
         System.out.println("PreferredReplicaReturnsTest reconciliation: " + report);
         assertThat(timeline.toString(), report, not(containsString("MISMATCH")));
         assertThat(report, containsString("\"state\":\"CLEAN\""));
-    }
-
-    private static String offsets(HostAndPort node) {
-        try (Jedis jedis = new Jedis(node)) {
-            return jedis.info("replication").lines().filter(l -> l.contains("offset") || l.startsWith("role")
-                    || l.startsWith("slave")).toList().toString();
-        } catch (RuntimeException e) {
-            return e.getMessage();
-        }
-    }
-
-    private static String sales(SaleFixture sale) {
-        return sale.send(HttpRequest.newBuilder(sale.base.resolve("/api/v1/admin/sales"))
-                .header("Authorization", "Bearer " + SaleFixture.ADMIN_TOKEN).GET()).body();
     }
 }

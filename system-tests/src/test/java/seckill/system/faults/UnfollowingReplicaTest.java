@@ -1,6 +1,5 @@
 package seckill.system.faults;
 
-import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -44,7 +43,7 @@ class UnfollowingReplicaTest extends ServiceTest {
     void salesResumeAfterAFailoverThoughOneReplicaCannotFollowTheNewMaster() throws Exception {
         SaleFixture sale = new SaleFixture(target.getUri(), db);
         SaleFixture.await("three replicas online", Duration.ofSeconds(60), () -> TOPOLOGY.onlineReplicas() == 3);
-        SaleFixture.await("sales open", Duration.ofSeconds(60), () -> sales(sale).contains("\"state\":\"OPEN\""));
+        SaleFixture.await("sales open", Duration.ofSeconds(60), () -> sale.salesState().contains("\"state\":\"OPEN\""));
         long activity = sale.createOpenActivity(SKU, 50, 1);
         long buyer = activity * 1000;
         assertThat(sale.purchaseRetrying(activity, buyer, SKU, 1, "before").statusCode(), is(202));
@@ -73,10 +72,10 @@ class UnfollowingReplicaTest extends ServiceTest {
                 SaleFixture.await("sales open again and a purchase 202", Duration.ofSeconds(90), () -> {
                     long user = next[0]++;
                     int status = sale.purchaseRetrying(activity, user, SKU, 1, "after-" + user).statusCode();
-                    return status == 202 && sales(sale).contains("\"state\":\"OPEN\"");
+                    return status == 202 && sale.salesState().contains("\"state\":\"OPEN\"");
                 });
             } catch (RuntimeException | Error stayedHalted) {
-                throw new AssertionError(timeline + "; then " + Instant.now() + " sales " + sales(sale) + "; list "
+                throw new AssertionError(timeline + "; then " + Instant.now() + " sales " + sale.salesState() + "; list "
                         + TOPOLOGY.listedReplicas(0) + "; new master's replicas online " + TOPOLOGY.onlineReplicas(),
                         stayedHalted);
             }
@@ -86,10 +85,5 @@ class UnfollowingReplicaTest extends ServiceTest {
                 s.configSet("replica-priority", "100");
             }
         }
-    }
-
-    private static String sales(SaleFixture sale) {
-        return sale.send(HttpRequest.newBuilder(sale.base.resolve("/api/v1/admin/sales"))
-                .header("Authorization", "Bearer " + SaleFixture.ADMIN_TOKEN).GET()).body();
     }
 }
