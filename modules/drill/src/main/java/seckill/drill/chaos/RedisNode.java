@@ -103,9 +103,15 @@ final class RedisNode {
     }
 
     void start() {
+        start(List.of());
+    }
+
+    /** Starts it with {@code extra} after its own arguments (a later directive wins, e.g. {@code --replicaof}). */
+    void start(List<String> extra) {
         List<String> command = new ArrayList<>();
         command.add(binary());
         command.addAll(arguments);
+        command.addAll(extra);
         process.start(new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("log").toFile())));
     }

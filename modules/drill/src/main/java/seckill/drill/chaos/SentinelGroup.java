@@ -138,10 +138,17 @@ final class SentinelGroup implements ReplicatedRedis {
         long start = System.nanoTime();
         boolean failedOver = ReplicatedRedis.await(RECOVERY, () -> master(0).filter(m -> m != killed).isPresent());
         long failover = (System.nanoTime() - start) / 1_000_000;
-        killed.start();
+        Optional<RedisNode> promoted = master(0).filter(m -> m != killed);
+        if (promoted.isPresent()) {
+            // as a replica of the node the Sentinels promoted, as an operator restarts a node without
+            // persistence behind Sentinel: started as it was, it would be an empty master until the Sentinels
+            // convert it, and one they could promote (soak seed 13 on sentinel, docs/chaos.md)
+            killed.start(List.of("--replicaof", "127.0.0.1", Integer.toString(promoted.get().port())));
+        } else {
+            // no failover: nothing to follow; the Sentinels find their old master back, empty
+            killed.start();
+        }
         killed.awaitUp(Duration.ofSeconds(10));
-        // started as it was (a master with no data): the Sentinels find their old master back and make it
-        // a replica of the one they promoted
         boolean replica = ReplicatedRedis.await(RECOVERY, killed::syncedReplica);
         long synced = (System.nanoTime() - start) / 1_000_000;
         String now = master(0).map(RedisNode::toString).orElse("none");
