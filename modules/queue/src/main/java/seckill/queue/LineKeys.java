@@ -28,12 +28,12 @@ record LineKeys(long activityId) {
         return tag() + "meta";
     }
 
-    /** KEYS of use.lua. */
     /** claim.lua's: the purchase each pass is bound to. */
     List<String> claiming() {
         return List.of(tag() + "claims");
     }
 
+    /** KEYS of use.lua. */
     List<String> using() {
         String t = tag();
         return List.of(t + "passes", t + "done", t + "meta");

@@ -99,7 +99,7 @@ public record ReplicaAcks(int replicas, long timeoutMillis) {
         }
         // none listed up (the last replica gone, or no Sentinel answered yet) still requires one: sales
         // halt NO_REPLICA until one is back or an operator sets 0 (LastReplicaGoneTest)
-        return new ReplicaAcks(Math.max(1, group.up()), timeout);
+        return new ReplicaAcks(Math.max(1, group.required()), timeout);
     }
 
     /**

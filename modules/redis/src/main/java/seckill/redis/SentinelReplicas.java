@@ -46,6 +46,8 @@ final class SentinelReplicas {
     private static final long STALE_MILLIS = 2_000;
 
     private final SentinelAddress address;
+    /** How the master and replicas are reached: the master's credentials, a short timeout. */
+    private final DefaultJedisClientConfig dataNode;
     private final Clock clock;
     private final AtomicBoolean asking = new AtomicBoolean();
     private volatile int required;
@@ -54,6 +56,10 @@ final class SentinelReplicas {
 
     SentinelReplicas(SentinelAddress address, Clock clock) {
         this.address = address;
+        DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder().timeoutMillis(SENTINEL_TIMEOUT_MILLIS);
+        address.user().ifPresent(config::user);
+        address.password().ifPresent(config::password);
+        this.dataNode = config.build();
         this.clock = clock;
         this.askedAt = clock.millis();
         // the first count on the caller's thread: there is none to fall back on yet
@@ -62,7 +68,7 @@ final class SentinelReplicas {
     }
 
     /** The replicas to wait for as last counted, -1 while no Sentinel has answered; counts again in the background when due. */
-    int up() {
+    int required() {
         long now = clock.millis();
         if (now - countedAt > STALE_MILLIS && asking.compareAndSet(false, true)) {
             // counted in the background only while purchases come; after a quiet spell the first one
@@ -126,10 +132,7 @@ final class SentinelReplicas {
 
     /** Whether the node ({@code ip:port}) answers that it is a replica now; a node that does not answer is not. */
     private boolean isReplica(String node) {
-        DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder().timeoutMillis(SENTINEL_TIMEOUT_MILLIS);
-        address.user().ifPresent(config::user);
-        address.password().ifPresent(config::password);
-        try (Jedis jedis = new Jedis(HostAndPort.from(node), config.build())) {
+        try (Jedis jedis = new Jedis(HostAndPort.from(node), dataNode)) {
             return jedis.info("replication").contains("role:slave");
         } catch (JedisException | IllegalArgumentException unreachable) {
             return false;
@@ -138,10 +141,7 @@ final class SentinelReplicas {
 
     /** The replicas the master names ({@code ip:port}), any state; none when it does not answer. */
     private Set<String> namedByMaster(HostAndPort master) {
-        DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder().timeoutMillis(SENTINEL_TIMEOUT_MILLIS);
-        address.user().ifPresent(config::user);
-        address.password().ifPresent(config::password);
-        try (Jedis jedis = new Jedis(master, config.build())) {
+        try (Jedis jedis = new Jedis(master, dataNode)) {
             return replicasIn(jedis.info("replication"));
         } catch (JedisException unreachable) {
             // a master that does not answer acknowledges nothing either: the Sentinels' list stands
