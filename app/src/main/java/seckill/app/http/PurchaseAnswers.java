@@ -63,6 +63,9 @@ final class PurchaseAnswers {
                     + "reservation.", Duration.ofSeconds(1));
             case PurchaseOutcome.Busy busy -> throw new Problem(503, "BUSY", "Busy",
                     "This instance is at capacity; nothing was reserved. Retry shortly.", Duration.ofSeconds(1));
+            case PurchaseOutcome.PassNotRecorded unrecorded -> throw new Problem(503, "BUSY", "Busy",
+                    "Your turn could not be recorded safely in the waiting line just now; nothing was reserved. Retry"
+                            + " shortly (your pass is still good).", Duration.ofSeconds(1));
             case PurchaseOutcome.HaltedInDoubt halted -> throw new Problem(503, "HALTED", "Sales halted",
                     "Sales are paused while the reservation store does not answer. If this attempt reached it before it"
                             + " stopped answering, your reservation exists: retrying returns it, never a second one"

@@ -101,8 +101,15 @@ public class PlacingPurchase {
             }
             // one turn, one purchase: the pass is bound to this purchase (its requestId) before it reserves
             String pass = purchase.queuePass().orElseThrow();
-            if (!passes.claim(purchase.activityId(), purchase.userId(), pass, purchase.requestId())) {
-                return new PurchaseOutcome.PassRequired(purchase.activityId(), "USED");
+            try {
+                if (!passes.claim(purchase.activityId(), purchase.userId(), pass, purchase.requestId())) {
+                    return new PurchaseOutcome.PassRequired(purchase.activityId(), "USED");
+                }
+            } catch (seckill.queue.api.LineUnavailable unacknowledged) {
+                // bound on the line's master alone: a failover could lose it and let the pass buy again. Nothing
+                // was reserved; unbound, the pass buys when the buyer asks again
+                passes.release(purchase.activityId(), purchase.userId(), pass, purchase.requestId());
+                return new PurchaseOutcome.PassNotRecorded();
             }
             PurchaseOutcome outcome = admitAndReserve(purchase, activity, sku);
             if (gotNothing(outcome)) {

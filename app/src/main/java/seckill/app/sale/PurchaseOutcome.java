@@ -65,6 +65,13 @@ public sealed interface PurchaseOutcome {
     }
 
     /**
+     * The waiting line's replicas did not acknowledge that the pass is bound to this purchase (issue #33): nothing
+     * was reserved, and a retry is safe (answered 503 {@code BUSY}, like {@link Busy}).
+     */
+    record PassNotRecorded() implements PurchaseOutcome {
+    }
+
+    /**
      * Redis was in doubt during this very attempt and sales are now halted on this instance; the
      * attempt may or may not have reserved (a retry with the same request returns it if it did).
      */

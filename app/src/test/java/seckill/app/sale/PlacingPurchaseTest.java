@@ -165,6 +165,45 @@ class PlacingPurchaseTest {
         assertThat(passCalls, contains("refusal", "claim", "used"));
     }
 
+    /**
+     * The line's replicas did not acknowledge the pass's binding to this purchase (claim.lua, issue #33): a failover
+     * could lose it and let the pass buy again, so the purchase does not go on: nothing reserved, nothing admitted,
+     * the binding released so the buyer's retry (any requestId) may claim it, and the buyer told to retry.
+     */
+    @Test
+    void aPassWhoseBindingTheReplicasDidNotAcknowledgeReservesNothing() {
+        List<String> passCalls = new ArrayList<>();
+        seckill.queue.api.PassCheck passes = fake(seckill.queue.api.PassCheck.class, (method, args) -> {
+            passCalls.add(method);
+            return switch (method) {
+                case "refusal" -> Optional.empty();
+                case "claim" -> throw new seckill.queue.api.LineUnavailable("not acknowledged", null);
+                default -> null;
+            };
+        });
+        reservation = command -> {
+            throw new AssertionError("reserved without an acknowledged binding");
+        };
+        seckill.queue.api.QueueSwitch on = new seckill.queue.api.QueueSwitch() {
+            @Override
+            public boolean on() {
+                return true;
+            }
+
+            @Override
+            public long rate() {
+                return 10;
+            }
+        };
+        PlacingPurchase placing = new PlacingPurchase(catalog(), admission(), reservations(),
+                new PurchasesInFlight(0, null), metrics(), on, passes);
+        PurchaseOutcome outcome = placing.place(new Purchase(7, 1, 1, 99, "203.0.113.1", "r-1", Optional.empty(),
+                Optional.of("the-pass")));
+        assertThat(outcome, is(new PurchaseOutcome.PassNotRecorded()));
+        assertThat(passCalls, contains("refusal", "claim", "release"));
+        assertThat(admissionCalls, empty());
+    }
+
     private PurchaseOutcome place(long activityId, long skuId, long quantity) {
         PlacingPurchase placing = new PlacingPurchase(catalog(), admission(), reservations(),
                 new PurchasesInFlight(0, null), metrics());

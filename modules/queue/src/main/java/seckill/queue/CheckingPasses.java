@@ -14,9 +14,11 @@ import seckill.redis.RedisScript;
 
 /**
  * A purchase's pass, checked in memory (signature, buyer, activity, expiry), then bound to the purchase showing it
- * ({@code claim.lua}: one Redis call for a purchase whose pass is valid, so one turn buys once), and marked used
- * after it bought something ({@code use.lua}), which frees its room for the next buyer at once instead of at its
- * expiry.
+ * ({@code claim.lua}: one Redis call for a purchase whose pass is valid, so one turn buys once; acknowledged by the
+ * replicas in force before the purchase goes on, so a failover cannot lose the binding and let the pass buy
+ * again), and marked used after it bought something ({@code use.lua}, not waited for: it frees the pass's room
+ * for the next buyer at once instead of at its expiry; if a failover loses it, the buyer reads EXPIRED and joining
+ * again finds the purchase in the record of past purchases, {@link JoiningTheLine}).
  */
 @QueueBean
 class CheckingPasses implements PassCheck {
@@ -26,6 +28,7 @@ class CheckingPasses implements PassCheck {
     private final RedisScript script = LineCalls.alone("use.lua");
     private final RedisScript claiming = LineCalls.alone("claim.lua");
     private final LineCalls calls;
+    private final LineCalls acknowledged;
     private final PassSigner signer;
     private final Clock clock;
     private final LineFigures figures;
@@ -33,6 +36,7 @@ class CheckingPasses implements PassCheck {
     @Inject
     CheckingPasses(UnifiedJedis redis, QueueSettings settings, PassSigner signer, Clock clock, LineFigures figures) {
         this.calls = new LineCalls(redis, () -> seckill.redis.ReplicaAcks.NONE);
+        this.acknowledged = new LineCalls(redis, settings.acksInForce());
         this.signer = signer;
         this.clock = clock;
         this.figures = figures;
@@ -46,10 +50,14 @@ class CheckingPasses implements PassCheck {
     @Override
     public boolean claim(long activityId, long buyerId, String pass, String requestId) {
         try {
-            Object answer = calls.read(claiming, new LineKeys(activityId).claiming(),
+            Object answer = acknowledged.write(claiming, new LineKeys(activityId).claiming(),
                     List.of(Long.toString(buyerId), pass, requestId, "claim"));
             return !(answer instanceof Number n && n.longValue() == 0);
         } catch (LineUnavailable e) {
+            if (e.getCause() instanceof seckill.redis.ReplicaAcks.Missing) {
+                // bound on the master alone: a failover could lose it and let the pass buy again
+                throw e;
+            }
             // the purchase path halts on Redis doubt itself; a pass is not refused for want of this record
             LOG.log(Level.FINE, "pass claim not recorded", e);
             return true;

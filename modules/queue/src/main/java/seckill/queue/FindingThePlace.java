@@ -8,6 +8,7 @@ import java.util.Optional;
 import jakarta.inject.Inject;
 import redis.clients.jedis.UnifiedJedis;
 import seckill.queue.api.FindPlace;
+import seckill.queue.api.PastPurchases;
 import seckill.queue.api.Place;
 import seckill.queue.api.PlaceState;
 import seckill.queue.api.QueueWindow;
@@ -16,7 +17,9 @@ import seckill.redis.RedisScript;
 
 /**
  * Where a buyer stands ({@code place.lua}); a signed ticket shown for a buyer Redis does not know gives the
- * place it names back (a failover that lost the join loses no place). One Redis call.
+ * place it names back (a failover that lost the join loses no place), or, when the record of past purchases
+ * says the buyer already bought in the activity, gives it back served ({@code USED}): a served buyer's ticket is
+ * no second turn. One Redis call; that rare path (a ticket Redis does not know) asks the record and writes.
  */
 @QueueBean
 class FindingThePlace implements FindPlace {
@@ -27,10 +30,12 @@ class FindingThePlace implements FindPlace {
     private final QueueRandomness randomness;
     private final PassSigner signer;
     private final Places places;
+    private final PastPurchases purchases;
 
     @Inject
     FindingThePlace(UnifiedJedis redis, Clock clock, QueueSettings settings, QueueRandomness randomness,
-                    PassSigner signer, QueueSwitches switches, LineFigures figures) {
+                    PassSigner signer, QueueSwitches switches, LineFigures figures, PastPurchases purchases) {
+        this.purchases = purchases;
         this.calls = new LineCalls(redis, settings.acksInForce());
         this.clock = clock;
         this.randomness = randomness;
@@ -58,6 +63,11 @@ class FindingThePlace implements FindPlace {
         if (known.state() != PlaceState.NOT_IN_LINE) {
             return known;
         }
-        return places.of(activityId, buyerId, calls.write(script, keys, args));
+        // the line lost this buyer (or never had them): a served buyer gets their place back used, not waiting
+        // (before the start nobody bought: the record is not asked)
+        String served = started && Places.boughtIn(purchases, activityId, buyerId) ? "1" : "0";
+        List<String> restoring = new java.util.ArrayList<>(args);
+        restoring.add(served);
+        return places.of(activityId, buyerId, calls.write(script, keys, restoring));
     }
 }

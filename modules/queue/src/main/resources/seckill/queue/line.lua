@@ -80,9 +80,21 @@ end
 -- A buyer Redis does not know (its record lost to a failover that took unreplicated writes) who shows
 -- a signed ticket gets the place the ticket names back: a place is never lost silently. A pre-queue
 -- ticket (place 0) rejoins the pre-queue with a new draw before the start, the end of the line after it.
-local function restore(buyer, ticket_place, started, draw, elapsed_ms)
+-- served '1': the caller asked a record that outlives these keys (PastPurchases) and the buyer already bought
+-- in this activity: the place comes back served (USED), not in the line, so a served buyer's ticket is no
+-- second turn ahead of those still waiting. Any other value: the buyer did not buy (or was not asked about).
+local function restore(buyer, ticket_place, started, draw, elapsed_ms, served)
   if redis.call('HEXISTS', KEYS[4], buyer) == 1 or ticket_place < 0 then
     return false
+  end
+  if served == '1' then
+    local place = string.format('%d', ticket_place)
+    redis.call('HSET', KEYS[4], buyer, place)
+    redis.call('HSET', KEYS[6], buyer, 'u')
+    if tonumber(redis.call('HGET', KEYS[3], 'seq') or '0') < ticket_place then
+      redis.call('HSET', KEYS[3], 'seq', place)
+    end
+    return true
   end
   if ticket_place == 0 then
     if started == '1' then

@@ -45,6 +45,14 @@ class LineTest {
     private final Instant start = Instant.parse("2030-01-01T10:00:00Z");
     private final TestClock clock = new TestClock(start.minusSeconds(60));
     private final AtomicLong unitsLeft = new AtomicLong(-1);
+    /** The record of past purchases the app wires to the ledger and reservation's Redis: buyers who bought. */
+    private final java.util.Set<Long> bought = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** How often the line asked it: only on its rare paths, never on an ordinary join or read. */
+    private final AtomicLong asked = new AtomicLong();
+    private final seckill.queue.api.PastPurchases purchases = (activityId, buyerId) -> {
+        asked.incrementAndGet();
+        return activityId == LineTest.this.activity && bought.contains(buyerId);
+    };
     private long activity;
     private QueueWindow window;
 
@@ -73,8 +81,8 @@ class LineTest {
             UnifiedJedis redis = REDIS.client();
             switches.set(true, rate);
             random = new QueueRandomness(new SplittableRandom(seed));
-            joining = new JoiningTheLine(redis, clock, settings, random, signer, switches, figures);
-            finding = new FindingThePlace(redis, clock, settings, random, signer, switches, figures);
+            joining = new JoiningTheLine(redis, clock, settings, random, signer, switches, figures, purchases);
+            finding = new FindingThePlace(redis, clock, settings, random, signer, switches, figures, purchases);
             LineSales sales = new LineSales() {
                 @Override
                 public List<LiveSale> live(Instant now, Instant startsBefore) {
@@ -492,11 +500,11 @@ class LineTest {
     /**
      * The line's keys lost wholly (KEY_LOSS, a failover without acknowledgements): a buyer who was served shows the
      * ticket they were given and must not be put back in the line ahead of a buyer still waiting, to be called
-     * (and buy) a second time.
+     * (and buy) a second time. Failed before the fix (2301 was called again; 2302 still WAITING): the line's served
+     * marks went with its keys. Now the ticket of a buyer Redis does not know is checked against the record of
+     * past purchases (the ledger's orders and the reservations Redis holds, PastPurchases), and a buyer who bought
+     * gets the place back served.
      */
-    @org.junit.jupiter.api.Disabled("open defect (issue #33, docs/queue.md): the line's served marks are lost with its"
-            + " keys, so a served buyer's ticket gives their old place back; needs a record of served buyers that"
-            + " outlives the line's keys")
     @Test
     void aServedBuyersTicketAfterTheLineWasLostIsNoSecondTurnAheadOfOneWaiting() {
         clock.set(start.plusSeconds(1));
@@ -507,16 +515,23 @@ class LineTest {
         clock.set(start.plusSeconds(2).plusMillis(999));
         assertThat(one.admitting.tick(activity, window).calledNow(), is(1L));
         one.passes.claim(activity, 2301, one.find(2301).pass().orElseThrow().token(), "bought");
+        bought.add(2301L);  // the purchase reserved: the ledger (and reservation's Redis) hold it, not the line's keys
         one.passes.used(activity, 2301);
         assertThat(one.find(2301).state(), is(PlaceState.USED));
         REDIS.client().del(REDIS.client().keys("sk:{q:a" + activity + "}:*").toArray(String[]::new));
         clock.advance(Duration.ofMillis(300));
-        one.finding.find(activity, 2302, window, Optional.of(waiting.ticket()));
-        one.finding.find(activity, 2301, window, Optional.of(served.ticket()));
+        assertThat(one.finding.find(activity, 2302, window, Optional.of(waiting.ticket())).state(),
+                is(PlaceState.WAITING));
+        Place back = one.finding.find(activity, 2301, window, Optional.of(served.ticket()));
+        assertThat(back.state(), is(PlaceState.USED));
+        assertThat(back.place(), is(served.place()));
         clock.set(start.plusSeconds(4).plusMillis(999));
         assertThat(one.admitting.tick(activity, window).calledNow(), is(1L));
         assertThat("the buyer still waiting is called, not the one served",
                 one.find(2302).state(), is(PlaceState.YOUR_TURN));
+        assertThat(one.find(2301).state(), is(PlaceState.USED));
+        assertThat("joining again is no second turn", one.join(2301).state(), is(PlaceState.USED));
+        assertThat("asked only for the two tickets Redis did not know", asked.get(), is(2L));
     }
 
     /**
@@ -565,11 +580,11 @@ class LineTest {
      * use.lua and claim.lua run unacknowledged (CheckingPasses: ReplicaAcks.NONE), so a failover loses the mark of a
      * used pass while the call that handed it out (acknowledged) survives: the served buyer then reads YOUR_TURN,
      * EXPIRED at its expiry, and may join again for a second turn (and, the claim lost too, buy another SKU).
-     * Simulated here by undoing use.lua's writes. A served buyer must not get a second turn.
+     * Simulated here by undoing use.lua's writes. A served buyer must not get a second turn. Failed before the fix
+     * (joined again: WAITING). Now a buyer whose pass expired, joining again, is checked against the record of
+     * past purchases (PastPurchases) and, having bought, is marked served; and claim.lua's binding is acknowledged
+     * by the replicas before the purchase goes on (aClaimTheReplicasDidNotAcknowledgeStopsThePurchase).
      */
-    @org.junit.jupiter.api.Disabled("open defect (issue #33, docs/queue.md): use.lua and claim.lua run without waiting"
-            + " for replicas, so a failover can lose a used pass's mark; needs the mark acknowledged (or the ledger"
-            + " consulted) before a served buyer may join again")
     @Test
     void aServedBuyerWhoseUseMarkAFailoverLostGetsNoSecondTurn() {
         clock.set(start.plusSeconds(1));
@@ -580,6 +595,7 @@ class LineTest {
         one.admitting.tick(activity, window);
         Place turn = one.find(2801);
         one.passes.claim(activity, 2801, turn.pass().orElseThrow().token(), "bought");
+        bought.add(2801L);  // the purchase reserved: the ledger (and reservation's Redis) hold it
         one.passes.used(activity, 2801);
         // the promoted replica never got use.lua's and claim.lua's writes
         UnifiedJedis redis = REDIS.client();
@@ -587,9 +603,36 @@ class LineTest {
         redis.zadd("sk:{q:a" + activity + "}:passes", turn.pass().orElseThrow().expiresAt().toEpochMilli(), "2801");
         redis.del("sk:{q:a" + activity + "}:claims");
         clock.advance(Duration.ofSeconds(6));
+        assertThat(one.admitting.tick(activity, window).expiredNow(), is(1L));
+        assertThat(one.find(2801).state(), is(PlaceState.EXPIRED));
+        assertThat("joining again is no second turn", one.join(2801).state(), is(PlaceState.USED));
+        assertThat(one.join(2801).state(), is(PlaceState.USED));
+        assertThat(one.find(2801).state(), is(PlaceState.USED));
+        assertThat("asked once, for the expired buyer joining again", asked.get(), is(1L));
+    }
+
+    /**
+     * claim.lua binds a pass to the purchase showing it; before the fix it ran unacknowledged, so a failover could
+     * lose the binding (with use.lua's mark) and the same pass buy another SKU. Now the binding waits for the
+     * replicas in force, and when they do not acknowledge it the purchase must not go on (failed before the fix:
+     * claim answered true on a Redis with no replica where one was required). Released, the pass buys once the
+     * replicas are back.
+     */
+    @Test
+    void aClaimTheReplicasDidNotAcknowledgeStopsThePurchase() {
+        clock.set(start.plusSeconds(1));
+        Instance one = new Instance(29, 100);
+        one.join(2901);
+        clock.set(start.plusSeconds(2).plusMillis(999));
         one.admitting.tick(activity, window);
-        assertThat("joining again is no second turn", one.join(2801).state(),
-                org.hamcrest.Matchers.not(PlaceState.WAITING));
+        String pass = one.find(2901).pass().orElseThrow().token();
+        // this Redis has no replica: a write of an instance requiring one is never acknowledged
+        Instance noReplica = new Instance(30, 100, new ReplicaAcks(1, 50));
+        org.junit.jupiter.api.Assertions.assertThrows(seckill.queue.api.LineUnavailable.class,
+                () -> noReplica.passes.claim(activity, 2901, pass, "unacknowledged"));
+        noReplica.passes.release(activity, 2901, pass, "unacknowledged");
+        assertThat(one.passes.claim(activity, 2901, pass, "later"), is(true));
+        assertThat(one.passes.claim(activity, 2901, pass, "another"), is(false));
     }
 
     /** Ticks until {@code count} buyers were called, one second apart; their order of calling. */

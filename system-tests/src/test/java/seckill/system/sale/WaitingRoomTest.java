@@ -261,6 +261,52 @@ class WaitingRoomTest extends ServiceTest {
         assertThat(sale.available(activity, SKU) + sale.available(activity, SKU + 1), is(15L));
     }
 
+    /**
+     * Hostile review (s44-qattack), open until 2026-12-03: a buyer who bought through the line got a second turn when
+     * the line lost its record of them: their ticket shown after the line's keys were lost (every
+     * {@code sk:{q:a<id>}:*}) put them back in the line, and a used pass whose mark a failover lost read EXPIRED and
+     * let them join again. The service now asks the ledger and reservation's Redis on those two paths only (the
+     * app's PastPurchases); a buyer who did not buy gets their place back as before.
+     */
+    @Test
+    void aServedBuyerGetsNoSecondTurnWhenTheLineLostItsRecordOfThem() {
+        long activity = twoSkus();
+        long served = BUYERS.incrementAndGet();
+        long other = BUYERS.incrementAndGet();
+        String servedTicket = SaleFixture.field(join(activity, served).body(), "ticket");
+        String otherTicket = SaleFixture.field(join(activity, other).body(), "ticket");
+        HttpResponse<String> bought = purchase(activity, served, SKU, awaitTurn(activity, served), "bought");
+        assertThat(bought.body(), bought.statusCode(), is(202));
+        String tag = "sk:{q:a" + activity + "}:";
+        assertThat(redis.hget(tag + "done", Long.toString(served)), is("u"));
+
+        // the line's keys lost (KEY_LOSS)
+        redis.del(redis.keys(tag + "*").toArray(String[]::new));
+        HttpResponse<String> back = placeWithTicket(activity, served, servedTicket);
+        assertThat(back.body(), SaleFixture.field(back.body(), "state"), is("USED"));
+        assertThat(redis.zscore(tag + "line", Long.toString(served)), is((Double) null));
+        assertThat(redis.hget(tag + "done", Long.toString(served)), is("u"));
+        HttpResponse<String> otherBack = placeWithTicket(activity, other, otherTicket);
+        assertThat(otherBack.body(), SaleFixture.field(otherBack.body(), "state"),
+                org.hamcrest.Matchers.either(is("WAITING")).or(is("YOUR_TURN")));
+
+        // the used mark lost (a failover took use.lua's write): the pass reads as withdrawn unused at its expiry
+        redis.hdel(tag + "done", Long.toString(served));
+        redis.zadd(tag + "passes", System.currentTimeMillis() - 1, Long.toString(served));
+        SaleFixture.await("the pass withdrawn as unused", Duration.ofSeconds(5),
+                () -> "EXPIRED".equals(SaleFixture.field(place(activity, served).body(), "state")));
+        HttpResponse<String> again = join(activity, served);
+        assertThat("joining again is no second turn: " + again.body(), SaleFixture.field(again.body(), "state"),
+                is("USED"));
+        assertThat(redis.zscore(tag + "line", Long.toString(served)), is((Double) null));
+        assertThat(SaleFixture.field(place(activity, served).body(), "state"), is("USED"));
+    }
+
+    private HttpResponse<String> placeWithTicket(long activity, long buyer, String ticket) {
+        return contract.check(sale.send(SaleFixture.asBuyer(HttpRequest.newBuilder(queue(activity))
+                .header("X-Queue-Ticket", ticket).GET(), buyer)));
+    }
+
     private long twoSkus() {
         Instant now = Instant.now();
         return sale.admin().launch(java.util.UUID.randomUUID().toString(), new seckill.client.NewActivity(

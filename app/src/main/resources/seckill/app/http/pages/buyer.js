@@ -366,6 +366,8 @@
       tick();
     } else if (answer.status === 503 || answer.status === 429) {
       retryIn(answer.retryAfter || 2, 'Joining the line — trying again in {s} s. Nothing is lost.');
+    } else if (answer.json.code === 'QUEUE_OFF') {
+      queueOff();
     } else {
       busy = false;
       status(answer.json.detail || ('Could not join the line (' + answer.status + ').'), 'bad');
@@ -411,6 +413,15 @@
     }
   }
 
+  // The operator switched the line off (409 QUEUE_OFF): purchases need no pass now, so this one goes on directly
+  // (the same requestId: a retry never buys twice). If the line is switched on again, its 403 joins it again.
+  function queueOff() {
+    stopLine();
+    pass = null;
+    $('line').hidden = true;
+    if (!done) attempt();
+  }
+
   function stopLine() {
     if (lineStream) lineStream.abort();
     lineStream = null;
@@ -429,6 +440,14 @@
     let finished = false;
     try {
       const response = await fetch(path, {headers, signal: mine.signal});
+      if (response.status === 409) {
+        let code = null;
+        try { code = (await response.json()).code; } catch (e) { /* no body */ }
+        if (code === 'QUEUE_OFF') {
+          if (lineStream === mine) queueOff();
+          return;
+        }
+      }
       if (response.status !== 200 || !response.body) throw new Error('no stream');
       const reader = response.body.getReader();
       const decoder = new TextDecoder();

@@ -11,7 +11,10 @@ public interface PassCheck {
     /**
      * Binds the buyer's (valid) pass to this purchase before it reserves: one turn, one purchase. True when the
      * pass is this purchase's (shown first, or the same {@code requestId} asked again), false when it is bound to
-     * another purchase (it bought, or is buying, something else). Best effort: true when Redis does not answer.
+     * another purchase (it bought, or is buying, something else). Best effort: true when Redis does not answer (the
+     * purchase halts on Redis doubt by itself). Throws {@link LineUnavailable} when the binding was written but the
+     * replicas in force did not acknowledge it: the purchase must not go on (a failover could lose the binding and
+     * the pass buy again); release it, and the buyer asks again.
      */
     boolean claim(long activityId, long buyerId, String pass, String requestId);
 
