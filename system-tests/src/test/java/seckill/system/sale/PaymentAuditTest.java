@@ -60,7 +60,7 @@ class PaymentAuditTest extends ServiceTest {
             AtomicLong blocked = new AtomicLong();
             SaleFixture.await("the service's audit insert waiting on the lock", Duration.ofSeconds(30), () -> {
                 try (ResultSet rows = holder.createStatement().executeQuery("SELECT ID FROM information_schema.PROCESSLIST"
-                        + " WHERE ID <> CONNECTION_ID() AND INFO LIKE '%INTO seckill_payment%'")) {
+                        + " WHERE ID <> CONNECTION_ID() AND DB = DATABASE() AND INFO LIKE '%INTO seckill_payment%'")) {
                     if (rows.next()) {
                         blocked.set(rows.getLong(1));
                         return true;
