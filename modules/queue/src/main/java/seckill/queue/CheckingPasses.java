@@ -53,7 +53,8 @@ class CheckingPasses implements PassCheck {
         // is then not bound (Redis did not answer: on a Redis Cluster the line's master may be down while the
         // reservation's answer), or bound on the master alone (a failover could lose it); either way it would buy again
         Object answer = acknowledged.write(claiming, new LineKeys(activityId).claiming(),
-                List.of(Long.toString(buyerId), pass, requestId, "claim"));
+                List.of(Long.toString(buyerId), pass, requestId, "claim", Long.toString(signer.passExpiry(pass)),
+                        Long.toString(clock.millis())));
         return !(answer instanceof Number n && n.longValue() == 0);
     }
 
@@ -61,7 +62,8 @@ class CheckingPasses implements PassCheck {
     public void release(long activityId, long buyerId, String pass, String requestId) {
         try {
             calls.read(claiming, new LineKeys(activityId).claiming(),
-                    List.of(Long.toString(buyerId), pass, requestId, "release"));
+                    List.of(Long.toString(buyerId), pass, requestId, "release",
+                            Long.toString(signer.passExpiry(pass)), Long.toString(clock.millis())));
         } catch (LineUnavailable e) {
             // the pass stays bound to that purchase: it may still buy with the same requestId
             LOG.log(Level.FINE, "pass claim not released", e);

@@ -261,7 +261,10 @@ class LineTest {
         one.passes.release(activity, 801, pass, "a");
         assertThat(one.passes.claim(activity, 801, pass, "b"), is(true));
         assertThat(one.passes.claim(activity, 801, pass, "a"), is(false));
-        // a new pass of the buyer's (joined again after this one expired) is not bound by the old one's purchase
+        // a new pass of the buyer's is not bound by the old one's purchase once the old one expired (the buyer
+        // joined again after it); while both are good, one turn buys once (aBuyerHoldingTwoGoodPassesBuysWithOnlyOne)
+        assertThat(one.passes.claim(activity, 801, pass + "-next", "c"), is(false));
+        clock.advance(Duration.ofSeconds(6));
         assertThat(one.passes.claim(activity, 801, pass + "-next", "c"), is(true));
     }
 
@@ -807,6 +810,41 @@ class LineTest {
         clock.advance(Duration.ofSeconds(1));
         assertThat(one.join(3601).state(), is(PlaceState.WAITING));
         assertThat(asked.get(), is(2L));
+    }
+
+    /**
+     * Hostile review (s45-qattack2): a buyer holding two good passes at once (called twice: the line's keys lost while
+     * it was their turn, their ticket giving the place back and the line calling them again; or a tick a failover
+     * lost) fires a purchase with each at the same moment, for two SKUs. claim.lua let a new pass replace another
+     * pass's binding, so the second bound while the first was still reserving, and both bought: two turns. Failed
+     * before the fix (the second pass bound). Now a pass replaces another pass's binding only once that pass has run
+     * out (a binding left behind by a purchase that got nothing and was not released still gives way).
+     */
+    @Test
+    void aBuyerHoldingTwoGoodPassesBuysWithOnlyOne() {
+        clock.set(start.plusSeconds(1));
+        Instance one = new Instance(37, 100);
+        Place joined = one.join(3701);
+        clock.set(start.plusSeconds(2).plusMillis(999));
+        one.admitting.tick(activity, window);
+        String first = one.find(3701).pass().orElseThrow().token();
+        // the line's keys lost (KEY_LOSS) during the turn; the ticket gives the place back, and the line calls again
+        REDIS.client().del(REDIS.client().keys("sk:{q:a" + activity + "}:*").toArray(String[]::new));
+        clock.advance(Duration.ofMillis(300));
+        assertThat(one.finding.find(activity, 3701, window, Optional.of(joined.ticket())).state(),
+                is(PlaceState.WAITING));
+        clock.advance(Duration.ofMillis(100));
+        one.admitting.tick(activity, window);
+        String second = one.find(3701).pass().orElseThrow().token();
+        assertThat(one.passes.refusal(activity, 3701, Optional.of(first)), is(Optional.empty()));
+        // both purchases at once: the first binds its pass and is reserving when the second shows the other one
+        assertThat(one.passes.claim(activity, 3701, first, "sku-1"), is(true));
+        assertThat("the other pass buys a second SKU", one.passes.claim(activity, 3701, second, "sku-2"), is(false));
+        // once the first pass ran out, a binding it left (its purchase got nothing, the release lost) gives way
+        clock.advance(Duration.ofSeconds(5).minusMillis(350));
+        assertThat(one.passes.refusal(activity, 3701, Optional.of(first)), is(Optional.of("EXPIRED")));
+        assertThat(one.passes.refusal(activity, 3701, Optional.of(second)), is(Optional.empty()));
+        assertThat(one.passes.claim(activity, 3701, second, "sku-2"), is(true));
     }
 
     /** Ticks until {@code count} buyers were called, one second apart; their order of calling. */
