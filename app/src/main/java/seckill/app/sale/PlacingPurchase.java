@@ -106,8 +106,9 @@ public class PlacingPurchase {
                     return new PurchaseOutcome.PassRequired(purchase.activityId(), "USED");
                 }
             } catch (seckill.queue.api.LineUnavailable unacknowledged) {
-                // bound on the line's master alone: a failover could lose it and let the pass buy again. Nothing
-                // was reserved; unbound, the pass buys when the buyer asks again
+                // not bound (the line's Redis did not answer) or bound on its master alone (a failover could lose
+                // it): either way the pass could buy again. Nothing was reserved; unbound, the pass buys when the
+                // buyer asks again
                 passes.release(purchase.activityId(), purchase.userId(), pass, purchase.requestId());
                 return new PurchaseOutcome.PassNotRecorded();
             }

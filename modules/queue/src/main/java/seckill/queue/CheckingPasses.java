@@ -49,26 +49,21 @@ class CheckingPasses implements PassCheck {
 
     @Override
     public boolean claim(long activityId, long buyerId, String pass, String requestId) {
-        try {
-            Object answer = acknowledged.write(claiming, new LineKeys(activityId).claiming(),
-                    List.of(Long.toString(buyerId), pass, requestId, "claim"));
-            return !(answer instanceof Number n && n.longValue() == 0);
-        } catch (LineUnavailable e) {
-            if (e.getCause() instanceof seckill.redis.ReplicaAcks.Missing) {
-                // bound on the master alone: a failover could lose it and let the pass buy again
-                throw e;
-            }
-            // the purchase path halts on Redis doubt itself; a pass is not refused for want of this record
-            LOG.log(Level.FINE, "pass claim not recorded", e);
-            return true;
-        }
+        // acknowledged by the replicas in force. LineUnavailable goes to the caller, which must not reserve: the pass
+        // is then not bound (Redis did not answer: on a Redis Cluster the line's master may be down while the
+        // reservation's answer), or bound on the master alone (a failover could lose it); either way it would buy again
+        Object answer = acknowledged.write(claiming, new LineKeys(activityId).claiming(),
+                List.of(Long.toString(buyerId), pass, requestId, "claim", Long.toString(signer.passExpiry(pass)),
+                        Long.toString(clock.millis())));
+        return !(answer instanceof Number n && n.longValue() == 0);
     }
 
     @Override
     public void release(long activityId, long buyerId, String pass, String requestId) {
         try {
             calls.read(claiming, new LineKeys(activityId).claiming(),
-                    List.of(Long.toString(buyerId), pass, requestId, "release"));
+                    List.of(Long.toString(buyerId), pass, requestId, "release",
+                            Long.toString(signer.passExpiry(pass)), Long.toString(clock.millis())));
         } catch (LineUnavailable e) {
             // the pass stays bound to that purchase: it may still buy with the same requestId
             LOG.log(Level.FINE, "pass claim not released", e);

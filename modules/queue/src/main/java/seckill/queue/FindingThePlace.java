@@ -30,12 +30,12 @@ class FindingThePlace implements FindPlace {
     private final QueueRandomness randomness;
     private final PassSigner signer;
     private final Places places;
-    private final PastPurchases purchases;
+    private final AskingPastPurchases purchases;
 
     @Inject
     FindingThePlace(UnifiedJedis redis, Clock clock, QueueSettings settings, QueueRandomness randomness,
                     PassSigner signer, QueueSwitches switches, LineFigures figures, PastPurchases purchases) {
-        this.purchases = purchases;
+        this.purchases = new AskingPastPurchases(purchases, clock);
         this.calls = new LineCalls(redis, settings.acksInForce());
         this.clock = clock;
         this.randomness = randomness;
@@ -65,7 +65,7 @@ class FindingThePlace implements FindPlace {
         }
         // the line lost this buyer (or never had them): a served buyer gets their place back used, not waiting
         // (before the start nobody bought: the record is not asked)
-        String served = started && Places.boughtIn(purchases, activityId, buyerId) ? "1" : "0";
+        String served = started && purchases.boughtIn(activityId, buyerId) ? "1" : "0";
         List<String> restoring = new java.util.ArrayList<>(args);
         restoring.add(served);
         return places.of(activityId, buyerId, calls.write(script, keys, restoring));

@@ -29,13 +29,13 @@ class JoiningTheLine implements JoinLine {
     private final Clock clock;
     private final QueueRandomness randomness;
     private final Places places;
-    private final PastPurchases purchases;
+    private final AskingPastPurchases purchases;
 
     @Inject
     JoiningTheLine(UnifiedJedis redis, Clock clock, QueueSettings settings, QueueRandomness randomness,
                    PassSigner signer, QueueSwitches switches, LineFigures figures, PastPurchases purchases) {
         this.calls = new LineCalls(redis, settings.acksInForce());
-        this.purchases = purchases;
+        this.purchases = new AskingPastPurchases(purchases, clock);
         this.clock = clock;
         this.randomness = randomness;
         this.places = new Places(signer, switches, figures);
@@ -48,7 +48,7 @@ class JoiningTheLine implements JoinLine {
             return place;
         }
         // join.lua wrote nothing: the pass expired unused, or it bought and its used mark was lost
-        return join(activityId, buyerId, window, Places.boughtIn(purchases, activityId, buyerId) ? "1" : "0");
+        return join(activityId, buyerId, window, purchases.boughtIn(activityId, buyerId) ? "1" : "0");
     }
 
     private Place join(long activityId, long buyerId, QueueWindow window, String served) {

@@ -28,14 +28,14 @@ record LineKeys(long activityId) {
         return tag() + "meta";
     }
 
-    /** claim.lua's: the purchase each pass is bound to. */
+    /** claim.lua's: the purchase each pass is bound to, and the marks of passes used. */
     List<String> claiming() {
-        return List.of(tag() + "claims");
+        return List.of(tag() + "claims", tag() + "done");
     }
 
     /** KEYS of use.lua. */
     List<String> using() {
         String t = tag();
-        return List.of(t + "passes", t + "done", t + "meta");
+        return List.of(t + "passes", t + "done", t + "meta", t + "line");
     }
 }

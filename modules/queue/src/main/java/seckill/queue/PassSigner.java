@@ -79,6 +79,16 @@ final class PassSigner {
         return Optional.empty();
     }
 
+    /** When a pass (of a known key) runs out, in epoch ms; 0 when it is not a good pass. */
+    long passExpiry(String pass) {
+        String[] parts = signingKeyId == null ? null : verified(pass, "p1", 6);
+        try {
+            return parts == null ? 0 : Long.parseLong(parts[5]);
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
     /** The place a ticket of this buyer and activity names, or -1 when it is not a good ticket of theirs. */
     long ticketPlace(String ticket, long activityId, long buyerId) {
         if (signingKeyId == null) {

@@ -4,9 +4,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
-import seckill.queue.api.LineUnavailable;
 import seckill.queue.api.Pass;
-import seckill.queue.api.PastPurchases;
 import seckill.queue.api.Place;
 import seckill.queue.api.PlaceState;
 import seckill.queue.rules.Position;
@@ -51,18 +49,6 @@ final class Places {
                 ? Optional.of(new Pass(signer.pass(activityId, buyerId, place, expiry), Instant.ofEpochMilli(expiry)))
                 : Optional.empty();
         return new Place(activityId, buyerId, state, place, position, wait, waiting, called, ticket, pass);
-    }
-
-    /**
-     * Asks the record of past purchases whether the buyer bought in the activity (the line's rare paths only);
-     * {@link LineUnavailable} when it cannot tell: the buyer asks again, nothing was written.
-     */
-    static boolean boughtIn(PastPurchases purchases, long activityId, long buyerId) {
-        try {
-            return purchases.boughtIn(activityId, buyerId);
-        } catch (RuntimeException e) {
-            throw new LineUnavailable("the record of past purchases did not answer", e);
-        }
     }
 
     private static long number(Object reply) {

@@ -1,12 +1,17 @@
 -- One turn, one purchase: a pass is bound to the first purchase (its requestId) that shows it, before that
 -- purchase reserves, so the pass buys nothing else while it lasts; the same purchase asked again (a retry
--- with its requestId) still passes and finds its reservation. KEYS[1]: claims (HASH buyer -> sha1(pass)|requestId).
--- ARGV: buyer, pass, requestId, 'claim' or 'release'.
+-- with its requestId) still passes and finds its reservation. KEYS[1]: claims (HASH buyer ->
+-- sha1(pass)|pass expiry ms|requestId), KEYS[2]: done (line.lua's KEYS[6], buyer -> u|e).
+-- ARGV: buyer, pass, requestId, 'claim' or 'release', the pass's expiry (ms), now (ms).
 -- claim answers 1 when the pass is this purchase's (first shown, or the same requestId again, or a new pass of
--- the buyer's replacing an old one's binding), 0 when it is bound to another purchase.
+-- the buyer's replacing the binding of an old one that has run out: a purchase that got nothing and whose release
+-- was lost leaves it behind), 0 when it is bound to another purchase, or when another pass of the buyer's is
+-- bound and still good (a buyer called twice, by a lost tick or a ticket giving back the place of a buyer whose
+-- turn it was, holds two passes: one turn, one purchase), or when the buyer's pass was used (called again while
+-- their purchase was reserving: the used pass bought their turn, the new pass buys nothing).
 -- release (the purchase got nothing: sold out, refused, throttled) unbinds it, only if still bound to this
 -- purchase, so the pass may buy something else; answers 1 when it did. Re-runs give the same answers.
-local bound = ARGV[2] and (redis.sha1hex(ARGV[2]) .. '|' .. ARGV[3])
+local bound = ARGV[2] and (redis.sha1hex(ARGV[2]) .. '|' .. ARGV[5] .. '|' .. ARGV[3])
 local held = redis.call('HGET', KEYS[1], ARGV[1])
 if ARGV[4] == 'release' then
   if held == bound then
@@ -15,7 +20,16 @@ if ARGV[4] == 'release' then
   end
   return 0
 end
-if not held or held == bound or string.sub(held, 1, 41) ~= string.sub(bound, 1, 41) then
+if not held or held == bound then
+  redis.call('HSET', KEYS[1], ARGV[1], bound)
+  return 1
+end
+if string.sub(held, 1, 41) == string.sub(bound, 1, 41) then
+  return 0
+end
+-- another pass's binding: it gives way once that pass has run out, unless it bought the buyer's turn
+local held_expiry = tonumber(string.match(held, '^%x+|(%d+)|') or '0') or 0
+if held_expiry < tonumber(ARGV[6]) and redis.call('HGET', KEYS[2], ARGV[1]) ~= 'u' then
   redis.call('HSET', KEYS[1], ARGV[1], bound)
   return 1
 end

@@ -49,8 +49,16 @@ class LineTest {
     private final java.util.Set<Long> bought = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** How often the line asked it: only on its rare paths, never on an ordinary join or read. */
     private final AtomicLong asked = new AtomicLong();
+    /** What the record does while it is asked (a slow ledger in a test that needs one). */
+    private volatile Runnable whileAsked = () -> { };
+    /** The ledger down: the record cannot tell. */
+    private volatile boolean ledgerDown;
     private final seckill.queue.api.PastPurchases purchases = (activityId, buyerId) -> {
         asked.incrementAndGet();
+        whileAsked.run();
+        if (ledgerDown) {
+            throw new IllegalStateException("the ledger does not answer");
+        }
         return activityId == LineTest.this.activity && bought.contains(buyerId);
     };
     private long activity;
@@ -253,7 +261,10 @@ class LineTest {
         one.passes.release(activity, 801, pass, "a");
         assertThat(one.passes.claim(activity, 801, pass, "b"), is(true));
         assertThat(one.passes.claim(activity, 801, pass, "a"), is(false));
-        // a new pass of the buyer's (joined again after this one expired) is not bound by the old one's purchase
+        // a new pass of the buyer's is not bound by the old one's purchase once the old one expired (the buyer
+        // joined again after it); while both are good, one turn buys once (aBuyerHoldingTwoGoodPassesBuysWithOnlyOne)
+        assertThat(one.passes.claim(activity, 801, pass + "-next", "c"), is(false));
+        clock.advance(Duration.ofSeconds(6));
         assertThat(one.passes.claim(activity, 801, pass + "-next", "c"), is(true));
     }
 
@@ -633,6 +644,207 @@ class LineTest {
         noReplica.passes.release(activity, 2901, pass, "unacknowledged");
         assertThat(one.passes.claim(activity, 2901, pass, "later"), is(true));
         assertThat(one.passes.claim(activity, 2901, pass, "another"), is(false));
+    }
+
+    /**
+     * Hostile review (s45-qattack2). The line's binding of a pass (claim.lua) is the only thing that stops a pass buying
+     * twice while the queue is on. When Redis did not answer the claim (a connection reset, a timeout, or on a Redis
+     * Cluster the line's master down while the reservation's masters answer), CheckingPasses answered true ("best
+     * effort") and the purchase went on to reserve with no binding at all: the same pass then bought every other SKU
+     * of the activity (each purchase its own requestId) while it lasted. Failed before the fix (claim answered true on
+     * a Redis that does not answer). Now the purchase does not go on: nothing reserved, 503 BUSY, the buyer retries.
+     */
+    @Test
+    void aClaimRedisDidNotAnswerStopsThePurchase() throws java.io.IOException {
+        clock.set(start.plusSeconds(1));
+        Instance one = new Instance(32, 100);
+        one.join(3201);
+        clock.set(start.plusSeconds(2).plusMillis(999));
+        one.admitting.tick(activity, window);
+        String pass = one.find(3201).pass().orElseThrow().token();
+        int closedPort;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        try (UnifiedJedis down = new redis.clients.jedis.JedisPooled("127.0.0.1", closedPort)) {
+            CheckingPasses unreachable = new CheckingPasses(down, one.settings, one.signer, clock, one.figures);
+            org.junit.jupiter.api.Assertions.assertThrows(seckill.queue.api.LineUnavailable.class,
+                    () -> unreachable.claim(activity, 3201, pass, "line-down"));
+        }
+        // nothing was bound: once the line answers again the pass buys, once
+        assertThat(one.passes.claim(activity, 3201, pass, "line-back"), is(true));
+        assertThat(one.passes.claim(activity, 3201, pass, "another-sku"), is(false));
+    }
+
+    /**
+     * Hostile review (s45-qattack2): a purchase checked a moment before its pass ran out binds it and goes on to
+     * reserve; meanwhile a tick withdraws the pass as unused and the buyer (or their page, told EXPIRED) joins again.
+     * The record of past purchases cannot know yet (the reservation is still being made), so join.lua puts them back
+     * at the end of the line. The reservation then lands, and use.lua found the buyer neither holding a pass nor
+     * marked expired: it marked nothing, the buyer stayed WAITING and was called again for a second turn, whose pass
+     * (a new pass replaces the old one's binding in claim.lua) bought another SKU. Failed before the fix (called
+     * again: YOUR_TURN, and the new pass bought). Now use.lua takes a buyer who joined again during the purchase out
+     * of the line, served.
+     */
+    @Test
+    void aBuyerWhoJoinsAgainWhileTheirPurchaseReservesGetsNoSecondTurn() {
+        clock.set(start.plusSeconds(1));
+        Instance one = new Instance(33, 100);
+        one.join(3301);
+        clock.set(start.plusSeconds(2).plusMillis(999));
+        one.admitting.tick(activity, window);
+        String first = one.find(3301).pass().orElseThrow().token();
+        // the purchase, checked a moment before the pass runs out, binds it and goes on to reserve
+        assertThat(one.passes.claim(activity, 3301, first, "slow"), is(true));
+        // meanwhile the pass runs out: withdrawn as unused, and the buyer joins again (nothing bought yet)
+        clock.advance(Duration.ofSeconds(6));
+        assertThat(one.admitting.tick(activity, window).expiredNow(), is(1L));
+        one.join(3301);
+        // the reservation lands, and the pass is marked used
+        bought.add(3301L);
+        one.passes.used(activity, 3301);
+        clock.advance(Duration.ofSeconds(1));
+        one.admitting.tick(activity, window);
+        Place after = one.find(3301);
+        after.pass().ifPresent(second -> assertThat("a second turn's pass buys another SKU",
+                one.passes.claim(activity, 3301, second.token(), "another-sku"), is(false)));
+        assertThat(after.state(), is(PlaceState.USED));
+        assertThat(REDIS.client().zscore("sk:{q:a" + activity + "}:line", "3301"), is((Double) null));
+    }
+
+    /**
+     * The same race, the buyer called again before the first purchase marked its pass used (a short line: the next
+     * tick). use.lua then withdraws the new pass (the buyer is served), but the new pass is signed and checked in
+     * memory, and claim.lua let a buyer's new pass replace the old one's binding: it bought another SKU. Failed
+     * before the fix. Now claim.lua refuses another pass of a buyer whose pass was used (done 'u').
+     */
+    @Test
+    void aSecondPassOfABuyerWhosePassWasUsedBuysNothing() {
+        clock.set(start.plusSeconds(1));
+        Instance one = new Instance(34, 100);
+        one.join(3401);
+        clock.set(start.plusSeconds(2).plusMillis(999));
+        one.admitting.tick(activity, window);
+        String first = one.find(3401).pass().orElseThrow().token();
+        assertThat(one.passes.claim(activity, 3401, first, "slow"), is(true));
+        clock.advance(Duration.ofSeconds(6));
+        assertThat(one.admitting.tick(activity, window).expiredNow(), is(1L));
+        one.join(3401);
+        clock.advance(Duration.ofMillis(100));
+        one.admitting.tick(activity, window);
+        String second = one.find(3401).pass().orElseThrow().token();
+        // the first purchase's reservation lands and its pass is marked used
+        bought.add(3401L);
+        one.passes.used(activity, 3401);
+        assertThat(one.find(3401).state(), is(PlaceState.USED));
+        assertThat("the second pass buys another SKU", one.passes.claim(activity, 3401, second, "another-sku"),
+                is(false));
+        // the first purchase asked again still finds its reservation
+        assertThat(one.passes.claim(activity, 3401, first, "slow"), is(true));
+    }
+
+    /**
+     * Hostile review (s45-qattack2): the record of past purchases (the ledger) must stay out of the blast. A buyer whose
+     * pass expired sends many joins at once (a script, or a page in several tabs): each found EXPIRED and asked the
+     * ledger, one query per request, however many (16 of 16 before the fix). Now concurrent askers for one buyer on
+     * one instance share one answer.
+     */
+    @Test
+    void concurrentJoinsOfABuyerWhosePassExpiredAskTheRecordOnce() throws Exception {
+        clock.set(start.plusSeconds(1));
+        Instance one = new Instance(35, 100);
+        one.join(3501);
+        clock.set(start.plusSeconds(2).plusMillis(999));
+        one.admitting.tick(activity, window);
+        clock.advance(Duration.ofSeconds(6));
+        assertThat(one.admitting.tick(activity, window).expiredNow(), is(1L));
+        int joins = 16;
+        java.util.concurrent.CountDownLatch allAsking = new java.util.concurrent.CountDownLatch(joins);
+        whileAsked = () -> {
+            allAsking.countDown();
+            try {
+                allAsking.await(500, java.util.concurrent.TimeUnit.MILLISECONDS);  // a slow ledger
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        };
+        asked.set(0);
+        List<java.util.concurrent.Future<Place>> answers = new ArrayList<>();
+        try (var pool = java.util.concurrent.Executors.newFixedThreadPool(joins)) {
+            for (int i = 0; i < joins; i++) {
+                answers.add(pool.submit(() -> one.join(3501)));
+            }
+        }
+        for (var answer : answers) {
+            assertThat(answer.get().state(), is(PlaceState.WAITING));
+        }
+        assertThat("ledger queries for one buyer's burst of joins", asked.get(), is(1L));
+    }
+
+    /**
+     * Hostile review (s45-qattack2): with the ledger down, a buyer whose pass expired and who joins again in a loop (the
+     * answer is 503 QUEUE_UNAVAILABLE, Retry-After 1, which a script ignores) made the line ask the ledger on every
+     * join: 20 of 20 before the fix, each a connection attempt on a ledger that is already failing. Now a record that
+     * did not answer is not asked again for a second of the line's clock; the buyer is told 503 meanwhile.
+     */
+    @Test
+    void aLedgerThatDoesNotAnswerIsNotAskedByEveryRetry() {
+        clock.set(start.plusSeconds(1));
+        Instance one = new Instance(36, 100);
+        one.join(3601);
+        clock.set(start.plusSeconds(2).plusMillis(999));
+        one.admitting.tick(activity, window);
+        clock.advance(Duration.ofSeconds(6));
+        assertThat(one.admitting.tick(activity, window).expiredNow(), is(1L));
+        ledgerDown = true;
+        asked.set(0);
+        for (int i = 0; i < 20; i++) {
+            org.junit.jupiter.api.Assertions.assertThrows(seckill.queue.api.LineUnavailable.class,
+                    () -> one.join(3601));
+            clock.advance(Duration.ofMillis(10));
+        }
+        assertThat("ledger queries in 200 ms of a retry loop", asked.get(), is(1L));
+        assertThat(one.find(3601).state(), is(PlaceState.EXPIRED));
+        // the ledger back, a second later: asked again, and the buyer joins the end of the line
+        ledgerDown = false;
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(one.join(3601).state(), is(PlaceState.WAITING));
+        assertThat(asked.get(), is(2L));
+    }
+
+    /**
+     * Hostile review (s45-qattack2): a buyer holding two good passes at once (called twice: the line's keys lost while
+     * it was their turn, their ticket giving the place back and the line calling them again; or a tick a failover
+     * lost) fires a purchase with each at the same moment, for two SKUs. claim.lua let a new pass replace another
+     * pass's binding, so the second bound while the first was still reserving, and both bought: two turns. Failed
+     * before the fix (the second pass bound). Now a pass replaces another pass's binding only once that pass has run
+     * out (a binding left behind by a purchase that got nothing and was not released still gives way).
+     */
+    @Test
+    void aBuyerHoldingTwoGoodPassesBuysWithOnlyOne() {
+        clock.set(start.plusSeconds(1));
+        Instance one = new Instance(37, 100);
+        Place joined = one.join(3701);
+        clock.set(start.plusSeconds(2).plusMillis(999));
+        one.admitting.tick(activity, window);
+        String first = one.find(3701).pass().orElseThrow().token();
+        // the line's keys lost (KEY_LOSS) during the turn; the ticket gives the place back, and the line calls again
+        REDIS.client().del(REDIS.client().keys("sk:{q:a" + activity + "}:*").toArray(String[]::new));
+        clock.advance(Duration.ofMillis(300));
+        assertThat(one.finding.find(activity, 3701, window, Optional.of(joined.ticket())).state(),
+                is(PlaceState.WAITING));
+        clock.advance(Duration.ofMillis(100));
+        one.admitting.tick(activity, window);
+        String second = one.find(3701).pass().orElseThrow().token();
+        assertThat(one.passes.refusal(activity, 3701, Optional.of(first)), is(Optional.empty()));
+        // both purchases at once: the first binds its pass and is reserving when the second shows the other one
+        assertThat(one.passes.claim(activity, 3701, first, "sku-1"), is(true));
+        assertThat("the other pass buys a second SKU", one.passes.claim(activity, 3701, second, "sku-2"), is(false));
+        // once the first pass ran out, a binding it left (its purchase got nothing, the release lost) gives way
+        clock.advance(Duration.ofSeconds(5).minusMillis(350));
+        assertThat(one.passes.refusal(activity, 3701, Optional.of(first)), is(Optional.of("EXPIRED")));
+        assertThat(one.passes.refusal(activity, 3701, Optional.of(second)), is(Optional.empty()));
+        assertThat(one.passes.claim(activity, 3701, second, "sku-2"), is(true));
     }
 
     /** Ticks until {@code count} buyers were called, one second apart; their order of calling. */

@@ -11,10 +11,11 @@ public interface PassCheck {
     /**
      * Binds the buyer's (valid) pass to this purchase before it reserves: one turn, one purchase. True when the
      * pass is this purchase's (shown first, or the same {@code requestId} asked again), false when it is bound to
-     * another purchase (it bought, or is buying, something else). Best effort: true when Redis does not answer (the
-     * purchase halts on Redis doubt by itself). Throws {@link LineUnavailable} when the binding was written but the
-     * replicas in force did not acknowledge it: the purchase must not go on (a failover could lose the binding and
-     * the pass buy again); release it, and the buyer asks again.
+     * another purchase (it bought, or is buying, something else) or is a new pass of a buyer whose pass was used.
+     * Throws {@link LineUnavailable} when Redis did not answer (nothing bound: on a Redis Cluster the line's master
+     * may be down while the reservation's answer) or the binding was written but the replicas in force did not
+     * acknowledge it (a failover could lose it): either way the pass could buy again, so the purchase must not go on;
+     * release it, and the buyer asks again.
      */
     boolean claim(long activityId, long buyerId, String pass, String requestId);
 
