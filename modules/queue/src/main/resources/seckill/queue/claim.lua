@@ -11,8 +11,14 @@
 -- their purchase was reserving: the used pass bought their turn, the new pass buys nothing).
 -- release (the purchase got nothing: sold out, refused, throttled) unbinds it, only if still bound to this
 -- purchase, so the pass may buy something else; answers 1 when it did. Re-runs give the same answers.
-local bound = ARGV[2] and (redis.sha1hex(ARGV[2]) .. '|' .. ARGV[5] .. '|' .. ARGV[3])
+local sha = ARGV[2] and redis.sha1hex(ARGV[2])
+local bound = sha and (sha .. '|' .. ARGV[5] .. '|' .. ARGV[3])
 local held = redis.call('HGET', KEYS[1], ARGV[1])
+-- a binding written before it kept the pass's expiry (sha1(pass)|requestId; an upgrade with purchases in flight)
+-- is the same binding: its purchase asked again passes (and is bound anew), its release unbinds it
+if held and sha and held == sha .. '|' .. ARGV[3] then
+  held = bound
+end
 if ARGV[4] == 'release' then
   if held == bound then
     redis.call('HDEL', KEYS[1], ARGV[1])

@@ -268,6 +268,30 @@ class LineTest {
         assertThat(one.passes.claim(activity, 801, pass + "-next", "c"), is(true));
     }
 
+    /**
+     * A purchase in flight while the service is upgraded: its pass was bound by the script before the binding kept
+     * the pass's expiry ({@code sha1(pass)|requestId}); the purchase asked again with its requestId by an upgraded
+     * instance is still the pass's own purchase, and another purchase is not. Before the fix the retry was USED.
+     */
+    @Test
+    void aBindingWrittenBeforeTheUpgradeStillPassesItsOwnPurchase() throws Exception {
+        clock.set(start.plusSeconds(1));
+        Instance one = new Instance(29, 100);
+        one.join(2901);
+        clock.set(start.plusSeconds(2).plusMillis(999));
+        one.admitting.tick(activity, window);
+        String pass = one.find(2901).pass().orElseThrow().token();
+        String sha = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-1")
+                .digest(pass.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        REDIS.client().hset("sk:{q:a" + activity + "}:claims", "2901", sha + "|old-request");
+        assertThat("the in-flight purchase asked again", one.passes.claim(activity, 2901, pass, "old-request"), is(true));
+        assertThat("another purchase", one.passes.claim(activity, 2901, pass, "new-request"), is(false));
+        REDIS.client().hset("sk:{q:a" + activity + "}:claims", "2901", sha + "|old-request");
+        one.passes.release(activity, 2901, pass, "old-request");
+        assertThat("released by its own purchase", REDIS.client().hget("sk:{q:a" + activity + "}:claims", "2901"),
+                is(org.hamcrest.Matchers.nullValue()));
+    }
+
     @Test
     void aPassIsBoundToItsBuyerAndAnUnusedOneFreesThePlaceForTheNext() {
         clock.set(start.plusSeconds(1));
