@@ -61,7 +61,7 @@ public class ScriptCost {
             // since issue #35's second step the service sends each claim's event text in the requestId's
             // place (ReservationEventFields.packed); before it, the requestId
             // (and names the shape in a seventh argument before the buyers')
-            packed = source.contains("'e', ARGV[base + 3]");
+            packed = source.contains("'e', ARGV[base + 3]") || source.contains("'e', argv[base + 3]");
             // since its third step the call's reservations in one entry: shape 'es' (older scripts: 'e')
             shape = source.contains("'es'") ? "es" : "e";
             // since its fourth step a reservation is answered by the units left alone, any other verdict by

@@ -64,13 +64,15 @@ local function windows(earlierKey, currentKey, now, limit, millis, users)
   local nEarlier = 0 -- of them in the earlier period's hash
   -- (the opening's text is kept as read, so writing the window back formats no number but the attempts)
   local match, find = string.match, string.find
+  -- the usual counts of attempts need no tonumber (a strtod each): what the table holds is their text
+  local small = {['1'] = 1, ['2'] = 2, ['3'] = 3, ['4'] = 4, ['5'] = 5}
   local function parse(value, key, user)
     local openedText, attempts, ids = match(value, '^(%d+),(%d+),(.*)$')
     local opened = tonumber(openedText)
     if not opened or opened + millis <= now then
       return nil
     end
-    return {key, openedText, tonumber(attempts), ids, user, opened, false}
+    return {key, openedText, small[attempts] or tonumber(attempts), ids, user, opened, false}
   end
   -- Returns nil, nil within the limit, else the attempts and the millis until the window ends. An
   -- attempt let through that reserves nothing (`reserves` false) is remembered, so a re-run of it is

@@ -24,14 +24,15 @@ if ARGV[5] ~= '0' and (not positiveInteger(ARGV[5]) or not positiveInteger(ARGV[
   return redis.error_reply('ERR window attempts and millis must be positive integers')
 end
 local n = tonumber(ARGV[1])
+local argv = ARGV -- a local: a global is a table lookup each time it is named
 local out = {}
 local o = 0 -- answers so far (#out is a search each time)
 local stock = redis.call('GET', KEYS[1])
 local users, ids = {}, {}
 for i = 1, n do
   local base = 4 + i * 4
-  users[i] = ARGV[base]
-  ids[i] = ARGV[base + 2]
+  users[i] = argv[base]
+  ids[i] = argv[base + 2]
 end
 local window = windows(KEYS[5], KEYS[6], tonumber(ARGV[2]), stock and tonumber(ARGV[5]) or 0, tonumber(ARGV[6]), users)
 -- one HMGET of `key` for the call's buyers or ids, in slices, here and for the HSET below: unpack has a
@@ -74,13 +75,14 @@ local mints = {}
 local quantities = {['1'] = 1, ['2'] = 2, ['3'] = 3, ['4'] = 4, ['5'] = 5}
 local match = string.match
 local shape = ARGV[7]
+local judge = window.judge
 local packed = shape ~= 'named'
 local oneEntry = shape == 'es'
 local recorded = {} -- with 'es': the events of the buyers reserved so far, for the call's one XADD
 local r = 0
 for i = 1, n do
   local base = 4 + i * 4
-  local user, quantityText, id = users[i], ARGV[base + 1], ids[i]
+  local user, quantityText, id = users[i], argv[base + 1], ids[i]
   local quantity = quantities[quantityText]
   if not quantity and positiveInteger(quantityText) then
     quantity = tonumber(quantityText)
@@ -110,7 +112,7 @@ for i = 1, n do
       local throttled, retryAfter
       if not taken then
         -- let through, yet no reservation: the window remembers it, so a re-run is not counted again
-        throttled, retryAfter = window.judge(i, user, id, reserves)
+        throttled, retryAfter = judge(i, user, id, reserves)
       end
       if taken then
         out[o + 1] = 'ID_TAKEN'; o = o + 1
@@ -143,12 +145,12 @@ for i = 1, n do
           -- one XADD for the call (below): an XADD's redis.call and stream append cost about as much
           -- as the rest of a reservation's Lua, and one per call saves most of it (issue #35)
           r = r + 1
-          recorded[r] = ARGV[base + 3]
+          recorded[r] = argv[base + 3]
         elseif packed then
-          redis.call('XADD', KEYS[3], '*', 'e', ARGV[base + 3])
+          redis.call('XADD', KEYS[3], '*', 'e', argv[base + 3])
         else
           redis.call('XADD', KEYS[3], '*', 'reservationId', id, 'userId', user, 'quantity', quantityText,
-            'requestId', ARGV[base + 3], 'reservedAt', ARGV[2])
+            'requestId', argv[base + 3], 'reservedAt', argv[2])
         end
         out[o + 1] = left; o = o + 1
       end
