@@ -61,9 +61,12 @@ public class ScriptCost {
             // since issue #35's second step the service sends each claim's event text in the requestId's
             // place (ReservationEventFields.packed); before it, the requestId
             // (and names the shape in a seventh argument before the buyers')
-            packed = source.contains("'e', ARGV[base + 3]");
+            packed = source.contains("'e', ARGV[base + 3]") || source.contains("'e', argv[base + 3]");
             // since its third step the call's reservations in one entry: shape 'es' (older scripts: 'e')
             shape = source.contains("'es'") ? "es" : "e";
+            // since its fourth step a reservation is answered by the units left alone, any other verdict by
+            // its name and as many values as it has (older scripts: three values per buyer)
+            compact = source.contains("'SOLD_OUT'; o = o + 1");
             call("FLUSHALL");
             String sha = (String) call("SCRIPT", "LOAD", source);
             // a day ahead: the window hashes expire at absolute times (PEXPIREAT), and a phase under valgrind lasts seconds
@@ -88,6 +91,7 @@ public class ScriptCost {
     static boolean packed;
     static String shape;
     static boolean mixed;
+    static boolean compact;
 
     static void phase(String variant, String phase, String sha, String tag, int calls, int k, int userOffset,
                       long t0, long later, String cgPid, File cgDir, String... expected) throws Exception {
@@ -133,8 +137,15 @@ public class ScriptCost {
             if (!(reply instanceof List<?> list)) {
                 throw new IllegalStateException("script failed: " + reply);
             }
-            for (int j = 0; j < list.size(); j += 3) {
-                verdicts.merge(String.valueOf(list.get(j)), 1, Integer::sum);
+            for (int j = 0; j < list.size(); ) {
+                Object first = list.get(j);
+                String verdict = compact && first instanceof Long ? "RESERVED" : String.valueOf(first);
+                verdicts.merge(verdict, 1, Integer::sum);
+                j += !compact ? 3 : switch (verdict) {
+                    case "THROTTLED" -> 3;
+                    case "ALREADY_RESERVED", "INSUFFICIENT" -> 2;
+                    default -> 1;
+                };
             }
         }
         long instructions = -1;

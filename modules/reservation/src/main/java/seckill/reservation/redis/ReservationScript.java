@@ -92,16 +92,35 @@ public final class ReservationScript {
         }
         // one WAIT serves the whole coalesced call
         List<?> reply = (List<?>) many.runAcknowledged(redis, keys, args, acks);
+        // per buyer: the units left (a number) when reserved under the claim's own id, else a verdict
+        // followed by as many values as it has (reserve_many.lua: issue #35's fourth step)
         List<ReservationOutcome> outcomes = new java.util.ArrayList<>(claims.size());
-        for (int i = 0; i < claims.size(); i++) {
-            String verdict = RedisScript.text(reply.get(i * 3));
-            String value = RedisScript.text(reply.get(i * 3 + 1));
+        int read = 0;
+        for (Claim claim : claims) {
+            Object answer = reply.get(read++);
+            if (answer instanceof Long remaining) {
+                outcomes.add(new ReservationOutcome.Reserved(claim.candidate(), remaining));
+                continue;
+            }
+            String verdict = RedisScript.text(answer);
+            int values = switch (verdict) {
+                case "THROTTLED" -> 2;
+                case "ALREADY_RESERVED", "INSUFFICIENT" -> 1;
+                default -> 0;
+            };
+            String value = values > 0 ? RedisScript.text(reply.get(read)) : "";
+            String remaining = values > 1 ? RedisScript.text(reply.get(read + 1)) : "0";
+            read += values;
             try {
-                outcomes.add(outcome(verdict, value, RedisScript.text(reply.get(i * 3 + 2)), claims.get(i).candidate()));
+                outcomes.add(outcome(verdict, value, remaining, claim.candidate()));
             } catch (RuntimeException unreadable) {
                 // one buyer's unreadable record must not fail the other buyers of the call
                 outcomes.add(new ReservationOutcome.Unreadable(verdict + " " + value));
             }
+        }
+        if (read != reply.size()) {
+            throw new IllegalStateException("reserve_many.lua answered " + reply.size() + " values for "
+                    + claims.size() + " buyers, " + read + " read");
         }
         return outcomes;
     }

@@ -24,11 +24,13 @@ end
 -- Why hashes, not a key per buyer: that cost each buyer two redis.calls (HINCRBY, PEXPIRE), a third of
 -- the script's Redis CPU per reservation; here one call reads both hashes once (HMGET) and writes each
 -- once for all its buyers.
+-- Issue #35's fourth step: judge remembers an attempt itself (one Lua call per buyer, not two), and a
+-- window's text is joined once, when it is written (one string made per buyer, not two); the text is
+-- the same as before, so instances running the earlier script share the windows.
 local function windows(earlierKey, currentKey, now, limit, millis, users)
   local self = {}
   if limit <= 0 or not currentKey then
-    function self.judge() return nil, nil, false end
-    function self.remember() end
+    function self.judge() return nil, nil end
     function self.save() end
     return self
   end
@@ -53,27 +55,29 @@ local function windows(earlierKey, currentKey, now, limit, millis, users)
     return values
   end
   local earlier, current = read(earlierKey), read(currentKey)
-  -- a window as this call leaves it: {hash key, opening's text, attempts, ids let through, user,
-  -- opening}, in an array (a table's array part costs less than named fields)
+  -- a window as this call leaves it: {hash key, opening's text (false: opened by this call), attempts,
+  -- ids let through before this call, user, opening, ids this call let through (false: none; joined
+  -- by commas, without the last one)}, in an array (a table's array part costs less than named fields)
   local open = {}    -- buyer -> their window
   local changed = {} -- windows to write back, in order
   local nChanged = 0
+  local nEarlier = 0 -- of them in the earlier period's hash
   -- (the opening's text is kept as read, so writing the window back formats no number but the attempts)
-  local match = string.match
+  local match, find = string.match, string.find
+  -- the usual counts of attempts need no tonumber (a strtod each): what the table holds is their text
+  local small = {['1'] = 1, ['2'] = 2, ['3'] = 3, ['4'] = 4, ['5'] = 5}
   local function parse(value, key, user)
-    if not value then
-      return nil
-    end
     local openedText, attempts, ids = match(value, '^(%d+),(%d+),(.*)$')
     local opened = tonumber(openedText)
     if not opened or opened + millis <= now then
       return nil
     end
-    return {key, openedText, tonumber(attempts), ids, user, opened}
+    return {key, openedText, small[attempts] or tonumber(attempts), ids, user, opened, false}
   end
-  -- Returns nil, nil within the limit, else the attempts and the millis until the window ends; then
-  -- whether the caller must remember this attempt (remember) unless it reserves.
-  function self.judge(i, user, id)
+  -- Returns nil, nil within the limit, else the attempts and the millis until the window ends. An
+  -- attempt let through that reserves nothing (`reserves` false) is remembered, so a re-run of it is
+  -- not counted again.
+  function self.judge(i, user, id, reserves)
     local w = open[user]
     if not w then
       -- judged now, so written back
@@ -86,54 +90,62 @@ local function windows(earlierKey, currentKey, now, limit, millis, users)
         value = earlier[i]
         if value then
           w = parse(value, earlierKey, user)
+          if w then
+            nEarlier = nEarlier + 1
+          end
         end
         if not w then
-          w = {currentKey, nowText, 0, '', user, now}
+          w = {currentKey, false, 0, '', user, now, false}
         end
       end
       open[user] = w
       nChanged = nChanged + 1
       changed[nChanged] = w
     end
-    local ids = w[4]
-    if ids ~= '' and string.find(',' .. ids, ',' .. id .. ',', 1, true) then
+    local ids, added = w[4], w[7]
+    if (ids ~= '' and find(',' .. ids, ',' .. id .. ',', 1, true))
+        or (added and find(',' .. added .. ',', ',' .. id .. ',', 1, true)) then
       -- this attempt was let through before (a re-run): count it once
-      return nil, nil, false
+      return nil, nil
     end
     local attempts = w[3] + 1
     w[3] = attempts
     if attempts > limit then
       -- numbers: Redis answers them as integers, with no snprintf of Lua's tostring
-      return attempts, w[6] + millis - now, false
+      return attempts, w[6] + millis - now
     end
-    return nil, nil, true
-  end
-  function self.remember(user, id)
-    local w = open[user]
-    w[4] = w[4] .. id .. ','
+    if not reserves then
+      w[7] = added and added .. ',' .. id or id
+    end
+    return nil, nil
   end
   -- Writes each hash once. A hash of period p holds windows that end by (p + 2) * millis; it is kept one
   -- period more, so an instance whose clock runs up to a period behind Redis' still finds its windows.
   function self.save()
     -- ',n,' per count of attempts, formatted once per call (numbers print whole: %.14g)
     local counts = {',1,', ',2,', ',3,'}
-    for _, key in ipairs({earlierKey, currentKey}) do
+    for _, key in ipairs(nEarlier > 0 and {earlierKey, currentKey} or {currentKey}) do
       local fields = {}
       local f = 0
       for c = 1, nChanged do
         local w = changed[c]
         if w[1] == key then
-          local attempts, ids, openedText = w[3], w[4], w[2]
+          local attempts, openedText, added = w[3], w[2], w[7]
           local value
-          if attempts == 1 and ids == '' and openedText == nowText then
-            value = freshText
+          if attempts == 1 and not openedText then
+            -- opened by this call: one string joined at most
+            value = added and freshText .. added .. ',' or freshText
           else
             local count = counts[attempts]
             if not count then
               count = ',' .. attempts .. ','
               counts[attempts] = count
             end
-            value = openedText .. count .. ids
+            if added then
+              value = (openedText or nowText) .. count .. w[4] .. added .. ','
+            else
+              value = (openedText or nowText) .. count .. w[4]
+            end
           end
           fields[f + 1] = w[5]
           fields[f + 2] = value

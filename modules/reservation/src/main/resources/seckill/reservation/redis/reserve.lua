@@ -31,24 +31,26 @@ if prior == ARGV[3] then
   vouch()
   return {'RESERVED', ARGV[3], stock}
 end
+local quantity = tonumber(ARGV[2])
+stock = tonumber(stock)
+local reserves = not prior and stock >= quantity
 -- A reservation id names one unit of one buyer. The instance minting it trusts its node id lease
 -- between renewals; when Redis lost the lease keys, another instance may mint the same ids meanwhile.
 -- Refused here, before the window counts the attempt, so nothing changes and the instance, told its
--- ids are not its own, retries the buyer under a new node id: equal ids never reach the ledger.
-local minted = redis.call('HGET', KEYS[4], ARGV[3])
-if minted then
-  return {'ID_TAKEN', minted, stock}
+-- ids are not its own, retries the buyer under a new node id: equal ids never reach the ledger. A claim
+-- that would take nothing (the buyer holds a reservation, or too few units are left) is not asked: no
+-- unit goes under its id either way (issue #35's fourth step; reserve_many.lua alike).
+if reserves then
+  local minted = redis.call('HGET', KEYS[4], ARGV[3])
+  if minted then
+    return {'ID_TAKEN', minted, tostring(stock)}
+  end
 end
 local window = windows(KEYS[5], KEYS[6], tonumber(ARGV[5]), tonumber(ARGV[8] or '0') or 0,
   tonumber(ARGV[9] or '0'), {ARGV[1]})
-local throttled, retryAfter, counted = window.judge(1, ARGV[1], ARGV[3])
-local quantity = tonumber(ARGV[2])
-stock = tonumber(stock)
-local reserves = not throttled and not prior and stock >= quantity
-if counted and not reserves then
-  -- let through, yet no reservation: the window remembers it, so a re-run is not counted again
-  window.remember(ARGV[1], ARGV[3])
-end
+-- let through, yet no reservation: the window remembers it, so a re-run is not counted again
+local throttled, retryAfter = window.judge(1, ARGV[1], ARGV[3], reserves)
+reserves = reserves and not throttled
 window.save()
 if throttled then
   return {'THROTTLED', throttled, retryAfter}

@@ -24,37 +24,38 @@ if ARGV[5] ~= '0' and (not positiveInteger(ARGV[5]) or not positiveInteger(ARGV[
   return redis.error_reply('ERR window attempts and millis must be positive integers')
 end
 local n = tonumber(ARGV[1])
+local argv = ARGV -- a local: a global is a table lookup each time it is named
 local out = {}
 local o = 0 -- answers so far (#out is a search each time)
 local stock = redis.call('GET', KEYS[1])
 local users, ids = {}, {}
 for i = 1, n do
   local base = 4 + i * 4
-  users[i] = ARGV[base]
-  ids[i] = ARGV[base + 2]
+  users[i] = argv[base]
+  ids[i] = argv[base + 2]
 end
 local window = windows(KEYS[5], KEYS[6], tonumber(ARGV[2]), stock and tonumber(ARGV[5]) or 0, tonumber(ARGV[6]), users)
--- the buyers' records and who each claim's id was minted for already, if anyone (see reserve.lua); in
--- slices, here and for the HSET below: unpack has a limit on how many values it returns at once, and
--- max-batch is the operator's to set. One slice is the reply itself, copied into no other table.
-local priors, minted = {}, {}
-if stock then
+-- one HMGET of `key` for the call's buyers or ids, in slices, here and for the HSET below: unpack has a
+-- limit on how many values it returns at once, and max-batch is the operator's to set. One slice is
+-- the reply itself, copied into no other table.
+local function readAll(key, fields)
   if n <= 500 then
-    priors = redis.call('HMGET', KEYS[2], unpack(users, 1, n))
-    minted = redis.call('HMGET', KEYS[4], unpack(ids, 1, n))
-  else
-    for from = 1, n, 500 do
-      local got = redis.call('HMGET', KEYS[2], unpack(users, from, math.min(from + 499, n)))
-      for j = 1, #got do
-        priors[from + j - 1] = got[j]
-      end
-      got = redis.call('HMGET', KEYS[4], unpack(ids, from, math.min(from + 499, n)))
-      for j = 1, #got do
-        minted[from + j - 1] = got[j]
-      end
+    return redis.call('HMGET', key, unpack(fields, 1, n))
+  end
+  local values = {}
+  for from = 1, n, 500 do
+    local got = redis.call('HMGET', key, unpack(fields, from, math.min(from + 499, n)))
+    for j = 1, #got do
+      values[from + j - 1] = got[j]
     end
   end
+  return values
 end
+-- the buyers' records, and who each claim's id was minted for already, if anyone (see reserve.lua):
+-- read when the first claim that would take a unit is judged (issue #35's fourth step: a call that
+-- reserves nothing, e.g. of a sold-out bucket, spends no HMGET on ids it gives nothing under)
+local priors = stock and readAll(KEYS[2], users) or {}
+local minted
 local start = tonumber(stock) or 0
 local left = start
 local held = {} -- buyers reserved by this call: their id, as the buyers hash will hold it
@@ -65,17 +66,23 @@ local written = 0 -- entries of writes and of mints (#writes is a search each ti
 local vouched = {}
 local mintedNow = {} -- ids this call gave units under
 local mints = {}
+-- Each buyer's answer: RESERVED is the units left alone, a number (the claim's own id is the one
+-- reserved); any other verdict is its name followed by its values: THROTTLED attempts, millis to wait;
+-- ALREADY_RESERVED the id the buyer holds; INSUFFICIENT the units left; SOLD_OUT, ID_TAKEN,
+-- NOT_PREHEATED, INVALID none (ReservationScript reads them; a reply element costs Redis about as
+-- much as a table field and a bulk string, issue #35's fourth step).
 -- the usual quantities need no pattern match: what the table holds is a positive integer's text
 local quantities = {['1'] = 1, ['2'] = 2, ['3'] = 3, ['4'] = 4, ['5'] = 5}
 local match = string.match
 local shape = ARGV[7]
+local judge = window.judge
 local packed = shape ~= 'named'
 local oneEntry = shape == 'es'
 local recorded = {} -- with 'es': the events of the buyers reserved so far, for the call's one XADD
 local r = 0
 for i = 1, n do
   local base = 4 + i * 4
-  local user, quantityText, id = users[i], ARGV[base + 1], ids[i]
+  local user, quantityText, id = users[i], argv[base + 1], ids[i]
   local quantity = quantities[quantityText]
   if not quantity and positiveInteger(quantityText) then
     quantity = tonumber(quantityText)
@@ -83,38 +90,44 @@ for i = 1, n do
   -- (positiveInteger inlined: a function call per buyer costs more than its test)
   if not quantity or not user or #user > 19 or not match(user, '^[1-9]%d*$') then
     -- this buyer's arguments only: the others of the call are judged as usual
-    out[o + 1] = 'INVALID'; out[o + 2] = ''; out[o + 3] = '0'; o = o + 3
+    out[o + 1] = 'INVALID'; o = o + 1
   elseif not stock then
-    out[o + 1] = 'NOT_PREHEATED'; out[o + 2] = ''; out[o + 3] = '0'; o = o + 3
+    out[o + 1] = 'NOT_PREHEATED'; o = o + 1
   else
-    local prior = held[user] or priors[i] or nil
+    local prior = held[user] or priors[i]
     if prior == id then
       -- this claim was judged by an earlier run of the same call (a client's retry): same answer
       if not held[user] then
         vouched[#vouched + 1] = user; vouched[#vouched + 1] = prior
       end
-      out[o + 1] = 'RESERVED'; out[o + 2] = id; out[o + 3] = left; o = o + 3
-    elseif mintedNow[id] or minted[i] then
-      -- the id is another unit's already (see reserve.lua): refused before the window counts it
-      out[o + 1] = 'ID_TAKEN'; out[o + 2] = mintedNow[id] or minted[i]; out[o + 3] = left; o = o + 3
+      out[o + 1] = left; o = o + 1
     else
-      local throttled, retryAfter, counted = window.judge(i, user, id)
-      if throttled then
-        out[o + 1] = 'THROTTLED'; out[o + 2] = throttled; out[o + 3] = retryAfter; o = o + 3
-      elseif prior or left < quantity then
+      local reserves = not prior and left >= quantity
+      if reserves and not minted then
+        minted = readAll(KEYS[4], ids)
+      end
+      -- the id is another unit's already (see reserve.lua): refused before the window counts it. A claim
+      -- that would take nothing is not asked: no unit goes under its id either way
+      local taken = reserves and (mintedNow[id] or minted[i])
+      local throttled, retryAfter
+      if not taken then
         -- let through, yet no reservation: the window remembers it, so a re-run is not counted again
-        if counted then
-          window.remember(user, id)
-        end
+        throttled, retryAfter = judge(i, user, id, reserves)
+      end
+      if taken then
+        out[o + 1] = 'ID_TAKEN'; o = o + 1
+      elseif throttled then
+        out[o + 1] = 'THROTTLED'; out[o + 2] = throttled; out[o + 3] = retryAfter; o = o + 3
+      elseif not reserves then
         if prior then
           if not held[user] then
             vouched[#vouched + 1] = user; vouched[#vouched + 1] = prior
           end
-          out[o + 1] = 'ALREADY_RESERVED'; out[o + 2] = prior; out[o + 3] = left; o = o + 3
+          out[o + 1] = 'ALREADY_RESERVED'; out[o + 2] = prior; o = o + 2
         elseif left <= 0 then
-          out[o + 1] = 'SOLD_OUT'; out[o + 2] = '0'; out[o + 3] = '0'; o = o + 3
+          out[o + 1] = 'SOLD_OUT'; o = o + 1
         else
-          out[o + 1] = 'INSUFFICIENT'; out[o + 2] = left; out[o + 3] = left; o = o + 3
+          out[o + 1] = 'INSUFFICIENT'; out[o + 2] = left; o = o + 2
         end
       else
         left = left - quantity
@@ -132,14 +145,14 @@ for i = 1, n do
           -- one XADD for the call (below): an XADD's redis.call and stream append cost about as much
           -- as the rest of a reservation's Lua, and one per call saves most of it (issue #35)
           r = r + 1
-          recorded[r] = ARGV[base + 3]
+          recorded[r] = argv[base + 3]
         elseif packed then
-          redis.call('XADD', KEYS[3], '*', 'e', ARGV[base + 3])
+          redis.call('XADD', KEYS[3], '*', 'e', argv[base + 3])
         else
           redis.call('XADD', KEYS[3], '*', 'reservationId', id, 'userId', user, 'quantity', quantityText,
-            'requestId', ARGV[base + 3], 'reservedAt', ARGV[2])
+            'requestId', argv[base + 3], 'reservedAt', argv[2])
         end
-        out[o + 1] = 'RESERVED'; out[o + 2] = id; out[o + 3] = left; o = o + 3
+        out[o + 1] = left; o = o + 1
       end
     end
   end

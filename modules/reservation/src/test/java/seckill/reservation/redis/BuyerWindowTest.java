@@ -126,6 +126,32 @@ class BuyerWindowTest {
     }
 
     @Test
+    void aWindowsTextIsTheOneInstancesOfTheEarlierScriptsReadAndWrite() {
+        // "opened,attempts," then "id," per attempt let through that reserved nothing: instances of one
+        // release and the next share the windows during a rolling upgrade (issue #35's fourth step joins
+        // it differently, to the same text)
+        BuyerWindow threePer4s = new BuyerWindow(3, 4000);
+        long activity = ACTIVITY.incrementAndGet();
+        StockBuckets keys = preheated(activity, 1);
+        ReservationId sold = new ReservationId(activity, 1, 0, 1);
+        script.reserve(SERVER.client(), keys, sold, 6, 1, "a", now, ReplicaAcks.NONE, threePer4s);
+        ReservationId late = new ReservationId(activity, 1, 0, 2);
+        ReservationId later = new ReservationId(activity, 1, 0, 3);
+        script.reserveMany(SERVER.client(), keys, List.of(new ReservationScript.Claim(late, 5, 1, "b", threePer4s),
+                new ReservationScript.Claim(later, 5, 1, "c", threePer4s)), now, ReplicaAcks.NONE);
+        String hash = keys.windows(0, 4000, Math.floorDiv(now.toEpochMilli(), 4000L));
+        long opened = now.toEpochMilli();
+        assertThat(SERVER.client().hget(hash, "6"), is(opened + ",1,"));
+        assertThat(SERVER.client().hget(hash, "5"), is(opened + ",2," + late + "," + later + ","));
+        // a window the earlier script wrote, read and written by this one: its attempt goes on from it
+        SERVER.client().hset(hash, "9", (opened - 1) + ",1," + late + ",");
+        ReservationId nine = new ReservationId(activity, 1, 0, 4);
+        assertThat(script.reserveMany(SERVER.client(), keys, List.of(new ReservationScript.Claim(nine, 9, 1, "d",
+                threePer4s)), now, ReplicaAcks.NONE), is(List.of(new ReservationOutcome.SoldOut())));
+        assertThat(SERVER.client().hget(hash, "9"), is((opened - 1) + ",2," + late + "," + nine + ","));
+    }
+
+    @Test
     void withoutAWindowOnlyDedupeAndStockJudge() {
         long activity = ACTIVITY.incrementAndGet();
         StockBuckets keys = preheated(activity, 10);

@@ -52,6 +52,38 @@ class MintedIdsTest {
     }
 
     @Test
+    void aClaimThatWouldTakeNothingIsNotAskedForItsIdAndGetsItsOwnAnswer() {
+        // issue #35's fourth step: only a claim that would take a unit is checked against the minted ids
+        // (no unit goes under the id of one that takes nothing); it is answered and counted as any other
+        long activity = ACTIVITY.incrementAndGet();
+        StockBuckets keys = StockBuckets.of(activity, 1, 1);
+        new PreheatScript().preheat(SERVER.client(), keys, 0, 1, "ordering", now.plusSeconds(600), 4);
+        ReservationId id = new ReservationId(activity, 1, 0, 7);
+        BuyerWindow twoPerMinute = new BuyerWindow(2, 60_000);
+        assertThat(script.reserve(SERVER.client(), keys, id, 5, 1, "a", now, ReplicaAcks.NONE, twoPerMinute),
+                is(new ReservationOutcome.Reserved(id, 0)));
+        // sold out: another buyer's claim under the same id is sold out, alone or coalesced, run again alike
+        for (int run = 0; run < 2; run++) {
+            assertThat(script.reserve(SERVER.client(), keys, id, 6, 1, "b", now, ReplicaAcks.NONE, twoPerMinute),
+                    is(new ReservationOutcome.SoldOut()));
+            assertThat(script.reserveMany(SERVER.client(), keys, List.of(new ReservationScript.Claim(id, 7, 1, "c",
+                    twoPerMinute)), now, ReplicaAcks.NONE), is(List.of(new ReservationOutcome.SoldOut())));
+        }
+        // the attempts were let through and counted once each (their re-runs were not counted again)
+        ReservationScript.Claim second = new ReservationScript.Claim(new ReservationId(activity, 1, 0, 8), 6, 1, "d",
+                twoPerMinute);
+        ReservationScript.Claim third = new ReservationScript.Claim(new ReservationId(activity, 1, 0, 9), 6, 1, "e",
+                twoPerMinute);
+        List<ReservationOutcome> later = script.reserveMany(SERVER.client(), keys, List.of(second, third), now,
+                ReplicaAcks.NONE);
+        assertThat(later.get(0), is(new ReservationOutcome.SoldOut()));
+        assertThat(((ReservationOutcome.Throttled) later.get(1)).attempts(), is(3L));
+        assertThat(SERVER.client().get(keys.stock(0)), is("0"));
+        assertThat(SERVER.client().xlen(keys.events(0)), is(1L));
+        assertThat(SERVER.client().hget(keys.served(0), id.toString()), is("5"));
+    }
+
+    @Test
     void twoBuyersOfOneCoalescedCallWithOneIdGetOneUnit() {
         long activity = ACTIVITY.incrementAndGet();
         StockBuckets keys = StockBuckets.of(activity, 1, 1);
