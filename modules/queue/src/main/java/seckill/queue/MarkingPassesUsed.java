@@ -47,7 +47,13 @@ class MarkingPassesUsed {
         try {
             run(activityId, buyerId);
         } catch (LineUnavailable e) {
-            unrecorded.computeIfAbsent(activityId, id -> new ConcurrentHashMap<>()).putIfAbsent(buyerId, clock.millis());
+            long at = clock.millis();
+            // (added inside compute: markAgain drops an emptied map the same way, so no mark lands in a dropped one)
+            unrecorded.compute(activityId, (id, marks) -> {
+                Map<Long, Long> kept = marks == null ? new ConcurrentHashMap<>() : marks;
+                kept.putIfAbsent(buyerId, at);
+                return kept;
+            });
             LOG.log(Level.FINE, "pass use not recorded; the next tick records it", e);
         }
     }
