@@ -53,6 +53,8 @@ public class QueueBench {
     static String[] key;
     static long tokenExpiry = Instant.now().plusSeconds(3 * 3600).getEpochSecond();
     static final AtomicLong requests = new AtomicLong();
+    /** The service's pass lifetime (seckill.queue.pass-seconds; the script leaves the default). */
+    static final long PASS_MILLIS = 30_000;
     static final AtomicLong streamsOpened = new AtomicLong();
     static final AtomicLong eventsPushed = new AtomicLong();
 
@@ -75,7 +77,10 @@ public class QueueBench {
     // --- the crowd: 429-and-retry against the line
 
     /** One buyer's story: when they arrived (index), when they got their unit (ms since the start), and calls. */
-    record Story(int arrival, long wonAtMillis, long calls) {
+    record Story(int arrival, long wonAtMillis, long calls, String outcome, long knewAtMillis, long reservedAtMillis) {
+        Story(int arrival, long wonAtMillis, long calls) {
+            this(arrival, wonAtMillis, calls, null, -1, -1);
+        }
     }
 
     static void crowd(String phase, int buyers, int stock, long firstBuyer) throws Exception {
@@ -95,6 +100,34 @@ public class QueueBench {
         System.out.println(phase + ".events=" + eventsPushed.get());
         System.out.println(phase + ".seconds=" + String.format("%.1f", (System.currentTimeMillis() - t0) / 1000.0));
         System.out.println(phase + ".rho=" + String.format("%.3f", fairness(stories)));
+        // how each buyer's story ended, and when: the sold-out buyers counted from the last unit reserved
+        Map<String, List<Long>> byOutcome = new java.util.TreeMap<>();
+        for (Story s : stories) {
+            if (s != null && s.outcome() != null) {
+                byOutcome.computeIfAbsent(s.outcome(), x -> new ArrayList<>()).add(s.knewAtMillis());
+            }
+        }
+        byOutcome.forEach((o, ts) -> System.out.println(phase + ".outcome." + o.replace(' ', '_') + "=" + ts.size()));
+        long lastReserved = stories.stream().filter(s -> s != null).mapToLong(Story::reservedAtMillis).max().orElse(-1);
+        System.out.println(phase + ".lastReservedSeconds=" + String.format("%.1f", lastReserved / 1000.0));
+        if (phase.equals("line")) {
+            // from the line's call (the pass's expiry less its lifetime, 30 s by default) to the buyer's reservation
+            long[] buying = stories.stream().filter(s -> s != null && s.reservedAtMillis() >= 0)
+                    .mapToLong(s -> s.reservedAtMillis() - (s.wonAtMillis() - PASS_MILLIS)).sorted().toArray();
+            long lastCall = stories.stream().filter(s -> s != null && s.wonAtMillis() >= 0)
+                    .mapToLong(s -> s.wonAtMillis() - PASS_MILLIS).max().orElse(-1);
+            System.out.println(phase + ".lastCalledSeconds=" + String.format("%.1f", lastCall / 1000.0));
+            if (buying.length > 0) {
+                System.out.println(phase + ".calledToReservedP50Millis=" + buying[buying.length / 2]);
+                System.out.println(phase + ".calledToReservedMaxMillis=" + buying[buying.length - 1]);
+            }
+        }
+        List<Long> soldOut = byOutcome.getOrDefault("sold out", List.of());
+        if (lastReserved >= 0 && !soldOut.isEmpty()) {
+            long[] after = soldOut.stream().mapToLong(t -> t - lastReserved).sorted().toArray();
+            System.out.println(phase + ".soldOutAfterLastReservedP50Millis=" + after[after.length / 2]);
+            System.out.println(phase + ".soldOutAfterLastReservedMaxMillis=" + after[after.length - 1]);
+        }
     }
 
     static void prequeue(int buyers, int stock, long firstBuyer) throws Exception {
@@ -187,11 +220,12 @@ public class QueueBench {
             HttpResponse<String> answer = purchase(activity, token, requestId, null);
             calls++;
             int status = answer.statusCode();
+            long at = System.currentTimeMillis() - t0;
             if (status == 202 || status == 200) {
-                return new Story(index, System.currentTimeMillis() - t0, calls);
+                return new Story(index, at, calls, "reserved", at, at);
             }
             if (status == 410 || status == 409 && answer.body().contains("ENDED")) {
-                return new Story(index, -1, calls);
+                return new Story(index, -1, calls, status == 410 ? "sold out" : "ended", at, -1);
             }
             if (status == 429 || status == 503) {
                 Thread.sleep(1000L * Math.max(1, retryAfter(answer)));
@@ -222,6 +256,7 @@ public class QueueBench {
         String ticket = field(joined.body(), "ticket");
         String lastId = null;
         long[] wonAt = {-1};
+        long reservedAt = -1;
         String[] outcome = {null};
         while (outcome[0] == null) {
             calls++;
@@ -233,14 +268,27 @@ public class QueueBench {
                     if ("place".equals(event.get("event"))) {
                         String state = field(data, "state");
                         if ("YOUR_TURN".equals(state) && wonAt[0] < 0) {
-                            HttpResponse<String> bought = purchase(activity, token, "bench-" + buyer, field(data, "pass"));
+                            // as the buyer's page does: a purchase answered 429 or 503 (BUSY: the line's Redis did
+                            // not answer the pass's claim in time) is sent again after Retry-After with the same
+                            // requestId and pass while the pass lasts. (Until 2026-12-03 the benchmark's buyer gave
+                            // up, holding the pass: its unit waited for the pass's expiry, 30 s, and so did the line.)
+                            String pass = field(data, "pass");
+                            long passExpires = Instant.parse(field(data, "passExpiresAt")).toEpochMilli();
+                            HttpResponse<String> bought = purchase(activity, token, "bench-" + buyer, pass);
                             calls++;
+                            while ((bought.statusCode() == 429 || bought.statusCode() == 503)
+                                    && System.currentTimeMillis() + 1000L * Math.max(1, retryAfter(bought)) < passExpires) {
+                                Thread.sleep(1000L * Math.max(1, retryAfter(bought)));
+                                bought = purchase(activity, token, "bench-" + buyer, pass);
+                                calls++;
+                            }
                             if (bought.statusCode() == 202 || bought.statusCode() == 200) {
+                                reservedAt = System.currentTimeMillis() - t0;
                                 // the admission order is the line's: when it called the buyer (the pass's
                                 // expiry less its lifetime, the same for all), not when this thread heard of it
-                                wonAt[0] = Instant.parse(field(data, "passExpiresAt")).toEpochMilli() - t0;
+                                wonAt[0] = passExpires - t0;
                             } else {
-                                outcome[0] = "refused " + bought.statusCode();
+                                outcome[0] = "refused " + bought.statusCode() + " " + field(bought.body(), "code");
                                 break;
                             }
                         } else if ("SOLD_OUT".equals(state)) {
@@ -262,7 +310,7 @@ public class QueueBench {
                 outcome[0] = "reserved";
             }
         }
-        return new Story(index, wonAt[0], calls);
+        return new Story(index, wonAt[0], calls, outcome[0], System.currentTimeMillis() - t0, reservedAt);
     }
 
     // --- many open streams

@@ -87,7 +87,8 @@ from one run on one machine; the service, Redis, MariaDB and the benchmark's buy
 $BUYERS buyers, $STOCK units, the same rate both ways: today's line off with \`global-rate=$RATE\` (answers 429 with
 \`Retry-After\`; each buyer clicks again after it with the same requestId until reserved or sold out) against
 the line on, called at \`seckill.queue.rate=$RATE\` (each buyer joins, follows the event stream, buys with the pass
-on the turn, and stops at the order or at sold out; a stream counts as one request, its events apart).
+on the turn, sends it again after \`Retry-After\` on \`429\`/\`503\` as the page does, and stops at the order or at
+sold out; a stream counts as one request, its events apart).
 
 | | 429 and retry | the line |
 |---|---|---|
@@ -96,6 +97,9 @@ on the turn, and stops at the order or at sold out; a stream counts as one reque
 | **requests per buyer who got a unit** | **$(value retry.requestsPerWinner)** | **$(value line.requestsPerWinner)** |
 | fairness: rank correlation of arrival and winning order, over the winners | $(value retry.rho) | $(value line.rho) |
 | seconds until every buyer knew | $(value retry.seconds) | $(value line.seconds) |
+| seconds until the last unit was reserved | $(value retry.lastReservedSeconds) | $(value line.lastReservedSeconds) |
+| buyers told sold out: p50 / max ms after the last unit was reserved | $(value retry.soldOutAfterLastReservedP50Millis) / $(value retry.soldOutAfterLastReservedMaxMillis) | $(value line.soldOutAfterLastReservedP50Millis) / $(value line.soldOutAfterLastReservedMaxMillis) |
+| buyers called who then found no unit (\`410\` at their purchase) | | $(v=$(value line.outcome.refused_410_SOLD_OUT); echo "${v:-0}") |
 
 The pre-queue: $PRE buyers join in order during the 3 s before the start, $PRE units: rank correlation of
 joining and winning order **$(value prequeue.rho)** (0 is a fair draw; arriving early gains nothing), $(value prequeue.won) won.

@@ -26,7 +26,8 @@ import seckill.redis.RedisScript;
 
 /**
  * Moves every live line while the queue is on, every {@code seckill.queue.tick-millis} on each instance
- * ({@code admit.lua}): withdraws passes whose time ran out unused (their place goes to the next buyer),
+ * ({@code admit.lua}): makes the use marks of passes that bought which Redis did not answer ({@link MarkingPassesUsed}),
+ * withdraws passes whose time ran out unused (their place goes to the next buyer),
  * closes or reopens the line by the units left ({@link ClosingTheLine}), then calls the next buyers, as many
  * as this second's budget at {@code seckill.queue.rate} leaves ({@link RateBudget}; the count is per second in
  * Redis and shared by every instance, so together they never call more than the rate) and no more than the
@@ -43,12 +44,14 @@ class AdmittingFromTheLine {
 
     private final RedisScript script = LineCalls.withLine("admit.lua");
     private final LineCalls calls;
+    private final UnifiedJedis redis;
     private final Clock clock;
     private final QueueSettings settings;
     private final QueueSwitches switches;
     private final LineSales sales;
     private final ClosingTheLine closing;
     private final LineFigures figures;
+    private final MarkingPassesUsed uses;
     private ScheduledExecutorService ticker;
     private volatile long lastWarning;
     /**
@@ -60,14 +63,16 @@ class AdmittingFromTheLine {
 
     @Inject
     AdmittingFromTheLine(UnifiedJedis redis, Clock clock, QueueSettings settings, QueueSwitches switches,
-                         LineSales sales, ClosingTheLine closing, LineFigures figures) {
+                         LineSales sales, ClosingTheLine closing, LineFigures figures, MarkingPassesUsed uses) {
         this.calls = new LineCalls(redis, settings.acksInForce());
+        this.redis = redis;
         this.clock = clock;
         this.settings = settings;
         this.switches = switches;
         this.sales = sales;
         this.closing = closing;
         this.figures = figures;
+        this.uses = uses;
     }
 
     void start(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
@@ -115,8 +120,14 @@ class AdmittingFromTheLine {
 
     /** One tick of one line. Throws {@link LineUnavailable}. */
     Tick tick(long activityId, QueueWindow window) {
+        // first the use marks Redis did not answer: a pass that bought and still counted as out holds its unit twice
+        uses.markAgain(activityId);
         long now = clock.millis();
         boolean started = window.startedAt(Instant.ofEpochMilli(now));
+        // the passes marked used so far, read before the units left: a purchase that lands between that read and
+        // admit.lua took its unit from the units read too late and its pass from those counted in time (admit.lua
+        // takes the passes marked used since off the room: no buyer is called for a unit that is gone)
+        String usedBefore = started ? usedSoFar(activityId) : "";
         OptionalLong unitsLeft = started ? sales.unitsLeft(activityId) : OptionalLong.empty();
         boolean closed = unitsLeft.isPresent() && closing.closedWith(activityId, unitsLeft.getAsLong());
         long room = room(unitsLeft);
@@ -126,7 +137,7 @@ class AdmittingFromTheLine {
             reply = (List<?>) calls.write(script, new LineKeys(activityId).admitting(Math.floorDiv(now, 1000)),
                     List.of(Long.toString(now), started ? "1" : "0", Long.toString(allowed),
                             Long.toString(settings.passSeconds() * 1000), Long.toString(room),
-                            Long.toString(switches.rate()), Long.toString(settings.tickMillis())));
+                            Long.toString(switches.rate()), Long.toString(settings.tickMillis()), usedBefore));
         } catch (LineUnavailable e) {
             if (e.getCause() instanceof seckill.redis.ReplicaAcks.Missing) {
                 holding.add(activityId);
@@ -139,6 +150,16 @@ class AdmittingFromTheLine {
         figures.ticked(activityId, now, tick.calledNow(), tick.expiredNow(), tick.waiting(), tick.passesOut(),
                 tick.calledTotal(), closed);
         return tick;
+    }
+
+    /** The line's running total of passes marked used ({@code meta used}). Throws {@link LineUnavailable}. */
+    private String usedSoFar(long activityId) {
+        try {
+            String used = redis.hget(new LineKeys(activityId).meta(), "used");
+            return used == null ? "0" : used;
+        } catch (redis.clients.jedis.exceptions.JedisException e) {
+            throw new LineUnavailable("Redis did not answer the line's call", e);
+        }
     }
 
     /** Passes that may be out at once: the units left, capped by {@code seckill.queue.max-passes-out}; -1: no cap. */

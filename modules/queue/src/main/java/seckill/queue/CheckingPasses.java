@@ -16,8 +16,9 @@ import seckill.redis.RedisScript;
  * A purchase's pass, checked in memory (signature, buyer, activity, expiry), then bound to the purchase showing it
  * ({@code claim.lua}: one Redis call for a purchase whose pass is valid, so one turn buys once; acknowledged by the
  * replicas in force before the purchase goes on, so a failover cannot lose the binding and let the pass buy
- * again), and marked used after it bought something ({@code use.lua}, not waited for: it frees the pass's room
- * for the next buyer at once instead of at its expiry; if a failover loses it, the buyer reads EXPIRED and joining
+ * again), and marked used after it bought something ({@link MarkingPassesUsed}: {@code use.lua}, not waited for: it
+ * frees the pass's room for the next buyer at once instead of at its expiry; one Redis did not answer is made again
+ * by the next tick; if a failover loses it, the buyer reads EXPIRED and joining
  * again finds the purchase in the record of past purchases, {@link JoiningTheLine}).
  */
 @QueueBean
@@ -25,21 +26,20 @@ class CheckingPasses implements PassCheck {
 
     private static final Logger LOG = Logger.getLogger(CheckingPasses.class.getName());
 
-    private final RedisScript script = LineCalls.alone("use.lua");
     private final RedisScript claiming = LineCalls.alone("claim.lua");
     private final LineCalls calls;
     private final LineCalls acknowledged;
     private final PassSigner signer;
     private final Clock clock;
-    private final LineFigures figures;
+    private final MarkingPassesUsed uses;
 
     @Inject
-    CheckingPasses(UnifiedJedis redis, QueueSettings settings, PassSigner signer, Clock clock, LineFigures figures) {
+    CheckingPasses(UnifiedJedis redis, QueueSettings settings, PassSigner signer, Clock clock, MarkingPassesUsed uses) {
         this.calls = new LineCalls(redis, () -> seckill.redis.ReplicaAcks.NONE);
         this.acknowledged = new LineCalls(redis, settings.acksInForce());
         this.signer = signer;
         this.clock = clock;
-        this.figures = figures;
+        this.uses = uses;
     }
 
     @Override
@@ -72,14 +72,7 @@ class CheckingPasses implements PassCheck {
 
     @Override
     public void used(long activityId, long buyerId) {
-        try {
-            Object first = calls.read(script, new LineKeys(activityId).using(), List.of(Long.toString(buyerId)));
-            if (first instanceof Number n && n.longValue() == 1) {
-                figures.passUsed();
-            }
-        } catch (LineUnavailable e) {
-            // the pass frees its room when it expires instead
-            LOG.log(Level.FINE, "pass use not recorded", e);
-        }
+        // Redis not answering: the next tick of this instance makes the mark (MarkingPassesUsed)
+        uses.mark(activityId, buyerId);
     }
 }

@@ -1,6 +1,7 @@
 -- Calling buyers from the line (after line.lua). KEYS[7]: this second's count of buyers called, by every
 -- instance. ARGV: now (ms), started (1/0), allowed so far in this second (RateBudget), pass lifetime (ms),
--- room (passes that may be out at once: the units left, or -1 for no cap), rate (per second), tick (ms).
+-- room (passes that may be out at once: the units left, or -1 for no cap), rate (per second), tick (ms), and
+-- the passes marked used (meta used) as read before the units left ('' when not read).
 -- First passes whose time ran out unused are withdrawn (the buyer's place goes to the next buyer), then the
 -- next buyers are called while this second's budget and the room last, and no more than this tick's share:
 -- the rate times the time since the line's last tick (by any instance, meta tick_ms), at most two ticks'
@@ -31,6 +32,12 @@ if started == '1' and redis.call('HGET', KEYS[3], 'closed') ~= '1' then
   local budget = math.min(share, tonumber(ARGV[3]) - tonumber(redis.call('GET', KEYS[7]) or '0'))
   local room = tonumber(ARGV[5])
   if room >= 0 then
+    -- a pass marked used since the units were read left the passes out, and its purchase may have taken its unit
+    -- after that read: counted as free in neither, it is taken off the room (a unit gone is called for nobody)
+    local used_before = tonumber(ARGV[8] or '')
+    if used_before then
+      room = room - math.max(0, tonumber(redis.call('HGET', KEYS[3], 'used') or '0') - used_before)
+    end
     budget = math.min(budget, room - redis.call('ZCARD', KEYS[5]))
   end
   -- (no more than are waiting: a huge rate's budget is no number ZRANGE reads)

@@ -63,6 +63,8 @@ class LineTest {
     };
     private long activity;
     private QueueWindow window;
+    /** What happens between a tick reading the units left and its call of the line (a purchase landing). */
+    private volatile Runnable afterUnitsRead = () -> { };
 
     /** One instance of the queue module, built by hand on the shared Redis and the test's clock. */
     private final class Instance {
@@ -75,6 +77,7 @@ class LineTest {
         final FindingThePlace finding;
         final AdmittingFromTheLine admitting;
         final CheckingPasses passes;
+        final MarkingPassesUsed uses;
 
         Instance(long seed, long rate) {
             this(seed, rate, ReplicaAcks.NONE);
@@ -85,8 +88,11 @@ class LineTest {
         }
 
         Instance(long seed, long rate, ReplicaAcks acks, java.time.Clock clock) {
+            this(seed, rate, acks, clock, REDIS.client());
+        }
+
+        Instance(long seed, long rate, ReplicaAcks acks, java.time.Clock clock, UnifiedJedis redis) {
             settings = new QueueSettings(Optional.of(KEYS), 5, 100, 0, Optional.empty(), () -> acks);
-            UnifiedJedis redis = REDIS.client();
             switches.set(true, rate);
             random = new QueueRandomness(new SplittableRandom(seed));
             joining = new JoiningTheLine(redis, clock, settings, random, signer, switches, figures, purchases);
@@ -100,12 +106,14 @@ class LineTest {
                 @Override
                 public OptionalLong unitsLeft(long activityId) {
                     long left = LineTest.this.unitsLeft.get();
+                    afterUnitsRead.run();
                     return left < 0 ? OptionalLong.empty() : OptionalLong.of(left);
                 }
             };
+            uses = new MarkingPassesUsed(redis, clock, settings, figures);
             admitting = new AdmittingFromTheLine(redis, clock, settings, switches, sales,
-                    new ClosingTheLine(redis, settings), figures);
-            passes = new CheckingPasses(redis, settings, signer, clock, figures);
+                    new ClosingTheLine(redis, settings), figures, uses);
+            passes = new CheckingPasses(redis, settings, signer, clock, uses);
         }
 
         Place join(long buyer) {
@@ -241,6 +249,129 @@ class LineTest {
         clock.set(start.plusSeconds(5).plusMillis(950));
         long twoTicksShare = (10 * 2 * 100 + 999) / 1000;
         assertThat(one.admitting.tick(activity, window).calledNow(), lessThanOrEqualTo(twoTicksShare));
+    }
+
+    /**
+     * Issue #33's benchmark (3,000 buyers, 600 units, 100 a second) took 40 s until every buyer knew, though the
+     * units sell in 6 s. Under that load the purchase's use mark (use.lua, not waited for) did not get a Redis
+     * connection in time (the pool exhausted by the event streams' reads) and was dropped: the pass stayed out as
+     * if unused, so the room (units left less passes out) counted its unit twice, and the last units were called
+     * nobody, and the line not closed, until that pass ran out 30 s later. Failed before the fix (the next buyer
+     * still WAITING, the served one still YOUR_TURN). Now a mark Redis did not answer is made again by the
+     * instance's next tick.
+     */
+    @Test
+    void aUseMarkRedisDidNotAnswerFreesItsRoomAtTheNextTickNotAtThePassesExpiry() {
+        clock.set(start.plusSeconds(1));
+        unitsLeft.set(3);
+        try (Flaky redis = new Flaky(REDIS.uri())) {
+            // rate 10, ticks of 100 ms: a tick calls at most two (two ticks' share)
+            Instance one = new Instance(34, 10, ReplicaAcks.NONE, clock, redis.client);
+            for (long buyer = 3401; buyer <= 3405; buyer++) {
+                one.join(buyer);
+            }
+            clock.set(start.plusSeconds(2).plusMillis(999));
+            assertThat(one.admitting.tick(activity, window).calledNow(), is(2L));
+            // 3401 buys; its use mark finds Redis unreachable (the purchase is reserved all the same)
+            unitsLeft.set(2);
+            redis.down = true;
+            one.passes.used(activity, 3401);
+            redis.down = false;
+            // 3402 buys, marked
+            unitsLeft.set(1);
+            one.passes.used(activity, 3402);
+            assertThat(one.find(3402).state(), is(PlaceState.USED));
+            // one unit left and no pass out for it: the next tick calls 3403 (with the mark lost, 3401's pass
+            // still held that unit until its expiry, 5 s here, 30 s by default)
+            clock.advance(Duration.ofSeconds(1));
+            assertThat(one.admitting.tick(activity, window).calledNow(), is(1L));
+            assertThat(one.find(3401).state(), is(PlaceState.USED));
+            assertThat(one.find(3403).state(), is(PlaceState.YOUR_TURN));
+            // 3403 buys the last unit: the line closes at the next tick and those still in it are told at once
+            unitsLeft.set(0);
+            one.passes.used(activity, 3403);
+            clock.advance(Duration.ofMillis(100));
+            assertThat(one.admitting.tick(activity, window).closed(), is(true));
+            assertThat(one.find(3404).state(), is(PlaceState.SOLD_OUT));
+            assertThat(one.find(3405).state(), is(PlaceState.SOLD_OUT));
+        }
+    }
+
+    /**
+     * The room a tick calls into is the units left, read before admit.lua, less the passes out, counted in it. A
+     * purchase that reserved and was marked used in between (a moment on an idle machine, up to the Redis pool's
+     * wait under load) left the units read stale and the passes fresh: its unit counted as free, and a buyer was
+     * called for a unit that was gone (issue #33's benchmark at 1,000 buyers for 200 units: 211 called, 11 told
+     * sold out at their purchase). Failed before the fix (3503 called, 1 of 0 units). Now the passes marked used
+     * since the units were read are taken off the room too.
+     */
+    @Test
+    void aPurchaseLandingBetweenTheUnitsReadAndTheCallsCallsNobodyForItsUnit() {
+        clock.set(start.plusSeconds(1));
+        unitsLeft.set(2);
+        Instance one = new Instance(35, 10);
+        for (long buyer = 3501; buyer <= 3503; buyer++) {
+            one.join(buyer);
+        }
+        clock.set(start.plusSeconds(2).plusMillis(999));
+        assertThat(one.admitting.tick(activity, window).calledNow(), is(2L));
+        unitsLeft.set(1);
+        one.passes.used(activity, 3501);
+        // the tick reads 1 unit left; 3502's purchase then takes it and marks its pass used, before admit.lua runs
+        afterUnitsRead = () -> {
+            afterUnitsRead = () -> { };
+            unitsLeft.set(0);
+            one.passes.used(activity, 3502);
+        };
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(one.admitting.tick(activity, window).calledNow(), is(0L));
+        assertThat(one.find(3503).state(), is(PlaceState.WAITING));
+        clock.advance(Duration.ofMillis(100));
+        assertThat(one.admitting.tick(activity, window).closed(), is(true));
+        assertThat(one.find(3503).state(), is(PlaceState.SOLD_OUT));
+    }
+
+    /** A Redis client whose calls fail while {@code down} is set, as when no connection is free in time. */
+    private static final class Flaky implements AutoCloseable {
+        volatile boolean down;
+        final UnifiedJedis client;
+
+        Flaky(String uri) {
+            java.net.URI address = java.net.URI.create(uri);
+            var provider = new redis.clients.jedis.providers.PooledConnectionProvider(
+                    redis.clients.jedis.util.JedisURIHelper.getHostAndPort(address),
+                    redis.clients.jedis.DefaultJedisClientConfig.builder()
+                            .database(redis.clients.jedis.util.JedisURIHelper.getDBIndex(address)).build());
+            client = new UnifiedJedis(new redis.clients.jedis.providers.ConnectionProvider() {
+                @Override
+                public redis.clients.jedis.Connection getConnection() {
+                    check();
+                    return provider.getConnection();
+                }
+
+                @Override
+                public redis.clients.jedis.Connection getConnection(redis.clients.jedis.CommandArguments args) {
+                    check();
+                    return provider.getConnection(args);
+                }
+
+                @Override
+                public void close() {
+                    provider.close();
+                }
+            });
+        }
+
+        private void check() {
+            if (down) {
+                throw new redis.clients.jedis.exceptions.JedisConnectionException("Could not get a resource from the pool");
+            }
+        }
+
+        @Override
+        public void close() {
+            client.close();
+        }
     }
 
     /** One turn, one purchase: a pass is bound to the first purchase that shows it (claim.lua). */
@@ -691,7 +822,8 @@ class LineTest {
             closedPort = socket.getLocalPort();
         }
         try (UnifiedJedis down = new redis.clients.jedis.JedisPooled("127.0.0.1", closedPort)) {
-            CheckingPasses unreachable = new CheckingPasses(down, one.settings, one.signer, clock, one.figures);
+            CheckingPasses unreachable = new CheckingPasses(down, one.settings, one.signer, clock,
+                    new MarkingPassesUsed(down, clock, one.settings, one.figures));
             org.junit.jupiter.api.Assertions.assertThrows(seckill.queue.api.LineUnavailable.class,
                     () -> unreachable.claim(activity, 3201, pass, "line-down"));
         }
