@@ -169,10 +169,15 @@ final class LineReader implements Runnable {
         }
     }
 
-    /** line.lua's description as text: what the buyer is told changes only when it does. */
+    /**
+     * line.lua's description as text, but for the line's length (its last part): what the stream tells the buyer
+     * (their event's id: state, position, called) changes only when this does, and a join at the end of the line
+     * does not hand every follower its unchanged place again.
+     */
     private static String seen(Object description) {
+        List<?> parts = (List<?>) description;
         StringBuilder text = new StringBuilder();
-        for (Object part : (List<?>) description) {
+        for (Object part : parts.subList(0, parts.size() - 1)) {
             text.append(part instanceof Number n ? n.toString() : RedisScript.text(part)).append('|');
         }
         return text.toString();
