@@ -25,6 +25,7 @@ class FollowingTheLines implements FollowPlaces {
     private final Map<Long, LineReader> readers = new ConcurrentHashMap<>();
     private final LineCalls calls;
     private final Places places;
+    private final LineFigures figures;
     private final FindingThePlace finding;
     private final Clock clock;
     private final long pollMillis;
@@ -35,6 +36,7 @@ class FollowingTheLines implements FollowPlaces {
                       @ConfigProperty(name = "seckill.queue.events-poll-millis", defaultValue = "500") long pollMillis) {
         this.calls = new LineCalls(redis, settings.acksInForce());
         this.places = new Places(signer, switches, figures);
+        this.figures = figures;
         this.finding = finding;
         this.clock = clock;
         this.pollMillis = Math.max(50, pollMillis);
@@ -68,6 +70,10 @@ class FollowingTheLines implements FollowPlaces {
 
     Places places() {
         return places;
+    }
+
+    LineFigures figures() {
+        return figures;
     }
 
     FindingThePlace finding() {
