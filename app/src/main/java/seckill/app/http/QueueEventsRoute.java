@@ -23,9 +23,10 @@ import jakarta.json.JsonObjectBuilder;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import seckill.ledger.api.catalogue.Activity;
 import seckill.ledger.api.catalogue.ActivityCatalog;
-import seckill.queue.api.FindPlace;
+import seckill.queue.api.FollowPlaces;
 import seckill.queue.api.LineUnavailable;
 import seckill.queue.api.Place;
+import seckill.queue.api.PlaceFollower;
 import seckill.queue.api.PlaceState;
 import seckill.queue.api.QueueSwitch;
 import seckill.queue.api.QueueWindow;
@@ -36,7 +37,9 @@ import seckill.settlement.api.ReservationTracking;
 /**
  * {@code GET /api/v1/activities/{id}/queue/events}: the buyer's place pushed as Server-Sent Events
  * ({@code text/event-stream}, issue #33), event {@code place} with the data {@code GET …/queue} answers, each
- * written and flushed as the place changes (read every {@code seckill.queue.events-poll-millis}). Every event
+ * written and flushed as the place changes (read every {@code seckill.queue.events-poll-millis} by the line's one
+ * reader on this instance, {@link FollowPlaces}, which reads every followed buyer in one Redis call and hands each
+ * stream its buyer's change: a stream makes no Redis call of its own while it waits). Every event
  * has an id naming the state ({@link Place#eventId()}): a client reconnecting with {@code Last-Event-ID} is sent
  * nothing until something changed. Once the pass was used (the buyer reserved), the same stream follows the
  * purchase to its end: event {@code reservation} with the data {@code GET …/activities/{id}/reservations}
@@ -54,7 +57,7 @@ public class QueueEventsRoute implements HttpService {
 
     private final ActivityCatalog catalog;
     private final QueueSwitch queue;
-    private final FindPlace places;
+    private final FollowPlaces follow;
     private final ReservationTracking reservations;
     private final BuyerAuthentication buyers;
     private final Clock clock;
@@ -65,14 +68,14 @@ public class QueueEventsRoute implements HttpService {
     private final java.util.concurrent.ConcurrentHashMap<Long, Integer> openStreams = new java.util.concurrent.ConcurrentHashMap<>();
 
     @Inject
-    QueueEventsRoute(ActivityCatalog catalog, QueueSwitch queue, FindPlace places, ReservationTracking reservations,
+    QueueEventsRoute(ActivityCatalog catalog, QueueSwitch queue, FollowPlaces follow, ReservationTracking reservations,
                      BuyerAuthentication buyers, Clock clock,
                      @ConfigProperty(name = "seckill.queue.events-poll-millis", defaultValue = "500") long pollMillis,
                      @ConfigProperty(name = "seckill.queue.events-max-seconds", defaultValue = "900") long streamSeconds,
                      @ConfigProperty(name = "seckill.queue.max-streams-per-buyer", defaultValue = "4") int streamsPerBuyer) {
         this.catalog = catalog;
         this.queue = queue;
-        this.places = places;
+        this.follow = follow;
         this.reservations = reservations;
         this.buyers = buyers;
         this.clock = clock;
@@ -156,37 +159,40 @@ public class QueueEventsRoute implements HttpService {
         out.write(": waiting line\n\n".getBytes(StandardCharsets.UTF_8));
         out.flush();
         // (and ends when the queue is switched off: purchases need no pass then, and a reconnect is told QUEUE_OFF)
-        while (clock.millis() < until && !window.endedAt(clock.instant()) && queue.on()) {
-            Place place;
-            try {
-                place = places.find(activityId, buyer, window, ticket);
-            } catch (LineUnavailable e) {
-                place = null;  // Redis silent: nothing the buyer can be told changed; ask again
-            }
-            boolean used = place != null && place.state() == PlaceState.USED;
-            if (used && sent != null && sent.startsWith(RESULT_ID)) {
-                // a reconnect after the purchase's events began: the place (USED) was told already
-            } else if (place != null && !place.eventId().equals(sent)) {
-                sent = place.eventId();
-                String event = "id: " + sent + "\nevent: place\nretry: 1000\ndata: "
-                        + QueueResource.json(place).build() + "\n\n";
-                out.write(event.getBytes(StandardCharsets.UTF_8));
-                out.flush();
-                lastWrite = clock.millis();
-            } else if (clock.millis() - lastWrite >= KEEP_ALIVE_MILLIS) {
-                out.write(":\n\n".getBytes(StandardCharsets.UTF_8));
-                out.flush();
-                lastWrite = clock.millis();
-            }
-            if (used) {
-                followThePurchase(activityId, buyer, sent, until, out);
-                return;
-            }
-            if (place != null && place.state() == PlaceState.EXPIRED) {
-                return;
-            }
-            if (!pause()) {
-                return;
+        try (PlaceFollower follower = follow.follow(activityId, buyer, window, ticket)) {
+            while (clock.millis() < until && !window.endedAt(clock.instant()) && queue.on()) {
+                // the line's reader on this instance hands the place when it changed (null: nothing changed
+                // within a period, or Redis silent: nothing the buyer can be told changed)
+                Place place;
+                try {
+                    place = follower.next(Duration.ofMillis(pollMillis)).orElse(null);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+                boolean used = place != null && place.state() == PlaceState.USED;
+                if (used && sent != null && sent.startsWith(RESULT_ID)) {
+                    // a reconnect after the purchase's events began: the place (USED) was told already
+                } else if (place != null && !place.eventId().equals(sent)) {
+                    sent = place.eventId();
+                    String event = "id: " + sent + "\nevent: place\nretry: 1000\ndata: "
+                            + QueueResource.json(place).build() + "\n\n";
+                    out.write(event.getBytes(StandardCharsets.UTF_8));
+                    out.flush();
+                    lastWrite = clock.millis();
+                } else if (clock.millis() - lastWrite >= KEEP_ALIVE_MILLIS) {
+                    out.write(":\n\n".getBytes(StandardCharsets.UTF_8));
+                    out.flush();
+                    lastWrite = clock.millis();
+                }
+                if (used) {
+                    follower.close();
+                    followThePurchase(activityId, buyer, sent, until, out);
+                    return;
+                }
+                if (place != null && place.state() == PlaceState.EXPIRED) {
+                    return;
+                }
             }
         }
     }

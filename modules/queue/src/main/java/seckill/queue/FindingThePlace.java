@@ -31,6 +31,7 @@ class FindingThePlace implements FindPlace {
     private final PassSigner signer;
     private final Places places;
     private final AskingPastPurchases purchases;
+    private final LineFigures figures;
 
     @Inject
     FindingThePlace(UnifiedJedis redis, Clock clock, QueueSettings settings, QueueRandomness randomness,
@@ -41,6 +42,7 @@ class FindingThePlace implements FindPlace {
         this.randomness = randomness;
         this.signer = signer;
         this.places = new Places(signer, switches, figures);
+        this.figures = figures;
     }
 
     @Override
@@ -52,6 +54,7 @@ class FindingThePlace implements FindPlace {
                 ticketPlace == 0 ? PreQueueShuffle.draw(randomness.generator()) : "0", Long.toString(ticketPlace),
                 Long.toString(window.millisSinceStart(now)));
         List<String> keys = new LineKeys(activityId).line();
+        figures.placesRead();
         if (ticketPlace < 0) {
             return places.of(activityId, buyerId, calls.read(script, keys, args));
         }
@@ -66,6 +69,7 @@ class FindingThePlace implements FindPlace {
         // the line lost this buyer (or never had them): a served buyer gets their place back used, not waiting
         // (before the start nobody bought: the record is not asked)
         String served = started && purchases.boughtIn(activityId, buyerId) ? "1" : "0";
+        figures.placesRead();
         List<String> restoring = new java.util.ArrayList<>(args);
         restoring.add(served);
         return places.of(activityId, buyerId, calls.write(script, keys, restoring));

@@ -16,7 +16,8 @@ import seckill.queue.rules.MeasuredRate;
  * metrics: {@code seckill_queue_waiting} and {@code seckill_queue_passes_out} (over the lines this instance
  * moves), {@code seckill_queue_called_total} (buyers this instance called; its rate is admitted per second),
  * {@code seckill_queue_passes_expired_total}, {@code seckill_queue_passes_used_total} and
- * {@code seckill_queue_wait_estimate_seconds} (the longest line's wait for its last buyer).
+ * {@code seckill_queue_wait_estimate_seconds} (the longest line's wait for its last buyer) and
+ * {@code seckill_queue_place_reads_total} (Redis calls reading places: the event streams' are one per line a period).
  */
 @QueueBean
 class LineFigures implements QueueFigures {
@@ -38,10 +39,16 @@ class LineFigures implements QueueFigures {
             .withDescription("The estimated wait of the last buyer of the longest line this instance moves (-1: "
                     + "cannot be told).").build();
 
+    private static final Metadata PLACE_READS = Metadata.builder().withName("seckill.queue.place.reads")
+            .withDescription("Redis calls this instance made to read buyers' places: a GET of the place, a stream's "
+                    + "restore by its ticket, or one call of a line's reader for the streams it follows (500 buyers).")
+            .build();
+
     private final Map<Long, Line> lines = new ConcurrentHashMap<>();
     private final Counter called;
     private final Counter expired;
     private final Counter used;
+    private final Counter placeReads;
     private final QueueSwitches switches;
 
     private record Line(MeasuredRate rate, QueueFigures.LineReading last) {
@@ -54,6 +61,7 @@ class LineFigures implements QueueFigures {
             called = null;
             expired = null;
             used = null;
+            placeReads = null;
             return;
         }
         metrics.gauge(WAITING, () -> lines.values().stream().mapToLong(l -> l.last().waiting()).sum());
@@ -62,6 +70,7 @@ class LineFigures implements QueueFigures {
         called = metrics.counter(CALLED);
         expired = metrics.counter(EXPIRED);
         used = metrics.counter(USED);
+        placeReads = metrics.counter(PLACE_READS);
     }
 
     /** What one tick of a line read: its figures after it and what it called and withdrew. */
@@ -77,6 +86,13 @@ class LineFigures implements QueueFigures {
         if (called != null) {
             called.inc(calledNow);
             expired.inc(expiredNow);
+        }
+    }
+
+    /** One Redis call reading places (one buyer's, or a line reader's for many). */
+    void placesRead() {
+        if (placeReads != null) {
+            placeReads.inc();
         }
     }
 

@@ -78,6 +78,7 @@ class LineTest {
         final AdmittingFromTheLine admitting;
         final CheckingPasses passes;
         final MarkingPassesUsed uses;
+        final FollowingTheLines following;
 
         Instance(long seed, long rate) {
             this(seed, rate, ReplicaAcks.NONE);
@@ -114,6 +115,7 @@ class LineTest {
             admitting = new AdmittingFromTheLine(redis, clock, settings, switches, sales,
                     new ClosingTheLine(redis, settings), figures, uses);
             passes = new CheckingPasses(redis, settings, signer, clock, uses);
+            following = new FollowingTheLines(redis, clock, settings, signer, switches, figures, finding, 50);
         }
 
         Place join(long buyer) {
@@ -504,6 +506,95 @@ class LineTest {
         redis.zrem("sk:{q:a" + activity + "}:line", "903");
         redis.hdel("sk:{q:a" + activity + "}:places", "903");
         assertThat(one.finding.find(activity, 903, window, Optional.of(mine.ticket())).state(), is(PlaceState.NOT_IN_LINE));
+    }
+
+    /**
+     * The event streams' places (issue #33): one reader per line on an instance reads every followed buyer in one
+     * call a period and hands each follower its buyer's change. Redis is not called per follower: 100 followers
+     * over a second of 50 ms periods are ~20 calls (each used to read its own place: 2,000).
+     */
+    @Test
+    void followersOfALineShareOneReadAPeriodAndAreHandedTheirChanges() throws Exception {
+        clock.set(start.plusSeconds(1));
+        Instance one = new Instance(21, 10);
+        List<seckill.queue.api.PlaceFollower> followers = new ArrayList<>();
+        for (long buyer = 1; buyer <= 100; buyer++) {
+            one.join(buyer);
+            followers.add(one.following.follow(activity, buyer, window, Optional.empty()));
+        }
+        seckill.queue.api.PlaceFollower again = one.following.follow(activity, 100, window, Optional.empty());
+        try {
+            for (int i = 0; i < 100; i++) {
+                Place first = followers.get(i).next(Duration.ofSeconds(5)).orElseThrow();
+                assertThat(first.state(), is(PlaceState.WAITING));
+                assertThat(first.position(), is(i + 1L));
+            }
+            assertThat(again.next(Duration.ofSeconds(5)).orElseThrow().position(), is(100L));
+            // nothing changes: nothing is handed, and the line is read once a period for all of them
+            long before = borrowed();
+            assertThat(followers.get(50).next(Duration.ofSeconds(1)), is(Optional.empty()));
+            assertThat("calls in a second", borrowed() - before, lessThan(40L));
+            assertThat(one.following.readers(), is(1));
+
+            clock.set(start.plusSeconds(2));
+            long called = one.admitting.tick(activity, window).calledNow();
+            assertThat(called, greaterThan(0L));
+            for (int i = 0; i < called; i++) {
+                Place turn = followers.get(i).next(Duration.ofSeconds(5)).orElseThrow();
+                assertThat(turn.state(), is(PlaceState.YOUR_TURN));
+                assertThat(turn.pass().isPresent(), is(true));
+            }
+            Place next = followers.get((int) called).next(Duration.ofSeconds(5)).orElseThrow();
+            assertThat(next.state(), is(PlaceState.WAITING));
+            assertThat(next.position(), is(1L));
+            assertThat(next.called(), is(called));
+            assertThat(again.next(Duration.ofSeconds(5)).orElseThrow().position(), is(100L - called));
+        } finally {
+            followers.forEach(seckill.queue.api.PlaceFollower::close);
+            again.close();
+        }
+        // followed by nobody, the reader stops within a period or so
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
+        while (one.following.readers() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(one.following.readers(), is(0));
+    }
+
+    /**
+     * A follower of a buyer Redis lost who shows a ticket takes the per-buyer path that gives the place back, as the
+     * streams did before the shared reader; one without a ticket is told the buyer is not in line.
+     */
+    @Test
+    void aFollowerOfABuyerRedisLostGetsThePlaceBackByTheTicket() throws Exception {
+        clock.set(start.plusSeconds(1));
+        Instance one = new Instance(22, 100);
+        one.join(901);
+        Place mine = one.join(902);
+        one.join(903);
+        UnifiedJedis redis = REDIS.client();
+        for (String lost : List.of("902", "903")) {
+            redis.zrem("sk:{q:a" + activity + "}:line", lost);
+            redis.hdel("sk:{q:a" + activity + "}:places", lost);
+        }
+        try (var withTicket = one.following.follow(activity, 902, window, Optional.of(mine.ticket()));
+             var without = one.following.follow(activity, 903, window, Optional.empty())) {
+            Place back = withTicket.next(Duration.ofSeconds(5)).orElseThrow();
+            assertThat(back.state(), is(PlaceState.WAITING));
+            assertThat(back.place(), is(mine.place()));
+            assertThat(back.position(), is(2L));
+            assertThat(redis.hget("sk:{q:a" + activity + "}:places", "902"), is(Long.toString(mine.place())));
+            assertThat(without.next(Duration.ofSeconds(5)).orElseThrow().state(), is(PlaceState.NOT_IN_LINE));
+            assertThat(redis.hget("sk:{q:a" + activity + "}:places", "903"), is((String) null));
+            // the place back, the shared reader reads it like any other: nothing new to hand
+            assertThat(withTicket.next(Duration.ofMillis(300)).map(Place::eventId).orElse(back.eventId()),
+                    is(back.eventId()));
+        }
+    }
+
+    private static long borrowed() {
+        return ((org.apache.commons.pool2.impl.GenericObjectPool<?>) ((redis.clients.jedis.JedisPooled) REDIS.client())
+                .getPool()).getBorrowedCount();
     }
 
     @Test
