@@ -15,8 +15,9 @@ local sha = ARGV[2] and redis.sha1hex(ARGV[2])
 local bound = sha and (sha .. '|' .. ARGV[5] .. '|' .. ARGV[3])
 local held = redis.call('HGET', KEYS[1], ARGV[1])
 -- a binding written before it kept the pass's expiry (sha1(pass)|requestId; an upgrade with purchases in flight)
--- is the same binding: its purchase asked again passes (and is bound anew), its release unbinds it
-if held and sha and held == sha .. '|' .. ARGV[3] then
+-- is the same binding: its purchase asked again passes (and is bound anew), its release unbinds it. Only a value
+-- of that form (one '|', after the 40 hex digits): a requestId spelling "expiry|requestId" never matches a new one
+if held and sha and not string.find(held, '|', 42, true) and held == sha .. '|' .. ARGV[3] then
   held = bound
 end
 if ARGV[4] == 'release' then

@@ -423,6 +423,12 @@ class LineTest {
         one.passes.release(activity, 2901, pass, "old-request");
         assertThat("released by its own purchase", REDIS.client().hget("sk:{q:a" + activity + "}:claims", "2901"),
                 is(org.hamcrest.Matchers.nullValue()));
+        // a binding of the new form is not matched by a requestId spelling its "expiry|requestId" (the HTTP edge
+        // refuses '|' in a requestId; the script does not rely on it)
+        assertThat(one.passes.claim(activity, 2901, pass, "bound-now"), is(true));
+        String held = REDIS.client().hget("sk:{q:a" + activity + "}:claims", "2901");
+        String spelled = held.substring(41);
+        assertThat("another purchase spelling the binding", one.passes.claim(activity, 2901, pass, spelled), is(false));
     }
 
     @Test
