@@ -77,14 +77,32 @@ public class QueueBench {
     // --- the crowd: 429-and-retry against the line
 
     /** One buyer's story: when they arrived (index), when they got their unit (ms since the start), and calls. */
-    record Story(int arrival, long wonAtMillis, long calls, String outcome, long knewAtMillis, long reservedAtMillis) {
+    record Story(int arrival, long wonAtMillis, long calls, String outcome, long knewAtMillis, long reservedAtMillis,
+                 Joined joined) {
         Story(int arrival, long wonAtMillis, long calls) {
-            this(arrival, wonAtMillis, calls, null, -1, -1);
+            this(arrival, wonAtMillis, calls, null, -1, -1, null);
+        }
+
+        Story(int arrival, long wonAtMillis, long calls, String outcome, long knewAtMillis, long reservedAtMillis) {
+            this(arrival, wonAtMillis, calls, outcome, knewAtMillis, reservedAtMillis, null);
         }
     }
 
+    /**
+     * A buyer of the line as the line saw them (ms since the crowd's t0 on this host's clock; -1: did not happen):
+     * when the join that got the place was sent and answered (and how many joins it took: 503s are sent again),
+     * the place it answered (the line's join order: places are handed out in the order joins reach Redis), the
+     * place and the call written in the pass (its expiry less its lifetime: the tick's time, the same for every
+     * buyer one tick called), and when the turn reached this buyer on the stream.
+     */
+    record Joined(long firstSentMillis, long sentMillis, long answeredMillis, int attempts, long place,
+                  long passPlace, long calledMillis, long turnHeardMillis) {
+    }
+
     static void crowd(String phase, int buyers, int stock, long firstBuyer) throws Exception {
-        long activity = activity(stock, Instant.now().minusSeconds(60));
+        // a whole second, so that the line's places (numbered from the ms since the start) read back as times exactly
+        Instant startsAt = Instant.now().minusSeconds(60).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        long activity = activity(stock, startsAt);
         long t0 = System.currentTimeMillis();
         List<Story> stories = run(buyers, firstBuyer, i -> phase.equals("retry")
                 ? retryUntilDecided(activity, firstBuyer + i, i, t0)
@@ -100,6 +118,9 @@ public class QueueBench {
         System.out.println(phase + ".events=" + eventsPushed.get());
         System.out.println(phase + ".seconds=" + String.format("%.1f", (System.currentTimeMillis() - t0) / 1000.0));
         System.out.println(phase + ".rho=" + String.format("%.3f", fairness(stories)));
+        if (phase.equals("line")) {
+            lineOrder(phase, stories, buyers, 2000, startsAt.toEpochMilli() - t0);
+        }
         // how each buyer's story ended, and when: the sold-out buyers counted from the last unit reserved
         Map<String, List<Long>> byOutcome = new java.util.TreeMap<>();
         for (Story s : stories) {
@@ -139,6 +160,113 @@ public class QueueBench {
         System.out.println("prequeue.buyers=" + buyers);
         System.out.println("prequeue.won=" + stories.stream().filter(s -> s.wonAtMillis() >= 0).count());
         System.out.println("prequeue.rho=" + String.format("%.3f", fairness(stories)));
+        lineOrder("prequeue", stories, buyers, 3000, Long.MIN_VALUE);
+    }
+
+    /** The place a join after the start gets: {@code line.lua}'s PRE_QUEUE_ROOM + 1000 x (ms since the start) + 1. */
+    static final long PLACE_BASE = 1_000_000_000_000L;
+
+    /**
+     * The line's order beside the arrival's (issue #33's measure: for buyers who joined after the start, the rank
+     * correlation of join order and admission order): join order is the order the joins reached the line (the
+     * place it answered; before the start, when a pre-queue join has no place, the order they were sent), admission
+     * order is the order it called them (the pass's call time; one tick calls several at the same time: ties).
+     * Also where the arrival order is lost before the join reaches the line, and any call out of join order.
+     */
+    static void lineOrder(String phase, List<Story> stories, int buyers, long spreadMillis, long startsAtMillis) {
+        List<Story> joined = stories.stream().filter(s -> s != null && s.joined() != null && s.joined().place() >= 0)
+                .toList();
+        List<Story> winners = joined.stream().filter(s -> s.wonAtMillis() >= 0 && s.joined().calledMillis() >= 0)
+                .toList();
+        List<Story> called = joined.stream().filter(s -> s.joined().calledMillis() >= 0).toList();
+        boolean placed = startsAtMillis != Long.MIN_VALUE;
+        java.util.function.ToDoubleFunction<Story> joinOrder = placed
+                ? s -> s.joined().place() : s -> s.joined().sentMillis();
+        java.util.function.ToDoubleFunction<Story> callOrder = s -> s.joined().calledMillis();
+        out(phase, "rhoJoinCall", spearman(winners, joinOrder, callOrder));
+        out(phase, "rhoJoinCallAllCalled", spearman(called, joinOrder, callOrder));
+        out(phase, "rhoSentCall", spearman(winners, s -> s.joined().sentMillis(), callOrder));
+        // the order as the buyers lived it: their turn pushed on the stream, their purchase reserved
+        out(phase, "rhoJoinTurnHeard", spearman(winners, joinOrder, s -> s.joined().turnHeardMillis()));
+        out(phase, "rhoJoinReserved", spearman(winners, joinOrder, Story::reservedAtMillis));
+        out(phase, "rhoArrivalSent", spearman(winners, Story::arrival, s -> s.joined().sentMillis()));
+        out(phase, "rhoArrivalJoin", spearman(winners, Story::arrival, joinOrder));
+        out(phase, "rhoSentJoin", spearman(winners, s -> s.joined().sentMillis(), joinOrder));
+        out(phase, "rhoArrivalJoinAllJoined", spearman(joined, Story::arrival, joinOrder));
+        // calls out of join order: two buyers called, the one who joined first called strictly later
+        long pairs = 0;
+        long outOfOrder = 0;
+        long sameTick = 0;
+        for (int i = 0; i < called.size(); i++) {
+            for (int j = i + 1; j < called.size(); j++) {
+                Joined a = called.get(i).joined();
+                Joined b = called.get(j).joined();
+                double ja = joinOrder.applyAsDouble(called.get(i));
+                double jb = joinOrder.applyAsDouble(called.get(j));
+                pairs++;
+                if (a.calledMillis() == b.calledMillis()) {
+                    sameTick++;
+                } else if (ja != jb && (ja < jb) != (a.calledMillis() < b.calledMillis())) {
+                    outOfOrder++;
+                }
+            }
+        }
+        System.out.println(phase + ".called=" + called.size());
+        System.out.println(phase + ".calledPairs=" + pairs);
+        System.out.println(phase + ".calledPairsOutOfJoinOrder=" + outOfOrder);
+        System.out.println(phase + ".calledPairsSameTick=" + sameTick);
+        System.out.println(phase + ".callTimes=" + called.stream().mapToLong(s -> s.joined().calledMillis()).distinct().count());
+        System.out.println(phase + ".passPlaceDiffers=" + called.stream()
+                .filter(s -> placed && s.joined().passPlace() != s.joined().place()).count());
+        // a buyer never called although one who joined after them was
+        double lastCalled = called.stream().mapToDouble(joinOrder).max().orElse(Double.NEGATIVE_INFINITY);
+        System.out.println(phase + ".passedOver=" + joined.stream()
+                .filter(s -> s.joined().calledMillis() < 0 && joinOrder.applyAsDouble(s) < lastCalled).count());
+        System.out.println(phase + ".joinedMoreThanOnce=" + joined.stream().filter(s -> s.joined().attempts() > 1).count());
+        System.out.println(phase + ".joinsRefused=" + new java.util.TreeMap<>(JOIN_REFUSALS));
+        JOIN_REFUSALS.clear();
+        System.out.println(phase + ".winnersJoinedMoreThanOnce=" + winners.stream().filter(s -> s.joined().attempts() > 1).count());
+        System.out.println(phase + ".winnersArrivedWithinMillis=" + winners.stream()
+                .mapToLong(s -> spreadMillis * s.arrival() / buyers).max().orElse(-1));
+        // where the arrival order goes: from the arrival (the thread's start) to the join sent, from the join sent to
+        // the line's handling of it (read from the place: ms since the start), and the join's answer
+        percentiles(phase, "winnerSendLag", winners.stream()
+                .mapToLong(s -> s.joined().sentMillis() - spreadMillis * s.arrival() / buyers).toArray());
+        if (placed) {
+            percentiles(phase, "winnerJoinReachedLineLag", winners.stream().filter(s -> s.joined().attempts() == 1)
+                    .mapToLong(s -> startsAtMillis + (s.joined().place() - PLACE_BASE) / 1000 - s.joined().sentMillis())
+                    .toArray());
+        }
+        percentiles(phase, "winnerJoinAnswered", winners.stream()
+                .mapToLong(s -> s.joined().answeredMillis() - s.joined().sentMillis()).toArray());
+        percentiles(phase, "winnerTurnHeardAfterCall", winners.stream()
+                .mapToLong(s -> s.joined().turnHeardMillis() - s.joined().calledMillis()).toArray());
+        // how far each winner moved between the arrival's order and the line's (ranks among the winners)
+        double[] byArrival = ranks(winners.stream().mapToDouble(Story::arrival).toArray());
+        double[] byJoin = ranks(winners.stream().mapToDouble(joinOrder).toArray());
+        double shift = 0;
+        double maxShift = 0;
+        for (int i = 0; i < byArrival.length; i++) {
+            shift += Math.abs(byArrival[i] - byJoin[i]);
+            maxShift = Math.max(maxShift, Math.abs(byArrival[i] - byJoin[i]));
+        }
+        System.out.println(phase + ".winnerRankShiftArrivalToJoinMean=" + String.format("%.1f",
+                byArrival.length == 0 ? 0 : shift / byArrival.length));
+        System.out.println(phase + ".winnerRankShiftArrivalToJoinMax=" + String.format("%.0f", maxShift));
+    }
+
+    static void out(String phase, String name, double value) {
+        System.out.println(phase + "." + name + "=" + String.format("%.3f", value));
+    }
+
+    static void percentiles(String phase, String name, long[] values) {
+        long[] sorted = Arrays.stream(values).sorted().toArray();
+        if (sorted.length == 0) {
+            return;
+        }
+        System.out.println(phase + "." + name + "P50Millis=" + sorted[sorted.length / 2]);
+        System.out.println(phase + "." + name + "P99Millis=" + sorted[(int) Math.min(sorted.length - 1, sorted.length * 0.99)]);
+        System.out.println(phase + "." + name + "MaxMillis=" + sorted[sorted.length - 1]);
     }
 
     interface Buyer {
@@ -174,9 +302,18 @@ public class QueueBench {
         if (winners.size() < 3) {
             return Double.NaN;
         }
-        double[] arrival = ranks(winners.stream().mapToDouble(Story::arrival).toArray());
-        double[] won = ranks(winners.stream().mapToDouble(Story::wonAtMillis).toArray());
-        double n = winners.size();
+        return spearman(winners, Story::arrival, Story::wonAtMillis);
+    }
+
+    /** Spearman's rank correlation of two orders over the stories given (ties given their mean rank). */
+    static double spearman(List<Story> stories, java.util.function.ToDoubleFunction<Story> x,
+                           java.util.function.ToDoubleFunction<Story> y) {
+        if (stories.size() < 3) {
+            return Double.NaN;
+        }
+        double[] arrival = ranks(stories.stream().mapToDouble(x).toArray());
+        double[] won = ranks(stories.stream().mapToDouble(y).toArray());
+        double n = stories.size();
         double ma = Arrays.stream(arrival).average().orElse(0);
         double mw = Arrays.stream(won).average().orElse(0);
         double cov = 0;
@@ -240,19 +377,32 @@ public class QueueBench {
     static Story waitInLine(long activity, long buyer, int index, long t0) throws Exception {
         String token = token(buyer);
         long calls = 0;
-        HttpResponse<String> joined;
+        JoinAnswer joined;
+        long firstSent = -1;
+        long sent;
+        int attempts = 0;
         while (true) {
-            joined = send(HttpRequest.newBuilder(base.resolve("/api/v1/activities/" + activity + "/queue"))
-                    .header("Authorization", "Bearer " + token).POST(HttpRequest.BodyPublishers.noBody()));
+            attempts++;
+            joined = join(activity, token, t0);
+            sent = joined.sentMillis();
+            firstSent = firstSent < 0 ? sent : firstSent;
             calls++;
             if (joined.statusCode() == 410) {
-                return new Story(index, -1, calls);
+                return new Story(index, -1, calls, null, -1, -1,
+                        new Joined(firstSent, sent, System.currentTimeMillis() - t0, attempts, -1, -1, -1, -1));
             }
             if (joined.statusCode() == 200) {
                 break;
             }
-            Thread.sleep(1000L * Math.max(1, retryAfter(joined)));
+            JOIN_REFUSALS.computeIfAbsent(joined.statusCode() + "_" + field(joined.body(), "code"), c -> new AtomicLong())
+                    .incrementAndGet();
+            Thread.sleep(1000L * Math.max(1, joined.retryAfter()));
         }
+        long answered = System.currentTimeMillis() - t0;
+        long place = Long.parseLong(number(joined.body(), "place"));
+        long[] passPlace = {-1};
+        long[] calledAt = {-1};
+        long[] turnHeard = {-1};
         String ticket = field(joined.body(), "ticket");
         String lastId = null;
         long[] wonAt = {-1};
@@ -274,6 +424,11 @@ public class QueueBench {
                             // up, holding the pass: its unit waited for the pass's expiry, 30 s, and so did the line.)
                             String pass = field(data, "pass");
                             long passExpires = Instant.parse(field(data, "passExpiresAt")).toEpochMilli();
+                            turnHeard[0] = System.currentTimeMillis() - t0;
+                            // the pass says which place the line called, and when (its expiry less its lifetime)
+                            String[] written = passPayload(pass);
+                            passPlace[0] = Long.parseLong(written[4]);
+                            calledAt[0] = Long.parseLong(written[5]) - PASS_MILLIS - t0;
                             HttpResponse<String> bought = purchase(activity, token, "bench-" + buyer, pass);
                             calls++;
                             while ((bought.statusCode() == 429 || bought.statusCode() == 503)
@@ -310,7 +465,79 @@ public class QueueBench {
                 outcome[0] = "reserved";
             }
         }
-        return new Story(index, wonAt[0], calls, outcome[0], System.currentTimeMillis() - t0, reservedAt);
+        return new Story(index, wonAt[0], calls, outcome[0], System.currentTimeMillis() - t0, reservedAt,
+                new Joined(firstSent, sent, answered, attempts, place, passPlace[0], calledAt[0], turnHeard[0]));
+    }
+
+    /** A join's answer, and when it was sent (ms since t0): as the client was asked to, or as its bytes were written. */
+    record JoinAnswer(int statusCode, String body, int retryAfter, long sentMillis) {
+    }
+
+    /**
+     * With {@code QB_RAW_JOIN=1} a join is written by the buyer's own thread on a socket of its own (connected, then
+     * the request written, and that time recorded), so that the time sent is when its bytes reached the service's
+     * host, not when the shared HTTP client was asked to send it: what reorders the joins is then the service's alone.
+     */
+    /** Joins answered other than 200 or 410 (then sent again after Retry-After), by status and problem code. */
+    static final Map<String, AtomicLong> JOIN_REFUSALS = new ConcurrentHashMap<>();
+
+    static final boolean RAW_JOIN = "1".equals(System.getenv("QB_RAW_JOIN"));
+
+    static JoinAnswer join(long activity, String token, long t0) throws IOException, InterruptedException {
+        String path = "/api/v1/activities/" + activity + "/queue";
+        if (!RAW_JOIN) {
+            long sent = System.currentTimeMillis() - t0;
+            HttpResponse<String> answer = send(HttpRequest.newBuilder(base.resolve(path))
+                    .header("Authorization", "Bearer " + token).POST(HttpRequest.BodyPublishers.noBody()));
+            return new JoinAnswer(answer.statusCode(), answer.body(), retryAfter(answer), sent);
+        }
+        requests.incrementAndGet();
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(base.getHost(), base.getPort()), 10_000);
+            socket.setSoTimeout(30_000);
+            EventStream answer = new EventStream(socket);
+            OutputStream out = socket.getOutputStream();
+            out.write(("POST " + path + " HTTP/1.1\r\nHost: " + base.getHost() + ":" + base.getPort()
+                    + "\r\nAuthorization: Bearer " + token + "\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            long sent = System.currentTimeMillis() - t0;
+            String status = answer.rawLine();
+            if (status == null) {
+                throw new IOException("join: no answer");
+            }
+            int code = Integer.parseInt(status.split(" ")[1]);
+            int retryAfter = 1;
+            long length = -1;
+            String line;
+            while ((line = answer.rawLine()) != null && !line.isEmpty()) {
+                String lower = line.toLowerCase();
+                if (lower.startsWith("transfer-encoding:") && lower.contains("chunked")) {
+                    answer.chunked = true;
+                } else if (lower.startsWith("content-length:")) {
+                    length = Long.parseLong(line.substring(15).trim());
+                } else if (lower.startsWith("retry-after:")) {
+                    try {
+                        retryAfter = Integer.parseInt(line.substring(12).trim());
+                    } catch (NumberFormatException e) {
+                        retryAfter = 1;
+                    }
+                }
+            }
+            ByteArrayOutputStream body = new ByteArrayOutputStream();
+            byte[] more;
+            while ((length < 0 || body.size() < length) && (more = answer.body()) != null) {
+                body.write(more);
+            }
+            return new JoinAnswer(code, body.toString(StandardCharsets.UTF_8), retryAfter, sent);
+        }
+    }
+
+    /** The fields a pass carries: {@code p1|key|activity|buyer|place|expiresEpochMillis} (signed, not secret). */
+    static String[] passPayload(String pass) {
+        String payload = new String(java.util.Base64.getUrlDecoder().decode(pass.substring(0, pass.indexOf('.'))),
+                StandardCharsets.UTF_8);
+        return payload.split("\\|");
     }
 
     // --- many open streams

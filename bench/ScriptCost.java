@@ -26,7 +26,10 @@ import java.util.TreeMap;
  * (callgrind_control -z before, -d after): a figure that does not move with the machine's load.
  *
  * <pre>java bench/ScriptCost.java PORT CALLS K [callgrind-pid callgrind-dir] name=dir-with-lua-files ...</pre>
- * Each dir holds buyer_window.lua and reserve_many.lua (old: `git show main:...` into a directory).
+ * Each dir holds buyer_window.lua and reserve_many.lua (old: `git show main:...` into a directory); a
+ * dir that also holds a file named {@code function} is loaded as a Redis Function library instead
+ * (FUNCTION LOAD: buyer_window.lua's functions at load, reserve_many.lua the function's body) and
+ * called by FCALL (issue #35's fifth step measured it: no gain on Redis 7.0).
  * Pure JDK: it speaks RESP on a socket, nothing to download.
  */
 public class ScriptCost {
@@ -68,7 +71,19 @@ public class ScriptCost {
             // its name and as many values as it has (older scripts: three values per buyer)
             compact = source.contains("'SOLD_OUT'; o = o + 1");
             call("FLUSHALL");
-            String sha = (String) call("SCRIPT", "LOAD", source);
+            String sha;
+            if (Files.exists(dir.resolve("function"))) {
+                // the same Lua as a Redis Function library: buyer_window.lua's functions defined once, at load
+                String lib = "#!lua name=skcost\n" + Files.readString(dir.resolve("buyer_window.lua"))
+                        + "\nredis.register_function('reserve_many', function(KEYS, ARGV)\n"
+                        + Files.readString(dir.resolve("reserve_many.lua")) + "\nend)\n";
+                call("FUNCTION", "FLUSH");
+                Object loaded = call("FUNCTION", "LOAD", lib);
+                if (!"skcost".equals(loaded)) throw new IllegalStateException("load: " + loaded);
+                sha = null;
+            } else {
+                sha = (String) call("SCRIPT", "LOAD", source);
+            }
             // a day ahead: the window hashes expire at absolute times (PEXPIREAT), and a phase under valgrind lasts seconds
             long t0 = System.currentTimeMillis() + 86_400_000L;
             String tag = "sk:{a7:s1:b0}";
@@ -119,7 +134,7 @@ public class ScriptCost {
         for (int c = 0; c < calls; c++) {
             long at = t0 + c + later;
             long period = Math.floorDiv(at, 1000);
-            List<String> cmd = new ArrayList<>(List.of("EVALSHA", sha, "6", tag + ":stock", tag + ":buyers", tag + ":events",
+            List<String> cmd = new ArrayList<>(List.of(sha == null ? "FCALL" : "EVALSHA", sha == null ? "reserve_many" : sha, "6", tag + ":stock", tag + ":buyers", tag + ":events",
                     tag + ":served", tag + ":w1000:" + (period - 1), tag + ":w1000:" + period,
                     Integer.toString(k), Long.toString(at), "7", "1", "1", "1000"));
             if (packed) {
@@ -155,12 +170,12 @@ public class ScriptCost {
         double cpu = cpu() - cpu0;
         long buyers = (long) calls * k;
         Map<String, long[]> stats = commandstats();
-        long evalsha = stats.getOrDefault("evalsha", new long[2])[1];
+        long evalsha = stats.getOrDefault("evalsha", new long[2])[1] + stats.getOrDefault("fcall", new long[2])[1];
         long inner = 0;
         StringBuilder detail = new StringBuilder();
         for (var e : stats.entrySet()) {
             String cmd = e.getKey();
-            if (cmd.equals("evalsha") || cmd.equals("info") || cmd.startsWith("config")) {
+            if (cmd.equals("evalsha") || cmd.equals("fcall") || cmd.equals("info") || cmd.startsWith("config")) {
                 continue;
             }
             inner += e.getValue()[1];

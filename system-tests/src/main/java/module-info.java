@@ -34,6 +34,8 @@ module seckill.system {
 
     // what the tests use of the JDK: HTTP to the service, JDBC, logs, captcha pictures, javac (ModuleBoundaryTest)
     requires java.net.http;
+    // a recording upstream in the instances' place behind the shipped edge (EdgeTest)
+    requires jdk.httpserver;
     requires java.sql;
     requires java.logging;
     requires java.desktop;

@@ -3,7 +3,10 @@
  * the drill ({@code seckill.drill.api}: buyers through the typed client, an in-process service or one
  * at {@code --url}, faults from outside, then {@code InvariantCheck} audits the stores) and the chaos
  * drill's runner ({@code seckill.drill.chaos}, {@code drill chaos}: service instances as processes,
- * seeded faults, a history the chaos module's checker judges). Not part of the service: the app only
+ * seeded faults, a history the chaos module's checker judges), and the ramp ({@code drill rehearse},
+ * {@code seckill.drill.ramp}: load in steps up to 1.5 times a target rate against a deployment, its
+ * stores read-only, and the first layer to shed or saturate judged by the plain
+ * {@code seckill.drill.ramp.rules}). Not part of the service: the app only
  * dispatches to it. It names no table of the ledger: the audit, the wait for a sale to settle and the
  * chaos runner's wait for quiet ask the ledger's {@code LedgerAudit} on a connection of their own.
  * Only {@code seckill.drill.api} is visible to other modules.

@@ -3,7 +3,7 @@
  * reservation event. Only {@code seckill.reservation.api} is visible to other modules.
  */
 module seckill.reservation {
-    requires seckill.redis;
+    requires transitive seckill.redis;
     requires redis.clients.jedis;
     requires jakarta.cdi;
     requires jakarta.inject;

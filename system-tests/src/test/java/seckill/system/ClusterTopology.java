@@ -34,12 +34,7 @@ public final class ClusterTopology implements AfterAllCallback {
         try {
             dir = Files.createTempDirectory("seckill-cluster");
             for (int i = 0; i < 6; i++) {
-                int port = freePort();
-                ports.add(port);
-                start(port);
-            }
-            for (int port : ports) {
-                SaleFixture.await("redis-server on " + port, Duration.ofSeconds(20), () -> answers(port));
+                startOnAFreePort();
             }
             List<String> create = new ArrayList<>(List.of("redis-cli", "--cluster", "create"));
             ports.forEach(port -> create.add("127.0.0.1:" + port));
@@ -145,6 +140,33 @@ public final class ClusterTopology implements AfterAllCallback {
                 "--dir", node.toString(), "--save", "", "--appendonly", "no")
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log)).start();
         processes.put(port, process);
+    }
+
+    /**
+     * The pair was free when checked, but another process (an outgoing connection's ephemeral port)
+     * can take it before redis-server binds; the server then exits at once and the node is started
+     * again on another pair instead of waiting for a server that is gone.
+     */
+    private void startOnAFreePort() throws IOException, InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            int port = freePort();
+            start(port);
+            Process process = processes.get(port);
+            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            while (process.isAlive() && !answers(port) && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            if (process.isAlive() && answers(port)) {
+                ports.add(port);
+                return;
+            }
+            process.destroyForcibly().waitFor();
+            processes.remove(port);
+            if (attempt == 5) {
+                throw new IllegalStateException("redis-server on " + port + " did not start: "
+                        + Files.readString(dir.resolve(Integer.toString(port)).resolve("log")));
+            }
+        }
     }
 
     private static boolean answers(int port) {

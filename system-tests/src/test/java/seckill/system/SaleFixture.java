@@ -40,12 +40,30 @@ public final class SaleFixture {
     public final URI base;
     public final DbClient db;
 
+    /** What every request of this fixture is given before it is sent (e.g. the edge's rehearsal mark). */
+    private final java.util.function.UnaryOperator<HttpRequest.Builder> edge;
+
     public SaleFixture(URI base, DbClient db) {
+        this(base, db, java.util.function.UnaryOperator.identity());
+    }
+
+    private SaleFixture(URI base, DbClient db, java.util.function.UnaryOperator<HttpRequest.Builder> edge) {
         this.base = base;
         this.db = db;
+        this.edge = edge;
+    }
+
+    /**
+     * The same fixture with every request carrying the edge's rehearsal mark for {@code activityId} and
+     * {@code buyer}, signed afresh per request as an edge would ({@link EdgeMarks}).
+     */
+    public SaleFixture markedByTheEdge(long activityId, long buyer) {
+        return new SaleFixture(base, db, request -> request.header(EdgeMarks.HEADER,
+                EdgeMarks.mark(activityId, buyer, java.time.Instant.now().getEpochSecond())));
     }
 
     public HttpResponse<String> send(HttpRequest.Builder request) {
+        request = edge.apply(request);
         try {
             return http.send(request.timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
@@ -229,6 +247,22 @@ public final class SaleFixture {
     }
 
     /** Waits until the condition holds (Awaitility, polling every 50 ms), failing the test after the timeout. */
+    /**
+     * The channel real sold-out flags travel on for the service over {@code redis}: pub/sub ignores the
+     * logical database, so on a database other than 0 the service's channel carries its number
+     * ({@code sk:soldout:db2} on CI's database 2), none on database 0 and on a cluster.
+     */
+    public static String soldOutChannel(UnifiedJedis redis) {
+        if (redis instanceof JedisCluster) {
+            return "sk:soldout";
+        }
+        Object info = redis.sendCommand(Protocol.Command.CLIENT, "INFO");
+        String text = info instanceof byte[] bytes ? new String(bytes, java.nio.charset.StandardCharsets.UTF_8)
+                : String.valueOf(info);
+        java.util.regex.Matcher database = java.util.regex.Pattern.compile("(?:^| )db=(\\d+)(?: |$)").matcher(text.trim());
+        return !database.find() || database.group(1).equals("0") ? "sk:soldout" : "sk:soldout:db" + database.group(1);
+    }
+
     public static void await(String what, Duration timeout, Supplier<Boolean> condition) {
         org.awaitility.Awaitility.await(what).atMost(timeout).pollInterval(Duration.ofMillis(50))
                 .pollInSameThread().until(condition::get);

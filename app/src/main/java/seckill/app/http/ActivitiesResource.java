@@ -16,7 +16,8 @@ import jakarta.ws.rs.core.MediaType;
 import seckill.admission.api.Admission;
 import seckill.admission.api.SaleWindow;
 import seckill.ledger.api.catalogue.Activity;
-import seckill.ledger.api.catalogue.ActivityCatalog;
+import io.helidon.webserver.http.ServerRequest;
+import jakarta.ws.rs.core.Context;
 import seckill.ledger.api.catalogue.SkuLine;
 import seckill.reservation.api.ReservationUnavailable;
 import seckill.reservation.api.RemainingStock;
@@ -29,17 +30,20 @@ import seckill.reservation.api.RemainingStock;
 @ApplicationScoped
 public class ActivitiesResource {
 
-    private final ActivityCatalog catalog;
+    private final RehearsalGate rehearsals;
+    private final BuyerAuthentication buyers;
     private final RemainingStock remainingStock;
     private final Admission admission;
     private final Clock clock;
 
     @Inject
-    ActivitiesResource(ActivityCatalog catalog,
+    ActivitiesResource(RehearsalGate rehearsals,
+                       BuyerAuthentication buyers,
                        RemainingStock remainingStock,
                        Admission admission,
                        Clock clock) {
-        this.catalog = catalog;
+        this.rehearsals = rehearsals;
+        this.buyers = buyers;
         this.remainingStock = remainingStock;
         this.admission = admission;
         this.clock = clock;
@@ -47,10 +51,9 @@ public class ActivitiesResource {
 
     @GET
     @Produces(MediaType.APPLICATION_JSON)
-    public String view(@PathParam("activityId") String activityIdText) {
-        long activityId = Buyer.pathId(activityIdText, "activity");
-        Activity activity = catalog.find(activityId)
-                .orElseThrow(() -> new Problem(404, "ACTIVITY_NOT_FOUND", "Not found", "No activity " + activityId + "."));
+    public String view(@PathParam("activityId") String activityIdText, @Context ServerRequest request) {
+        // public, so the buyer a rehearsal's mark is signed for is read only when a mark asks for one
+        Activity activity = rehearsals.activity(request, activityIdText, () -> buyers.buyerIfAny(request));
         Instant now = clock.instant();
         JsonArrayBuilder skus = Jsons.PROVIDER.createArrayBuilder();
         boolean allSoldOut = true;

@@ -134,7 +134,15 @@ public class AdminActivitiesResource {
                 body.fail("endsAt", "must be in the future");
             }
         }
+        boolean rehearsal = body.bool("rehearsal").orElse(false);
         body.check();
+        if (rehearsal) {
+            // issue #34: refused until the shadow path is separated end to end (docs/rehearsal.md); never
+            // read as a real activity, which a drill asking for a shadow sale would not expect
+            throw new Problem(501, "REHEARSAL_NOT_AVAILABLE", "Rehearsal not available",
+                    "This service cannot run a rehearsal (a shadow sale) yet: its stock, orders and keys would not be "
+                            + "kept apart from the real sales (docs/rehearsal.md); nothing was created.");
+        }
         return new NewActivity(name.orElseThrow(), startsAt.orElseThrow(), endsAt.orElseThrow(),
                 Duration.ofSeconds(paymentWindow), skus);
     }

@@ -25,6 +25,7 @@ import seckill.ledger.api.catalogue.Activity;
 import seckill.ledger.api.catalogue.ActivityCatalog;
 import seckill.ledger.api.catalogue.SkuLine;
 import seckill.queue.api.QueueFigures;
+import seckill.redis.World;
 import seckill.reservation.api.ReservationUnavailable;
 import seckill.reservation.api.RemainingStock;
 import seckill.settlement.api.Reconciliation;
@@ -76,23 +77,38 @@ public class AdminOverviewResource {
         for (long id : ids) {
             catalog.find(id).ifPresent(activity -> activities.add(activity(activity, now)));
         }
-        JsonObjectBuilder purchases = Jsons.PROVIDER.createObjectBuilder();
-        metrics.getCounters((id, metric) -> id.getName().equals("seckill.purchases"))
-                .forEach((id, counter) -> purchases.add(tag(id, "outcome"), counter.getCount()));
-        return Jsons.PROVIDER.createObjectBuilder()
+        JsonObjectBuilder json = Jsons.PROVIDER.createObjectBuilder()
                 .add("serverTime", now.toString())
                 .add("sales", AdminSalesResource.salesState(admission))
-                .add("totals", Jsons.PROVIDER.createObjectBuilder()
-                        .add("purchases", purchases)
-                        .add("reservations", count("seckill.reservations"))
-                        .add("ordersCreated", count("seckill.orders.created"))
-                        .add("queuePassesExpired", count("seckill.queue.passes.expired"))
-                        .add("queuePassesUsed", count("seckill.queue.passes.used")))
+                .add("totals", totals(World.REAL));
+        // a rehearsal's figures apart, never in the real totals; present while this instance has any rehearsal
+        // series (the rehearsal ordering workers register theirs at their start)
+        if (metrics.getMetricIDs().stream().anyMatch(id -> id.getName().startsWith("seckill.") && in(id, World.REHEARSAL))) {
+            json.add("rehearsalTotals", totals(World.REHEARSAL));
+        }
+        return json
                 .add("streamPending", gauge("seckill.stream.pending"))
                 .add("streamLag", gauge("seckill.stream.lag"))
                 .add("outboxBacklog", gauge("seckill.outbox.backlog"))
                 .add("activities", activities)
                 .build().toString();
+    }
+
+    /** The running totals of one world's series (a series without the label is the real world's). */
+    private JsonObjectBuilder totals(World world) {
+        JsonObjectBuilder purchases = Jsons.PROVIDER.createObjectBuilder();
+        metrics.getCounters((id, metric) -> id.getName().equals("seckill.purchases") && in(id, world))
+                .forEach((id, counter) -> purchases.add(tag(id, "outcome"), counter.getCount()));
+        return Jsons.PROVIDER.createObjectBuilder()
+                .add("purchases", purchases)
+                .add("reservations", count("seckill.reservations", world))
+                .add("ordersCreated", count("seckill.orders.created", world))
+                .add("queuePassesExpired", count("seckill.queue.passes.expired", world))
+                .add("queuePassesUsed", count("seckill.queue.passes.used", world));
+    }
+
+    private static boolean in(MetricID id, World world) {
+        return world.label().equals(id.getTags().getOrDefault(World.LABEL, World.REAL.label()));
     }
 
     private JsonObjectBuilder activity(Activity activity, Instant now) {
@@ -136,8 +152,8 @@ public class AdminOverviewResource {
         }
     }
 
-    private long count(String name) {
-        return metrics.getCounters((id, metric) -> id.getName().equals(name)).values().stream()
+    private long count(String name, World world) {
+        return metrics.getCounters((id, metric) -> id.getName().equals(name) && in(id, world)).values().stream()
                 .mapToLong(Counter::getCount).sum();
     }
 

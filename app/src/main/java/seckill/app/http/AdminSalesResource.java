@@ -128,7 +128,7 @@ public class AdminSalesResource {
     @Produces(MediaType.APPLICATION_JSON)
     public String preheat(@PathParam("activityId") String activityId) {
         long id = Buyer.pathId(activityId, "activity");
-        Activity activity = catalog.find(id).orElseThrow(() -> new Problem(404, "ACTIVITY_NOT_FOUND", "Not found", "No activity " + activityId + "."));
+        Activity activity = catalog.find(id).orElseThrow(() -> RehearsalGate.notFound(id));
         Map<Long, List<RestoreStock.Outcome>> outcomes;
         try {
             outcomes = launching.restoreMissing(activity);

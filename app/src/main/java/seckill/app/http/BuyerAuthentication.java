@@ -70,6 +70,15 @@ class BuyerAuthentication {
         return buyer;
     }
 
+    /** The request's buyer when it names one that can be believed, else 0 (for a public route a mark signs a buyer for). */
+    long buyerIfAny(ServerRequest request) {
+        try {
+            return buyerOf(request);
+        } catch (Problem nobody) {
+            return 0;
+        }
+    }
+
     private static Problem unauthenticated(boolean tokenOffered) {
         return new Problem(401, "UNAUTHENTICATED", "Unauthenticated",
                 "Send 'Authorization: Bearer <token>' with a valid, unexpired token of the buyer.")

@@ -28,11 +28,13 @@ public class BuyerReservationsResource {
 
     private final ReservationTracking tracking;
     private final BuyerAuthentication buyers;
+    private final RehearsalGate rehearsals;
 
     @Inject
-    BuyerReservationsResource(ReservationTracking tracking, BuyerAuthentication buyers) {
+    BuyerReservationsResource(ReservationTracking tracking, BuyerAuthentication buyers, RehearsalGate rehearsals) {
         this.tracking = tracking;
         this.buyers = buyers;
+        this.rehearsals = rehearsals;
     }
 
     @GET
@@ -41,6 +43,15 @@ public class BuyerReservationsResource {
         long userId = buyers.buyerOf(request);
         long activityId = Buyer.pathId(activityIdText, "activity");
         JsonArrayBuilder list = Jsons.PROVIDER.createArrayBuilder();
+        switch (rehearsals.judge(request, activityId, () -> userId)) {
+            case MARK_ON_REAL -> throw RehearsalGate.markOnReal(activityId);
+            // what an activity that does not exist lists: nothing (and nothing is read)
+            case HIDDEN -> {
+                return Jsons.PROVIDER.createObjectBuilder().add("reservations", list).build().toString();
+            }
+            case REAL, REHEARSAL -> {
+            }
+        }
         try {
             for (HeldReservation held : tracking.heldBy(activityId, userId)) {
                 JsonObjectBuilder json = ReservationsResource.json(held.status()).add("skuId", held.skuId());

@@ -21,7 +21,6 @@ import seckill.admission.api.PurchaseTokens;
 import seckill.admission.api.SaleWindow;
 import seckill.admission.api.TokenIssue;
 import seckill.ledger.api.catalogue.Activity;
-import seckill.ledger.api.catalogue.ActivityCatalog;
 
 /**
  * Captcha challenges and the purchase tokens they unlock. A challenge can be fetched until the sale
@@ -32,17 +31,17 @@ import seckill.ledger.api.catalogue.ActivityCatalog;
 @ApplicationScoped
 public class ChallengesResource {
 
-    private final ActivityCatalog catalog;
+    private final RehearsalGate rehearsals;
     private final PurchaseTokens tokens;
     private final ClientAddress clientAddress;
     private final BuyerAuthentication buyers;
 
     @Inject
-    ChallengesResource(ActivityCatalog catalog,
+    ChallengesResource(RehearsalGate rehearsals,
                        PurchaseTokens tokens,
                        ClientAddress clientAddress,
                        BuyerAuthentication buyers) {
-        this.catalog = catalog;
+        this.rehearsals = rehearsals;
         this.tokens = tokens;
         this.clientAddress = clientAddress;
         this.buyers = buyers;
@@ -54,7 +53,7 @@ public class ChallengesResource {
     public Response challenge(@PathParam("activityId") String activityIdText,
                               @HeaderParam("X-Forwarded-For") String forwardedFor, @Context ServerRequest request) {
         long userId = buyers.buyerOf(request);
-        Activity activity = activity(activityIdText);
+        Activity activity = rehearsals.activity(request, activityIdText, () -> userId);
         ChallengeIssue issue = tokens.challenge(activity.id(), userId, clientAddress.of(request, forwardedFor),
                 new SaleWindow(activity.startsAt(), activity.endsAt()));
         ChallengeIssue.Issued issued = switch (issue) {
@@ -100,7 +99,7 @@ public class ChallengesResource {
         String answer = json.text("answer", true, 32).orElse(null);
         String nonce = json.text("nonce", false, 64).orElse(null);
         json.check();
-        Activity activity = activity(activityIdText);
+        Activity activity = rehearsals.activity(request, activityIdText, () -> userId);
         TokenIssue issue = tokens.issue(activity.id(), userId, challengeId, answer, nonce,
                 new SaleWindow(activity.startsAt(), activity.endsAt()));
         return switch (issue) {
@@ -127,11 +126,5 @@ public class ChallengesResource {
                 throw new Problem(409, "ENDED", "Ended", "The sale ended at " + activity.endsAt() + ".");
             }
         };
-    }
-
-    private Activity activity(String activityIdText) {
-        long activityId = Buyer.pathId(activityIdText, "activity");
-        return catalog.find(activityId)
-                .orElseThrow(() -> new Problem(404, "ACTIVITY_NOT_FOUND", "Not found", "No activity " + activityId + "."));
     }
 }

@@ -123,6 +123,19 @@ final class JsonBody {
         });
     }
 
+    /** A boolean field; empty when absent or null. */
+    Optional<Boolean> bool(String field) {
+        JsonValue value = object.get(field);
+        if (value == null || value == JsonValue.NULL) {
+            return Optional.empty();
+        }
+        if (value != JsonValue.TRUE && value != JsonValue.FALSE) {
+            fail(field, "must be true or false");
+            return Optional.empty();
+        }
+        return Optional.of(value == JsonValue.TRUE);
+    }
+
     /** A nested object as a body of its own (its errors reported here, prefixed), or empty when absent or not an object. */
     Optional<JsonBody> object(String field) {
         JsonValue value = object.get(field);

@@ -43,8 +43,7 @@ final class PurchaseAnswers {
         return switch (outcome) {
             case PurchaseOutcome.Reserved reserved -> accepted(202, reserved.id().toString(), "QUEUED");
             case PurchaseOutcome.AlreadyReserved already -> accepted(200, already.id().toString(), "ALREADY_RESERVED");
-            case PurchaseOutcome.UnknownActivity unknown -> throw new Problem(404, "ACTIVITY_NOT_FOUND", "Not found",
-                    "No activity " + unknown.activityId() + ".");
+            case PurchaseOutcome.UnknownActivity unknown -> throw RehearsalGate.notFound(unknown.activityId());
             case PurchaseOutcome.UnknownSku unknown -> throw new Problem(404, "SKU_NOT_FOUND", "Not found",
                     "Activity " + unknown.activityId() + " does not sell SKU " + unknown.skuId() + ".");
             case PurchaseOutcome.OverBuyerLimit over -> throw new Problem(400, "INVALID_QUANTITY", "Invalid quantity",

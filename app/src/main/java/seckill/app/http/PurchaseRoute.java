@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -31,6 +32,7 @@ import seckill.admission.api.AdmissionDecision;
 import seckill.app.sale.PlacingPurchase;
 import seckill.app.sale.Purchase;
 import seckill.app.sale.PurchaseOutcome;
+import seckill.redis.World;
 import seckill.reservation.api.ReservationId;
 
 /**
@@ -78,22 +80,30 @@ public class PurchaseRoute implements HttpService {
     private final ClientAddress clientAddress;
     private final BuyerAuthentication buyers;
     private final PlacingPurchase placing;
+    private final RehearsalGate rehearsals;
     private final MetricRegistry metrics;
     private final long bodyLimit;
-    private final Map<String, Counter> outcomes = new ConcurrentHashMap<>();
-    private final Map<String, Counter> tokenRefusals = new ConcurrentHashMap<>();
+    /** By world, then outcome: a rehearsal's purchases carry {@code world="rehearsal"} (docs/rehearsal.md). */
+    private final Map<World, Map<String, Counter>> outcomes = new EnumMap<>(World.class);
+    private final Map<World, Map<String, Counter>> tokenRefusals = new EnumMap<>(World.class);
 
     @Inject
-    PurchaseRoute(ClientAddress clientAddress, BuyerAuthentication buyers, PlacingPurchase placing, MetricRegistry metrics,
+    PurchaseRoute(ClientAddress clientAddress, BuyerAuthentication buyers, PlacingPurchase placing,
+                  RehearsalGate rehearsals, MetricRegistry metrics,
                   @ConfigProperty(name = "seckill.http.max-public-body-bytes", defaultValue = "16384") long bodyLimit) {
         this.clientAddress = clientAddress;
         this.buyers = buyers;
         this.placing = placing;
+        this.rehearsals = rehearsals;
         this.metrics = metrics;
         this.bodyLimit = bodyLimit;
-        FIRST_OUTCOMES.forEach(o -> outcomes.computeIfAbsent(o, x -> metrics.counter(PURCHASES, new Tag("outcome", x))));
-        TOKEN_REFUSAL_REASONS.forEach(r -> tokenRefusals.computeIfAbsent(r,
-                x -> metrics.counter(TOKEN_REFUSALS, new Tag("reason", x))));
+        for (World world : World.values()) {
+            outcomes.put(world, new ConcurrentHashMap<>());
+            tokenRefusals.put(world, new ConcurrentHashMap<>());
+        }
+        // the real series exist (at 0) from the start; a rehearsal's appear when a rehearsal moves them
+        FIRST_OUTCOMES.forEach(o -> count(World.REAL, o, 0));
+        TOKEN_REFUSAL_REASONS.forEach(r -> tokenRefusal(World.REAL, r));
     }
 
     /** For CDI's proxy. */
@@ -101,6 +111,7 @@ public class PurchaseRoute implements HttpService {
         this.clientAddress = null;
         this.buyers = null;
         this.placing = null;
+        this.rehearsals = null;
         this.metrics = null;
         this.bodyLimit = 0;
     }
@@ -117,21 +128,27 @@ public class PurchaseRoute implements HttpService {
                     "This resource does not support that method.").header("Allow", "POST"));
             return;
         }
+        // the real world's until the edge's mark let a rehearsal through: a request refused before (unparsed, or a
+        // rehearsal-range id without a valid mark) is traffic at the real sale, and counts there
+        World world = World.REAL;
         try {
             Purchase purchase = parse(request, activityIdText);
+            // the edge's rehearsal mark, where an unknown activity is told so: before admission reads any key
+            rehearsals.check(request, purchase.activityId(), purchase::userId);
+            world = World.of(purchase.activityId());
             PurchaseOutcome outcome = placing.place(purchase);
             if (outcome instanceof PurchaseOutcome.NotAdmitted refused
                     && refused.refusal() instanceof AdmissionDecision.TokenInvalid invalid) {
-                tokenRefused(invalid.reason(), purchase);
+                tokenRefused(world, invalid.reason(), purchase);
             }
             PurchaseAnswers.Accepted accepted = PurchaseAnswers.of(outcome);
-            count(accepted.status() == 202 ? "reserved" : "duplicate");
+            count(world, accepted.status() == 202 ? "reserved" : "duplicate", 1);
             response.status(Status.create(accepted.status()));
             response.header(HeaderNames.LOCATION, accepted.location());
             response.header(HeaderNames.CONTENT_TYPE, JSON);
             response.send(accepted.json().getBytes(StandardCharsets.UTF_8));
         } catch (Problem problem) {
-            count(problem.code().toLowerCase());
+            count(world, problem.code().toLowerCase(), 1);
             if (problem.status() == 410) {
                 // a buyer whose first answer was lost learns where to find what they hold, at no Redis cost
                 String mine = BuyerReservationsResource.pathOf(Buyer.pathId(activityIdText, "activity"));
@@ -140,7 +157,7 @@ public class PurchaseRoute implements HttpService {
             send(response, request, problem);
         } catch (RuntimeException failure) {
             Problem problem = ProblemMapper.of(failure);
-            count(problem.code().toLowerCase());
+            count(world, problem.code().toLowerCase(), 1);
             send(response, request, problem);
         }
     }
@@ -219,13 +236,22 @@ public class PurchaseRoute implements HttpService {
     }
 
     /** The reason the client is not told, for operators: counted, and logged at FINE (a flood would fill the log). */
-    private void tokenRefused(String reason, Purchase purchase) {
-        tokenRefusals.computeIfAbsent(reason, r -> metrics.counter(TOKEN_REFUSALS, new Tag("reason", r))).inc();
+    private void tokenRefused(World world, String reason, Purchase purchase) {
+        tokenRefusal(world, reason).inc();
         LOG.log(Level.FINE, () -> "purchase token refused (" + reason + ") for buyer " + purchase.userId() + " from "
                 + purchase.clientIp() + " on activity " + purchase.activityId());
     }
 
-    private void count(String outcome) {
-        outcomes.computeIfAbsent(outcome, o -> metrics.counter(PURCHASES, new Tag("outcome", o))).inc();
+    private Counter tokenRefusal(World world, String reason) {
+        return tokenRefusals.get(world).computeIfAbsent(reason,
+                r -> metrics.counter(TOKEN_REFUSALS, new Tag("reason", r), new Tag(World.LABEL, world.label())));
+    }
+
+    private void count(World world, String outcome, long by) {
+        Counter counter = outcomes.get(world).computeIfAbsent(outcome,
+                o -> metrics.counter(PURCHASES, new Tag("outcome", o), new Tag(World.LABEL, world.label())));
+        if (by > 0) {
+            counter.inc(by);
+        }
     }
 }

@@ -22,7 +22,6 @@ import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObjectBuilder;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import seckill.ledger.api.catalogue.Activity;
-import seckill.ledger.api.catalogue.ActivityCatalog;
 import seckill.queue.api.FollowPlaces;
 import seckill.queue.api.LineUnavailable;
 import seckill.queue.api.Place;
@@ -55,7 +54,7 @@ public class QueueEventsRoute implements HttpService {
 
     private static final long KEEP_ALIVE_MILLIS = 15_000;
 
-    private final ActivityCatalog catalog;
+    private final RehearsalGate rehearsals;
     private final QueueSwitch queue;
     private final FollowPlaces follow;
     private final ReservationTracking reservations;
@@ -68,12 +67,12 @@ public class QueueEventsRoute implements HttpService {
     private final java.util.concurrent.ConcurrentHashMap<Long, Integer> openStreams = new java.util.concurrent.ConcurrentHashMap<>();
 
     @Inject
-    QueueEventsRoute(ActivityCatalog catalog, QueueSwitch queue, FollowPlaces follow, ReservationTracking reservations,
+    QueueEventsRoute(RehearsalGate rehearsals, QueueSwitch queue, FollowPlaces follow, ReservationTracking reservations,
                      BuyerAuthentication buyers, Clock clock,
                      @ConfigProperty(name = "seckill.queue.events-poll-millis", defaultValue = "500") long pollMillis,
                      @ConfigProperty(name = "seckill.queue.events-max-seconds", defaultValue = "900") long streamSeconds,
                      @ConfigProperty(name = "seckill.queue.max-streams-per-buyer", defaultValue = "4") int streamsPerBuyer) {
-        this.catalog = catalog;
+        this.rehearsals = rehearsals;
         this.queue = queue;
         this.follow = follow;
         this.reservations = reservations;
@@ -98,8 +97,9 @@ public class QueueEventsRoute implements HttpService {
         long buyer;
         Activity activity;
         try {
-            buyer = buyers.buyerOf(request);
-            activity = QueueResource.activity(catalog, request.path().pathParameters().get("activityId"));
+            long verified = buyers.buyerOf(request);
+            buyer = verified;
+            activity = rehearsals.activity(request, request.path().pathParameters().get("activityId"), () -> verified);
             QueueResource.queueOn(queue);
         } catch (Problem problem) {
             PurchaseRoute.send(response, request, problem);

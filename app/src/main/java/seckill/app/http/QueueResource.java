@@ -23,7 +23,6 @@ import seckill.admission.api.AdmissionDecision;
 import seckill.admission.api.PurchaseAttempt;
 import seckill.admission.api.SaleWindow;
 import seckill.ledger.api.catalogue.Activity;
-import seckill.ledger.api.catalogue.ActivityCatalog;
 import seckill.queue.api.FindPlace;
 import seckill.queue.api.JoinLine;
 import seckill.queue.api.LineUnavailable;
@@ -46,7 +45,7 @@ public class QueueResource {
     static final String TICKET_HEADER = "X-Queue-Ticket";
     private static final Logger LOG = Logger.getLogger(QueueResource.class.getName());
 
-    private final ActivityCatalog catalog;
+    private final RehearsalGate rehearsals;
     private final Admission admission;
     private final QueueSwitch queue;
     private final JoinLine joining;
@@ -55,9 +54,9 @@ public class QueueResource {
     private final BuyerAuthentication buyers;
 
     @Inject
-    QueueResource(ActivityCatalog catalog, Admission admission, QueueSwitch queue, JoinLine joining, FindPlace places,
+    QueueResource(RehearsalGate rehearsals, Admission admission, QueueSwitch queue, JoinLine joining, FindPlace places,
                   ClientAddress clientAddress, BuyerAuthentication buyers) {
-        this.catalog = catalog;
+        this.rehearsals = rehearsals;
         this.admission = admission;
         this.queue = queue;
         this.joining = joining;
@@ -77,7 +76,7 @@ public class QueueResource {
                          @HeaderParam(PurchaseAnswers.TOKEN_HEADER) String token,
                          @HeaderParam("X-Forwarded-For") String forwardedFor, @Context ServerRequest request) {
         long buyer = buyers.buyerOf(request);
-        Activity activity = activity(catalog, activityIdText);
+        Activity activity = rehearsals.activity(request, activityIdText, () -> buyer);
         queueOn(queue);
         SaleWindow window = new SaleWindow(activity.startsAt(), activity.endsAt());
         AdmissionDecision decision = admission.admitToLine(new PurchaseAttempt(activity.id(), 0, buyer,
@@ -98,7 +97,7 @@ public class QueueResource {
     public String place(@PathParam("activityId") String activityIdText, @HeaderParam(TICKET_HEADER) String ticket,
                         @Context ServerRequest request) {
         long buyer = buyers.buyerOf(request);
-        Activity activity = activity(catalog, activityIdText);
+        Activity activity = rehearsals.activity(request, activityIdText, () -> buyer);
         queueOn(queue);
         return json(unavailableAsProblem(() -> places.find(activity.id(), buyer, lineWindow(activity),
                 Optional.ofNullable(ticket)))).build().toString();
@@ -108,12 +107,6 @@ public class QueueResource {
         if (!queue.on()) {
             throw new Problem(409, "QUEUE_OFF", "No waiting line", "The waiting line is off: buy directly.");
         }
-    }
-
-    static Activity activity(ActivityCatalog catalog, String activityIdText) {
-        long activityId = Buyer.pathId(activityIdText, "activity");
-        return catalog.find(activityId)
-                .orElseThrow(() -> new Problem(404, "ACTIVITY_NOT_FOUND", "Not found", "No activity " + activityId + "."));
     }
 
     static QueueWindow lineWindow(Activity activity) {

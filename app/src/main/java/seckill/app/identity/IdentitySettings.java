@@ -31,14 +31,21 @@ import org.eclipse.microprofile.config.Config;
  * @param trustedPeers      when not blank, the CIDR ranges the gateway connects from
  * @param devSignIn         whether {@code POST /api/v1/dev/sign-in} mints tokens
  * @param devTokenTtl       lifetime of a dev sign-in token
+ * @param rehearsalEdgeKey  the edge's key for the rehearsal mark ({@code seckill.rehearsal.edge-key}, 32+ characters,
+ *                          not the gateway's; {@link RehearsalMarks}): without it no mark is valid, so no rehearsal
+ *                          is reachable
  */
 public record IdentitySettings(Mode mode, Map<String, String> hmacKeys, Optional<Path> jwksFile, String issuer,
                                Optional<String> audience, Duration clockSkew, Set<String> algorithms, long cacheSize,
                                Duration jwksCheckInterval, Optional<String> gatewayKey, Duration gatewayWindow,
-                               String signatureHeader, String trustedPeers, boolean devSignIn, Duration devTokenTtl) {
+                               String signatureHeader, String trustedPeers, boolean devSignIn, Duration devTokenTtl,
+                               Optional<String> rehearsalEdgeKey) {
 
     /** Where the buyer's id comes from. */
     public enum Mode { BEARER, GATEWAY }
+
+    /** The shortest {@code seckill.rehearsal.edge-key} accepted. */
+    static final int REHEARSAL_KEY_LENGTH = 32;
 
     static final String DEFAULT_ALGORITHMS =
             "HS256,HS384,HS512,RS256,RS384,RS512,PS256,PS384,PS512,ES256,ES384,ES512";
@@ -46,6 +53,18 @@ public record IdentitySettings(Mode mode, Map<String, String> hmacKeys, Optional
     public IdentitySettings {
         hmacKeys = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(hmacKeys));
         algorithms = Set.copyOf(algorithms);
+        rehearsalEdgeKey.ifPresent(k -> {
+            if (k.length() < REHEARSAL_KEY_LENGTH) {
+                throw new IllegalArgumentException("seckill.rehearsal.edge-key must be at least " + REHEARSAL_KEY_LENGTH
+                        + " characters");
+            }
+        });
+        gatewayKey.ifPresent(k -> {
+            if (rehearsalEdgeKey.filter(k::equals).isPresent()) {
+                throw new IllegalArgumentException("seckill.rehearsal.edge-key must not be the gateway's key "
+                        + "(seckill.identity.gateway.hmac-key): a leak of one would grant the other");
+            }
+        });
     }
 
     static IdentitySettings from(Config config) {
@@ -72,7 +91,8 @@ public record IdentitySettings(Mode mode, Map<String, String> hmacKeys, Optional
                 text(config, "seckill.identity.gateway.signature-header").orElse("X-User-Signature"),
                 text(config, "seckill.identity.gateway.trusted-peers").orElse(""),
                 config.getOptionalValue("seckill.identity.dev-sign-in", Boolean.class).orElse(false),
-                Duration.ofSeconds(number(config, "seckill.identity.dev-token-ttl-seconds", 3_600)));
+                Duration.ofSeconds(number(config, "seckill.identity.dev-token-ttl-seconds", 3_600)),
+                text(config, "seckill.rehearsal.edge-key"));
     }
 
     /** {@code id=secret[,id=secret]}, in order. */

@@ -28,6 +28,7 @@ import liquibase.database.jvm.JdbcConnection;
 import liquibase.resource.ClassLoaderResourceAccessor;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import seckill.ledger.api.LedgerSchema;
+import seckill.ledger.wiring.ShadowLedger;
 import seckill.settlement.api.SettlementSchema;
 
 /**
@@ -47,16 +48,28 @@ class Database {
     // optional because MP Config reads an empty value as missing, and a dev database may have none
     private final Optional<String> password;
     private final int poolSize;
+    private final Optional<String> rehearsalUrl;
+    private final Optional<String> rehearsalUser;
+    private final Optional<String> rehearsalPassword;
+    private final int rehearsalPoolSize;
 
     @Inject
     Database(@ConfigProperty(name = "seckill.db.url") Optional<String> url,
              @ConfigProperty(name = "seckill.db.user") Optional<String> user,
              @ConfigProperty(name = "seckill.db.password") Optional<String> password,
-             @ConfigProperty(name = "seckill.db.pool-size", defaultValue = "10") int poolSize) {
+             @ConfigProperty(name = "seckill.db.pool-size", defaultValue = "10") int poolSize,
+             @ConfigProperty(name = "seckill.rehearsal.db.url") Optional<String> rehearsalUrl,
+             @ConfigProperty(name = "seckill.rehearsal.db.user") Optional<String> rehearsalUser,
+             @ConfigProperty(name = "seckill.rehearsal.db.password") Optional<String> rehearsalPassword,
+             @ConfigProperty(name = "seckill.rehearsal.db.pool-size", defaultValue = "4") int rehearsalPoolSize) {
         this.url = url;
         this.user = user;
         this.password = password;
         this.poolSize = poolSize;
+        this.rehearsalUrl = rehearsalUrl;
+        this.rehearsalUser = rehearsalUser;
+        this.rehearsalPassword = rehearsalPassword;
+        this.rehearsalPoolSize = rehearsalPoolSize;
     }
 
     @Produces
@@ -66,12 +79,49 @@ class Database {
         String username = user.orElse("root");
         String secret = password.orElse("");
         migrate(jdbcUrl, username, secret);
+        RehearsalLedger.checkRealIds(jdbcUrl, username, secret);
+        Optional<String> shadow = rehearsalUrl.filter(u -> !u.isBlank());
+        if (shadow.isPresent()) {
+            // the shadow tables (issue #34, docs/rehearsal.md): a database of their own, migrated by the same
+            // changelogs; user and password default to the real ledger's
+            String shadowUrl = withStatementCache(shadow.get());
+            String shadowUser = rehearsalUser.orElse(username);
+            String shadowSecret = rehearsalPassword.orElse(secret);
+            migrate(shadowUrl, shadowUser, shadowSecret);
+            RehearsalLedger.prepare(jdbcUrl, username, secret, shadowUrl, shadowUser, shadowSecret);
+            LOG.info(() -> "rehearsal ledger at " + RedactedAddress.of(shadowUrl));
+        }
+        LOG.info(() -> "database at " + RedactedAddress.of(jdbcUrl) + ", pool " + poolSize);
+        return client(jdbcUrl, username, secret, "seckill", poolSize);
+    }
+
+    /**
+     * The shadow ledger of rehearsals (issue #34, docs/rehearsal.md): a client of {@code seckill.rehearsal.db.url}
+     * with a pool of its own ({@code seckill.rehearsal.db.pool-size}, 4), so a rehearsal cannot take the real
+     * pool's connections; empty without that URL, and then nothing of the shadow world starts. Produced after
+     * the real client, whose production migrated and checked the shadow database.
+     */
+    @Produces
+    @Singleton
+    @ShadowLedger
+    Optional<DbClient> shadowLedger(DbClient migratedFirst) {
+        Optional<String> shadow = rehearsalUrl.filter(u -> !u.isBlank());
+        if (shadow.isEmpty()) {
+            return Optional.empty();
+        }
+        String shadowUrl = withStatementCache(shadow.get());
+        LOG.info(() -> "rehearsal ledger pool " + rehearsalPoolSize);
+        return Optional.of(client(shadowUrl, rehearsalUser.orElse(user.orElse("root")),
+                rehearsalPassword.orElse(password.orElse("")), "seckill-rehearsal", rehearsalPoolSize));
+    }
+
+    private static DbClient client(String jdbcUrl, String username, String secret, String poolName, int poolSize) {
         Map<String, String> settings = new HashMap<>();
         settings.put("source", "jdbc");
         settings.put("connection.url", jdbcUrl);
         settings.put("connection.username", username);
         settings.put("connection.password", secret);
-        settings.put("connection.poolName", "seckill");
+        settings.put("connection.poolName", poolName);
         settings.put("connection.maximumPoolSize", Integer.toString(poolSize));
         settings.put("connection.minimumIdle", Integer.toString(Math.min(2, poolSize)));
         settings.put("connection.connectionTimeout", "3000");
@@ -79,7 +129,6 @@ class Database {
         // reservation wait for each other, OrderingSql.lockFailedReservations); READ COMMITTED, a common
         // server default on MySQL 8 installs, takes none, so the pool pins REPEATABLE READ
         settings.put("connection.transactionIsolation", "TRANSACTION_REPEATABLE_READ");
-        LOG.info(() -> "database at " + RedactedAddress.of(jdbcUrl) + ", pool " + poolSize);
         return DbClient.create(Config.just(ConfigSources.create(settings)));
     }
 
@@ -111,6 +160,10 @@ class Database {
         db.close();
     }
 
+    void closeShadow(@Disposes @ShadowLedger Optional<DbClient> db) {
+        db.ifPresent(DbClient::close);
+    }
+
     /** A store with no address: configure it, or put the dev module ({@code dev-libs/}) on the class path. */
     static IllegalStateException notConfigured(String key) {
         return new IllegalStateException(key + " is not set, and the embedded dev servers are not on the class path "
@@ -122,7 +175,7 @@ class Database {
         LOG.fine(() -> "database client ready: " + db.dbType());
     }
 
-    private static void migrate(String jdbcUrl, String username, String secret) {
+    static void migrate(String jdbcUrl, String username, String secret) {
         // Liquibase's update summary goes to the log, not to standard output
         for (String key : List.of("liquibase.showSummaryOutput", "liquibase.command.showSummaryOutput",
                 "liquibase.command.update.showSummaryOutput")) {

@@ -38,6 +38,7 @@ public class RequiredSecrets {
         problems.addAll(identityProblems(value("seckill.identity.mode").orElse("bearer"),
                 value("seckill.identity.hmac-keys"), value("seckill.identity.jwks-file"),
                 value("seckill.identity.gateway.hmac-key")));
+        problems.addAll(rehearsalProblems(value("seckill.rehearsal.edge-key"), value("seckill.identity.gateway.hmac-key")));
         if (config.getOptionalValue("seckill.identity.dev-sign-in", Boolean.class).orElse(false)) {
             // one switch must not let anyone sign in as any buyer with the real identity key: outside dev
             // mode it takes a second, deliberately named one (the test configuration sets both)
@@ -123,6 +124,24 @@ public class RequiredSecrets {
                     problems.add("seckill.identity.hmac-keys: the key '" + idAndSecret[0] + "' is shorter than "
                             + MIN_LENGTH + " characters");
                 }
+            }
+        });
+        return problems;
+    }
+
+    /**
+     * The edge's rehearsal key, when set (unset: no rehearsal mark is valid): at least 32 characters and not the
+     * gateway's key, so a leak of one grants nothing of the other (docs/rehearsal.md).
+     */
+    static List<String> rehearsalProblems(Optional<String> edgeKey, Optional<String> gatewayKey) {
+        List<String> problems = new ArrayList<>();
+        edgeKey.ifPresent(key -> {
+            if (key.length() < MIN_LENGTH) {
+                problems.add("seckill.rehearsal.edge-key is shorter than " + MIN_LENGTH + " characters");
+            }
+            if (gatewayKey.filter(key::equals).isPresent()) {
+                problems.add("seckill.rehearsal.edge-key is the gateway's key (seckill.identity.gateway.hmac-key): "
+                        + "give the edge's rehearsal mark a key of its own");
             }
         });
         return problems;

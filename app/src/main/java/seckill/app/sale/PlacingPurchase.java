@@ -7,6 +7,7 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.metrics.Counter;
 import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
+import org.eclipse.microprofile.metrics.Tag;
 import seckill.admission.api.Admission;
 import seckill.admission.api.AdmissionDecision;
 import seckill.admission.api.HaltReason;
@@ -15,6 +16,7 @@ import seckill.admission.api.SaleWindow;
 import seckill.ledger.api.catalogue.Activity;
 import seckill.ledger.api.catalogue.ActivityCatalog;
 import seckill.ledger.api.catalogue.SkuLine;
+import seckill.redis.World;
 import seckill.reservation.api.BuyerWindow;
 import seckill.reservation.api.ReplicasMissing;
 import seckill.reservation.api.ReservationOutcome;
@@ -43,7 +45,10 @@ public class PlacingPurchase {
     private final Admission admission;
     private final Reserving reserving;
     private final PurchasesInFlight inFlight;
+    /** A rehearsal's reservations carry {@code world="rehearsal"}, the real ones {@code world="real"} (docs/rehearsal.md). */
     private final Counter reservationsMade;
+    private final MetricRegistry metrics;
+    private volatile Counter rehearsalReservationsMade;
     private final QueueSwitch queue;
     private final PassCheck passes;
 
@@ -54,7 +59,8 @@ public class PlacingPurchase {
         this.admission = admission;
         this.reserving = reserving;
         this.inFlight = inFlight;
-        this.reservationsMade = metrics.counter(RESERVATIONS);
+        this.metrics = metrics;
+        this.reservationsMade = metrics.counter(RESERVATIONS, new Tag(World.LABEL, World.REAL.label()));
         this.queue = queue;
         this.passes = passes;
     }
@@ -99,23 +105,27 @@ public class PlacingPurchase {
                 return new PurchaseOutcome.PassRequired(purchase.activityId(),
                         reason.equals("MISSING") || reason.equals("EXPIRED") ? reason : "INVALID");
             }
-            // one turn, one purchase: the pass is bound to this purchase (its requestId) before it reserves
+            // one turn, one purchase: the pass is bound to this purchase (its requestId and SKU) before it reserves.
+            // The SKU too: the reservation dedupes a requestId per SKU, so the same requestId sent for another SKU
+            // is another purchase (until 2026-12-03 it passed as the same one and bought a second unit;
+            // WaitingRoomTest.aUsedPassBuysNoOtherSkuUnderItsOwnRequestId). '@' is no requestId character
             String pass = purchase.queuePass().orElseThrow();
+            String bound = purchase.requestId() + "@" + purchase.skuId();
             try {
-                if (!passes.claim(purchase.activityId(), purchase.userId(), pass, purchase.requestId())) {
+                if (!passes.claim(purchase.activityId(), purchase.userId(), pass, bound)) {
                     return new PurchaseOutcome.PassRequired(purchase.activityId(), "USED");
                 }
             } catch (seckill.queue.api.LineUnavailable unacknowledged) {
                 // not bound (the line's Redis did not answer) or bound on its master alone (a failover could lose
                 // it): either way the pass could buy again. Nothing was reserved; unbound, the pass buys when the
                 // buyer asks again
-                passes.release(purchase.activityId(), purchase.userId(), pass, purchase.requestId());
+                passes.release(purchase.activityId(), purchase.userId(), pass, bound);
                 return new PurchaseOutcome.PassNotRecorded();
             }
             PurchaseOutcome outcome = admitAndReserve(purchase, activity, sku);
             if (gotNothing(outcome)) {
                 // nothing was reserved: the pass may buy something else while it lasts
-                passes.release(purchase.activityId(), purchase.userId(), pass, purchase.requestId());
+                passes.release(purchase.activityId(), purchase.userId(), pass, bound);
             } else if (outcome instanceof PurchaseOutcome.Reserved) {
                 // frees the pass's room in the line for the next buyer now rather than at its expiry (the pass
                 // bought, whatever the switch says by now)
@@ -124,6 +134,19 @@ public class PlacingPurchase {
             return outcome;
         }
         return admitAndReserve(purchase, activity, sku);
+    }
+
+    /** The rehearsal series is registered by the first rehearsal reservation, so a service without one shows none. */
+    private Counter reservationsMade(long activityId) {
+        if (World.of(activityId) == World.REAL) {
+            return reservationsMade;
+        }
+        Counter rehearsal = rehearsalReservationsMade;
+        if (rehearsal == null) {
+            rehearsal = metrics.counter(RESERVATIONS, new Tag(World.LABEL, World.REHEARSAL.label()));
+            rehearsalReservationsMade = rehearsal;
+        }
+        return rehearsal;
     }
 
     /** Outcomes after which the buyer certainly holds nothing from this purchase. */
@@ -179,7 +202,7 @@ public class PlacingPurchase {
         }
         return switch (outcome) {
             case ReservationOutcome.Reserved reserved -> {
-                reservationsMade.inc();
+                reservationsMade(purchase.activityId()).inc();
                 reserved.skuRemaining().ifPresent(remaining ->
                         admission.reservedLeaving(purchase.activityId(), purchase.skuId(), remaining));
                 yield new PurchaseOutcome.Reserved(reserved.id());

@@ -249,7 +249,7 @@ class BearerTokensTest {
         return new IdentitySettings(IdentitySettings.Mode.BEARER, new LinkedHashMap<>(hmac), Optional.ofNullable(jwks),
                 "seckill", audience, Duration.ofSeconds(30),
                 Set.of(IdentitySettings.DEFAULT_ALGORITHMS.split(",")), 10_000, Duration.ofSeconds(1), Optional.empty(),
-                Duration.ofSeconds(30), "X-User-Signature", "", false, Duration.ofHours(1));
+                Duration.ofSeconds(30), "X-User-Signature", "", false, Duration.ofHours(1), Optional.empty());
     }
 
     private String token(String kid, JWSAlgorithm algorithm, JWSSigner signer, String subject, String issuer,

@@ -50,4 +50,15 @@ class RequiredSecretsTest {
         assertThat(RequiredSecrets.identityProblems("header", Optional.of("a=" + LONG), Optional.empty(),
                 Optional.empty()), contains("seckill.identity.mode must be bearer or gateway"));
     }
+
+    @Test
+    void theEdgesRehearsalKeyIsOptionalButLongAndItsOwn() {
+        assertThat(RequiredSecrets.rehearsalProblems(Optional.empty(), Optional.of(LONG)), empty());
+        assertThat(RequiredSecrets.rehearsalProblems(Optional.of("y".repeat(32)), Optional.of(LONG)), empty());
+        assertThat(RequiredSecrets.rehearsalProblems(Optional.of("short"), Optional.empty()),
+                contains("seckill.rehearsal.edge-key is shorter than 32 characters"));
+        assertThat(RequiredSecrets.rehearsalProblems(Optional.of(LONG), Optional.of(LONG)),
+                contains("seckill.rehearsal.edge-key is the gateway's key (seckill.identity.gateway.hmac-key): give "
+                        + "the edge's rehearsal mark a key of its own"));
+    }
 }

@@ -19,6 +19,7 @@ import seckill.admission.api.HaltReason;
 import seckill.admission.api.PurchaseAttempt;
 import seckill.admission.rules.CheapChecks;
 import seckill.redis.RedisFailures;
+import seckill.redis.World;
 
 /**
  * Judges purchase attempts in the order that costs least first: halt, blocklists, the activity's
@@ -59,7 +60,10 @@ class AdmittingPurchases implements Admission {
     private final CheapChecks checks;
     private final TokenSpend spends;
     private final RecentlyThrottled recentlyThrottled = new RecentlyThrottled();
+    /** By world, then outcome: a rehearsal's attempts carry {@code world="rehearsal"} (docs/rehearsal.md). */
     private final java.util.Map<String, org.eclipse.microprofile.metrics.Counter> outcomes =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.Map<String, org.eclipse.microprofile.metrics.Counter> rehearsalOutcomes =
             new java.util.concurrent.ConcurrentHashMap<>();
 
     @Inject
@@ -91,7 +95,8 @@ class AdmittingPurchases implements Admission {
             // transitions, so that a sale flapping between halted and open shows as a rate, not as a gauge that looks steady
             halts = metrics.counter(SALES_HALTS);
             resumes = metrics.counter(SALES_RESUMES);
-            ADMISSION_OUTCOMES.forEach(o -> outcomes.computeIfAbsent(o, x -> metrics.counter(ADMISSION, new Tag("outcome", x))));
+            // the real series exist (at 0) from the start; a rehearsal's appear when a rehearsal moves them
+            ADMISSION_OUTCOMES.forEach(o -> counter(World.REAL, o));
         } else {
             halts = null;
             resumes = null;
@@ -105,7 +110,7 @@ class AdmittingPurchases implements Admission {
     @Override
     public AdmissionDecision admit(PurchaseAttempt attempt) {
         AdmissionDecision decision = judge(attempt);
-        count(decision);
+        count(World.of(attempt.activityId()), decision);
         return decision;
     }
 
@@ -117,11 +122,15 @@ class AdmittingPurchases implements Admission {
                 .orElseGet(() -> new AdmissionDecision.Admitted(switches.buyerRate(), switches.buyerWindowMillis()));
     }
 
-    private void count(AdmissionDecision decision) {
+    private void count(World world, AdmissionDecision decision) {
         if (metrics != null) {
-            outcomes.computeIfAbsent(outcome(decision), o -> metrics.counter(ADMISSION, new Tag("outcome", o)))
-                    .inc();
+            counter(world, outcome(decision)).inc();
         }
+    }
+
+    private org.eclipse.microprofile.metrics.Counter counter(World world, String outcome) {
+        return (world == World.REAL ? outcomes : rehearsalOutcomes).computeIfAbsent(outcome,
+                o -> metrics.counter(ADMISSION, new Tag("outcome", o), new Tag(World.LABEL, world.label())));
     }
 
     AdmissionDecision judge(PurchaseAttempt attempt) {
@@ -206,7 +215,7 @@ class AdmittingPurchases implements Admission {
                 clock.millis() + retryAfterMillis);
         long retry = Math.max(1, (retryAfterMillis + 999) / 1000);
         AdmissionDecision decision = new AdmissionDecision.Throttled("BUYER", retry, switches.buyerRate(), 0, retry);
-        count(decision);
+        count(World.of(attempt.activityId()), decision);
         return decision;
     }
 

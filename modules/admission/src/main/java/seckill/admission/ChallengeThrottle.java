@@ -50,11 +50,13 @@ class ChallengeThrottle {
     Optional<Refusal> check(long activityId, long userId, String clientIp) {
         long millis = clock.millis();
         String window = Long.toString(millis / WINDOW_MILLIS);
-        Optional<Refusal> buyer = count("sk:chal:{a" + activityId + ":u" + userId + "}:" + window, perBuyer, "BUYER");
+        // a rehearsal's challenges count in its own world's keys, the address's too (docs/rehearsal.md)
+        seckill.redis.World world = seckill.redis.World.of(activityId);
+        Optional<Refusal> buyer = count(world.key("chal:{a" + activityId + ":u" + userId + "}:" + window), perBuyer, "BUYER");
         if (buyer.isPresent() || clientIp == null || clientIp.isEmpty()) {
             return buyer;
         }
-        return count("sk:chal:{ip:" + clientIp + "}:" + window, perAddress, "ADDRESS");
+        return count(world.key("chal:{ip:" + clientIp + "}:" + window), perAddress, "ADDRESS");
     }
 
     private Optional<Refusal> count(String key, long limit, String which) {

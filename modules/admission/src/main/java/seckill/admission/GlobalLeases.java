@@ -101,7 +101,7 @@ final class GlobalLeases {
 
     private void lease(long activityId, SecondBudget budget, long now, long perSecond) {
         long second = now / 1000;
-        Object granted = script.run(redis, List.of("sk:" + tag(activityId) + ":gl" + second),
+        Object granted = script.run(redis, List.of(seckill.redis.World.of(activityId).key(tag(activityId) + ":gl" + second)),
                 List.of(Long.toString(SecondBudget.chunk(perSecond)), Long.toString(perSecond),
                         instance + ":" + leases.incrementAndGet()));
         budget.leased(second, ((Number) granted).longValue());

@@ -48,7 +48,7 @@ class ImageCaptcha implements CaptchaVerifier {
             answer.append(CaptchaPicture.ALPHABET.charAt(random.nextInt(CaptchaPicture.ALPHABET.length())));
         }
         String challengeId = randomness.hexId(16);
-        redis.set(key(challengeId), activityId + "|" + userId + "|" + answer,
+        redis.set(key(activityId, challengeId), activityId + "|" + userId + "|" + answer,
                 SetParams.setParams().ex(ttlSeconds));
         Instant expiresAt = clock.instant().plus(Duration.ofSeconds(ttlSeconds));
         return new CaptchaChallenge(challengeId, CaptchaPicture.png(answer.toString(), random), expiresAt);
@@ -59,7 +59,7 @@ class ImageCaptcha implements CaptchaVerifier {
         if (challengeId == null || answer == null || !challengeId.matches("[0-9a-f]{32}")) {
             return false;
         }
-        String stored = redis.getDel(key(challengeId));
+        String stored = redis.getDel(key(activityId, challengeId));
         if (stored == null) {
             return false;
         }
@@ -68,7 +68,8 @@ class ImageCaptcha implements CaptchaVerifier {
                 && parts[2].equalsIgnoreCase(answer.trim());
     }
 
-    private static String key(String challengeId) {
-        return "sk:cap:{" + challengeId + "}";
+    /** In the world of the activity the challenge is for ({@code rh:cap:{…}} for a rehearsal's). */
+    private static String key(long activityId, String challengeId) {
+        return seckill.redis.World.of(activityId).key("cap:{" + challengeId + "}");
     }
 }

@@ -119,7 +119,7 @@ class IssuingPurchaseTokens implements PurchaseTokens {
             CaptchaChallenge challenge = captcha.issue(activityId, userId);
             int bits = WorkDifficulty.bits(switches.proofOfWorkBits(), switches.proofOfWorkMaxBits(),
                     switches.proofOfWorkLoadThreshold(), challengeRate.perSecond(clock.millis()));
-            work.stamp(challenge.challengeId(), bits);
+            work.stamp(activityId, challenge.challengeId(), bits);
             return new ChallengeIssue.Issued(challenge, bits);
         } catch (JedisException e) {
             LOG.warning(() -> "captcha challenge not issued, Redis does not answer: " + e.getMessage());
@@ -141,7 +141,7 @@ class IssuingPurchaseTokens implements PurchaseTokens {
             return new TokenIssue.ChallengeFailed();
         }
         // the work before the captcha: one hash, and a script that skipped it never reaches the verifier
-        ProofOfWork.Verdict proof = work.check(challengeId, Optional.ofNullable(nonce));
+        ProofOfWork.Verdict proof = work.check(activityId, challengeId, Optional.ofNullable(nonce));
         switch (proof) {
             case MISSING -> {
                 return new TokenIssue.ProofOfWorkFailed(true);

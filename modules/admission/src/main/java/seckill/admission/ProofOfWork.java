@@ -25,37 +25,38 @@ final class ProofOfWork {
         this.ttlSeconds = ttlSeconds;
     }
 
-    void stamp(String challengeId, int bits) {
-        redis.set(key(challengeId), Integer.toString(bits), SetParams.setParams().ex(ttlSeconds));
+    void stamp(long activityId, String challengeId, int bits) {
+        redis.set(key(activityId, challengeId), Integer.toString(bits), SetParams.setParams().ex(ttlSeconds));
     }
 
     /**
      * Judges the nonce. A missing one leaves the challenge usable (the client may send it again with
      * the work done); any nonce uses the record up, right or wrong, like the captcha's answer.
      */
-    Verdict check(String challengeId, Optional<String> nonce) {
+    Verdict check(long activityId, String challengeId, Optional<String> nonce) {
         if (challengeId == null || !challengeId.matches("[0-9A-Za-z_-]{1,64}")) {
             return Verdict.UNKNOWN_CHALLENGE;
         }
         if (nonce.isEmpty()) {
-            String bits = redis.get(key(challengeId));
+            String bits = redis.get(key(activityId, challengeId));
             if (bits == null) {
                 return Verdict.UNKNOWN_CHALLENGE;
             }
             if (Integer.parseInt(bits) > 0) {
                 return Verdict.MISSING;
             }
-            redis.del(key(challengeId));
+            redis.del(key(activityId, challengeId));
             return Verdict.PROVED;
         }
-        String bits = redis.getDel(key(challengeId));
+        String bits = redis.getDel(key(activityId, challengeId));
         if (bits == null) {
             return Verdict.UNKNOWN_CHALLENGE;
         }
         return WorkDifficulty.proves(challengeId, nonce.get(), Integer.parseInt(bits)) ? Verdict.PROVED : Verdict.WRONG;
     }
 
-    static String key(String challengeId) {
-        return "sk:pow:{" + challengeId + "}";
+    /** In the world of the activity the challenge is for ({@code rh:pow:{…}} for a rehearsal's). */
+    static String key(long activityId, String challengeId) {
+        return seckill.redis.World.of(activityId).key("pow:{" + challengeId + "}");
     }
 }

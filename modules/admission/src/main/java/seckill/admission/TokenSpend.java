@@ -47,6 +47,6 @@ final class TokenSpend {
     }
 
     static String key(long activityId, String tokenId) {
-        return "sk:tok:{a" + activityId + ":" + tokenId + "}";
+        return seckill.redis.World.of(activityId).key("tok:{a" + activityId + ":" + tokenId + "}");
     }
 }

@@ -24,12 +24,14 @@ import static org.hamcrest.Matchers.lessThanOrEqualTo;
  * Two independent admission stacks (each with its own Redis connections, as two service instances
  * have) over one real Redis: they share the global rate through leases, admission itself makes no
  * Redis call for an admitted attempt (the buyer's window is the reservation call's), and a sold-out
- * flag raised by one is answered by the other from memory. Uses SECKILL_REDIS_URI when set, else an embedded redis-server.
+ * flag raised by one is answered by the other from memory. Always on a redis-server of its own: the
+ * counts of script calls it asserts ({@code INFO commandstats}) are the whole server's, and another run
+ * on a shared server adds its own (a CI rehearsal beside other test runs counted 17 for 12).
  */
 class SharedRedisAdmissionTest {
 
     @RegisterExtension
-    static final AdmissionRedis REDIS = AdmissionRedis.configuredOrOwn();
+    static final AdmissionRedis REDIS = AdmissionRedis.own();
 
     private final Clock clock = Clock.systemUTC();
 
@@ -61,6 +63,51 @@ class SharedRedisAdmissionTest {
                 onA.restocked(activity, 1);
                 await(() -> !onB.flags().isSet(activity, 1));
             } finally {
+                onA.stop();
+                onB.stop();
+            }
+        }
+    }
+
+    /**
+     * Issue #34 (docs/rehearsal.md): a rehearsal's sold-out flag travels on rh:soldout, never on the real
+     * sk:soldout, and still reaches the other instance; a rehearsal's message on the real channel is ignored.
+     */
+    @Test
+    void aRehearsalsSoldOutFlagTravelsOnItsOwnChannel() throws Exception {
+        // ids no other test (nor another service on this Redis: channels span every db) uses
+        long real = 934_000_000_000L + System.nanoTime() % 100_000;
+        long rehearsal = seckill.redis.World.REHEARSAL_IDS_FROM + real;
+        try (UnifiedJedis a = new JedisPooled(REDIS.uri()); UnifiedJedis b = new JedisPooled(REDIS.uri());
+             redis.clients.jedis.Jedis spy = new redis.clients.jedis.Jedis(java.net.URI.create(REDIS.uri()))) {
+            SoldOutBroadcast onA = broadcast(a);
+            SoldOutBroadcast onB = broadcast(b);
+            java.util.List<String> onRealChannel = new java.util.concurrent.CopyOnWriteArrayList<>();
+            redis.clients.jedis.JedisPubSub listener = new redis.clients.jedis.JedisPubSub() {
+                @Override
+                public void onMessage(String channel, String message) {
+                    if (message.contains(Long.toString(real))) {
+                        onRealChannel.add(message);
+                    }
+                }
+            };
+            Thread spying = Thread.ofPlatform().daemon(true).start(() -> spy.subscribe(listener, SoldOutBroadcast.CHANNEL + databaseSuffix()));
+            try {
+                await(() -> numSub() >= 3 && numSub(SoldOutBroadcast.REHEARSAL_CHANNEL + databaseSuffix()) >= 2);
+                onA.soldOut(rehearsal, 1);
+                await(() -> onB.flags().isSet(rehearsal, 1));
+                onA.soldOut(real, 1);
+                await(() -> onRealChannel.size() == 1);
+                assertThat("only the real activity's flag on the real channel", onRealChannel,
+                        is(java.util.List.of("S " + real + " 1")));
+
+                a.publish(SoldOutBroadcast.CHANNEL + databaseSuffix(), "S " + (rehearsal + 1) + " 1");
+                a.publish(SoldOutBroadcast.REHEARSAL_CHANNEL + databaseSuffix(), "S " + (rehearsal + 2) + " 1");
+                await(() -> onB.flags().isSet(rehearsal + 2, 1));
+                assertThat("a rehearsal's flag on the real channel is not taken", onB.flags().isSet(rehearsal + 1, 1), is(false));
+            } finally {
+                listener.unsubscribe();
+                spying.join(5_000);
                 onA.stop();
                 onB.stop();
             }
@@ -137,7 +184,17 @@ class SharedRedisAdmissionTest {
     }
 
     private static long numSub() {
-        Object reply = REDIS.client().sendCommand(redis.clients.jedis.Protocol.Command.PUBSUB, "NUMSUB", SoldOutBroadcast.CHANNEL);
+        return numSub(SoldOutBroadcast.CHANNEL + databaseSuffix());
+    }
+
+    /** The sold-out channels carry the database's number except on database 0 (SoldOutAcrossDatabasesTest). */
+    private static String databaseSuffix() {
+        int database = redis.clients.jedis.util.JedisURIHelper.getDBIndex(java.net.URI.create(REDIS.uri()));
+        return database == 0 ? "" : ":db" + database;
+    }
+
+    private static long numSub(String channel) {
+        Object reply = REDIS.client().sendCommand(redis.clients.jedis.Protocol.Command.PUBSUB, "NUMSUB", channel);
         java.util.List<?> list = (java.util.List<?>) reply;
         return ((Number) list.get(1)).longValue();
     }

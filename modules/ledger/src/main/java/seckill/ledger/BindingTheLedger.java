@@ -18,6 +18,7 @@ import jakarta.inject.Inject;
 import seckill.ledger.api.LedgerBinding;
 import seckill.ledger.api.LedgerUnavailable;
 import seckill.ledger.sql.LedgerRows;
+import seckill.redis.World;
 import seckill.reservation.api.NamespaceBinding;
 
 /**
@@ -36,6 +37,7 @@ class BindingTheLedger implements LedgerBinding {
     private static final Logger LOG = Logger.getLogger(BindingTheLedger.class.getName());
 
     private final DbClient db;
+    private final World world;
     private final NamespaceBinding namespace;
     private final Clock clock;
     private final long checkSeconds;
@@ -46,6 +48,15 @@ class BindingTheLedger implements LedgerBinding {
 
     @Inject
     BindingTheLedger(DbClient db, NamespaceBinding namespace, Clock clock, OrderingSettings settings) {
+        this(World.REAL, db, namespace, clock, settings);
+    }
+
+    /**
+     * The binding of {@code world}'s namespace to the ledger {@code db} of that world: {@code rh:ledger} to the
+     * shadow ledger's id for the rehearsal workers (docs/rehearsal.md), never made through CDI.
+     */
+    BindingTheLedger(World world, DbClient db, NamespaceBinding namespace, Clock clock, OrderingSettings settings) {
+        this.world = world;
         this.db = db;
         this.namespace = namespace;
         this.clock = clock;
@@ -54,17 +65,42 @@ class BindingTheLedger implements LedgerBinding {
 
     /** Runs before the workers start ({@code OrderingWorkers} observes the same event at the default priority). */
     void checkAtStartup(@Observes @Priority(100) @Initialized(ApplicationScoped.class) Object ignored) {
-        String mine = ledgerId();
-        Optional<String> wrong = judge(mine);
-        if (wrong.isPresent()) {
+        bindAndCheck(true);
+    }
+
+    /**
+     * Binds the namespace (or finds it bound) and starts the periodic check. Bound to another ledger, a real
+     * binding refuses the start ({@code refuse}); a rehearsal's only keeps its workers idle, as
+     * {@link #foreign()} tells them, and logs why: a rehearsal never stops the service's real sales.
+     */
+    void bindAndCheck(boolean refuse) {
+        String mine;
+        Optional<String> wrong;
+        try {
+            mine = ledgerId();
+            wrong = judge(mine);
+        } catch (RuntimeException e) {
+            if (refuse) {
+                throw e;
+            }
+            LOG.log(Level.WARNING, world + " namespace binding not checked at start; checked again every "
+                    + checkSeconds + " s", e);
+            mine = null;
+            wrong = Optional.of("not checked yet");
+            foreign = wrong;
+        }
+        if (refuse && wrong.isPresent()) {
             throw new IllegalStateException("refusing to start: " + wrong.get() + " (another deployment, or a database"
                     + " recreated or restored over an old Redis: point both at the same deployment's stores, or empty the"
                     + " Redis namespace of a ledger that no longer exists)");
         }
-        LOG.info(() -> "Redis namespace bound to ledger " + mine);
+        if (wrong.isEmpty()) {
+            String bound = mine;
+            LOG.info(() -> (world == World.REAL ? "Redis namespace" : world + " namespace") + " bound to ledger " + bound);
+        }
         if (checkSeconds > 0) {
             checks = Executors.newSingleThreadScheduledExecutor(r -> Thread.ofPlatform().daemon(true)
-                    .name("ledger-binding").unstarted(r));
+                    .name(world == World.REAL ? "ledger-binding" : "ledger-binding-" + world.prefix().replace(":", "")).unstarted(r));
             checks.scheduleWithFixedDelay(this::checkQuietly, checkSeconds, checkSeconds, TimeUnit.SECONDS);
         }
     }
@@ -107,14 +143,14 @@ class BindingTheLedger implements LedgerBinding {
 
     /** Checks (and, where the rule allows, makes) the binding; returns what is wrong, remembered for {@link #foreign()}. */
     private Optional<String> judge(String mine) {
-        Optional<String> owner = namespace.owner();
+        Optional<String> owner = namespace.owner(world);
         Optional<String> wrong;
-        if (owner.isEmpty() && !ledgerRows().ledgerBound() && namespace.holdsEvents()) {
+        if (owner.isEmpty() && !ledgerRows().ledgerBound() && namespace.holdsEvents(world)) {
             wrong = Optional.of("this Redis namespace holds a sale's data but is bound to no ledger, and ledger " + mine
                     + " never bound one; it is not taken: bind it to the ledger its events belong to (SET sk:ledger"
                     + " <that ledger's id>, see docs/ledger-binding.md)");
         } else {
-            String bound = owner.isPresent() ? owner.get() : namespace.bindTo(mine);
+            String bound = owner.isPresent() ? owner.get() : namespace.bindTo(world, mine);
             wrong = bound.equals(mine) ? Optional.empty()
                     : Optional.of("this Redis namespace belongs to ledger " + bound + ", this instance's database is ledger "
                             + mine);
@@ -124,7 +160,8 @@ class BindingTheLedger implements LedgerBinding {
             boundRecorded = true;
         }
         if (!wrong.equals(foreign)) {
-            wrong.ifPresentOrElse(w -> LOG.severe(() -> w + ": ordering workers consume nothing, sales halt"),
+            wrong.ifPresentOrElse(w -> LOG.severe(() -> w + (world == World.REAL ? ": ordering workers consume nothing, sales halt"
+                    : ": the " + world + " ordering workers consume nothing")),
                     () -> LOG.info(() -> "Redis namespace bound to ledger " + mine + " again"));
         }
         foreign = wrong;

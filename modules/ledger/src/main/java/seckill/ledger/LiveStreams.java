@@ -13,6 +13,7 @@ import jakarta.inject.Inject;
 import seckill.ledger.api.catalogue.Activity;
 import seckill.ledger.api.catalogue.ActivityCatalog;
 import seckill.ledger.api.catalogue.SkuLine;
+import seckill.redis.World;
 import seckill.reservation.api.ReservationEvents;
 
 /**
@@ -32,6 +33,7 @@ class LiveStreams {
     /** How often the registry is read again (a constant: this is read on every pass of every worker). */
     private static final long REGISTRY_REREAD_NANOS = Duration.ofSeconds(1).toNanos();
 
+    private final World world;
     private final ReservationEvents events;
     private final ActivityCatalog catalog;
     private final Clock clock;
@@ -48,6 +50,15 @@ class LiveStreams {
 
     @Inject
     LiveStreams(ReservationEvents events, ActivityCatalog catalog, Clock clock, OrderingSettings settings) {
+        this(World.REAL, events, catalog, clock, settings);
+    }
+
+    /**
+     * The streams of {@code world}: its registry ({@code rh:streams} for rehearsals) and its ledger's live
+     * activities, for that world's workers (docs/rehearsal.md); never made through CDI.
+     */
+    LiveStreams(World world, ReservationEvents events, ActivityCatalog catalog, Clock clock, OrderingSettings settings) {
+        this.world = world;
         this.events = events;
         this.catalog = catalog;
         this.clock = clock;
@@ -67,7 +78,7 @@ class LiveStreams {
         }
         if (registryDue || now - registeredAt > REGISTRY_REREAD_NANOS) {
             registryDue = false;
-            registered = events.activeStreams();
+            registered = events.activeStreams(world);
             registeredAt = now;
             // every pass of every worker asks: the union is formed when either side is read, not per call
             Set<String> all = new LinkedHashSet<>(registered);
@@ -80,7 +91,7 @@ class LiveStreams {
     private void repair() {
         try {
             List<String> streams = new ArrayList<>();
-            for (long activityId : catalog.endingAfter(clock.instant().minus(keysOutliveEnd))) {
+            for (long activityId : catalog.endingAfter(world, clock.instant().minus(keysOutliveEnd))) {
                 Activity activity = catalog.findInLedger(activityId).orElse(null);
                 if (activity == null) {
                     continue;
@@ -91,7 +102,7 @@ class LiveStreams {
                     }
                 }
             }
-            List<String> putBack = events.registerStreams(streams);
+            List<String> putBack = events.registerStreams(world, streams);
             fromLedger = List.copyOf(streams);
             if (!putBack.isEmpty()) {
                 LOG.warning(() -> "stream registry lacked " + putBack.size() + " live bucket stream(s), registered again: "

@@ -3,51 +3,50 @@ package seckill.ledger;
 import java.util.List;
 import java.util.Optional;
 
-import io.helidon.dbclient.DbClient;
-import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import seckill.ledger.api.FailedReservation;
 import seckill.ledger.api.OrderLookup;
 import seckill.ledger.api.OrderView;
 import seckill.ledger.sql.OrderRows;
+import seckill.redis.World;
 import seckill.reservation.api.ReservationId;
 
-/** Answers what became of a reservation from the ledger. */
+/**
+ * Answers what became of a reservation from the ledger of its activity's world ({@link World#of}): a
+ * rehearsal's from the shadow ledger, unknown when there is none.
+ */
 @ApplicationScoped
 class LookingUpOrders implements OrderLookup {
 
-    private final DbClient db;
+    private final LedgersByWorld.PerWorld<OrderRows> rows;
 
     @Inject
-    LookingUpOrders(DbClient db) {
-        this.db = db;
+    LookingUpOrders(LedgersByWorld ledgers) {
+        this.rows = ledgers.each(OrderRows::new);
     }
 
-    private OrderRows rows;
-
-    @PostConstruct
-    void init() {
-        rows = new OrderRows(db);
+    private Optional<OrderRows> of(long activityId) {
+        return rows.of(World.of(activityId));
     }
 
     @Override
     public Optional<OrderView> byReservation(ReservationId id) {
-        return rows.byReservation(id.toString());
+        return of(id.activityId()).flatMap(r -> r.byReservation(id.toString()));
     }
 
     @Override
     public Optional<String> failureOf(ReservationId id, long userId) {
-        return rows.failureOf(id.toString(), userId);
+        return of(id.activityId()).flatMap(r -> r.failureOf(id.toString(), userId));
     }
 
     @Override
     public List<OrderView> ordersOf(long activityId, long userId) {
-        return rows.ordersOf(activityId, userId);
+        return of(activityId).map(r -> r.ordersOf(activityId, userId)).orElseGet(List::of);
     }
 
     @Override
     public List<FailedReservation> failuresOf(long activityId, long userId) {
-        return rows.failuresOf(activityId, userId);
+        return of(activityId).map(r -> r.failuresOf(activityId, userId)).orElseGet(List::of);
     }
 }

@@ -4,13 +4,15 @@ import io.helidon.dbclient.DbClient;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
+import java.util.Optional;
+import seckill.ledger.wiring.ShadowLedger;
 import org.eclipse.microprofile.config.Config;
 import seckill.ledger.sql.LedgerRows;
 
 /**
  * Makes the module's one {@link OrderingSettings} injectable, read from MicroProfile Config once,
- * the {@link PaceSwitch}, read again while the service runs, and the one {@link LedgerRows} (the
- * module's SQL) the use cases share.
+ * the {@link PaceSwitch}, read again while the service runs, the one {@link LedgerRows} (the
+ * module's SQL) the use cases share, and the ledger of each world ({@link LedgersByWorld}).
  */
 @ApplicationScoped
 class OrderingConfiguration {
@@ -31,5 +33,11 @@ class OrderingConfiguration {
     @Singleton
     LedgerRows ledgerRows(DbClient db) {
         return new LedgerRows(db);
+    }
+
+    @Produces
+    @Singleton
+    LedgersByWorld ledgers(DbClient db, @ShadowLedger Optional<DbClient> shadow) {
+        return new LedgersByWorld(db, shadow);
     }
 }

@@ -13,12 +13,13 @@ import org.eclipse.microprofile.config.Config;
  * often the streams the ledger says must exist are compared with the stream registry, how often the
  * namespace's binding to this ledger is checked again, and how long a
  * sale's Redis keys outlive its end ({@code seckill.reservation.keys-outlive-end-seconds}, the same
- * key the launch uses).
+ * key the launch uses), and how many consumer threads order the rehearsals' streams into the shadow ledger
+ * ({@code seckill.rehearsal.workers}, docs/rehearsal.md; none without a shadow ledger).
  */
 public record OrderingSettings(boolean enabled, int workers, int batchSize, long idlePollMillis, long reclaimIdleSeconds,
                         Optional<String> consumerName, long maxBackoffMillis, int maxDeliveries,
                         long activityMissMillis, long streamsRepairSeconds, long keysOutliveEndSeconds,
-                        long bindingCheckSeconds) {
+                        long bindingCheckSeconds, int rehearsalWorkers) {
 
     static OrderingSettings from(Config config) {
         return new OrderingSettings(
@@ -33,6 +34,7 @@ public record OrderingSettings(boolean enabled, int workers, int batchSize, long
                 config.getOptionalValue("seckill.ordering.activity-miss-millis", Long.class).orElse(1_000L),
                 config.getOptionalValue("seckill.ordering.streams-repair-seconds", Long.class).orElse(5L),
                 config.getOptionalValue("seckill.reservation.keys-outlive-end-seconds", Long.class).orElse(259_200L),
-                config.getOptionalValue("seckill.ordering.binding-check-seconds", Long.class).orElse(5L));
+                config.getOptionalValue("seckill.ordering.binding-check-seconds", Long.class).orElse(5L),
+                config.getOptionalValue("seckill.rehearsal.workers", Integer.class).orElse(1));
     }
 }

@@ -32,18 +32,34 @@ class OrderingWorkers implements OrderingSwitch, WorkerHooks {
     private final boolean enabled;
     private final int workerCount;
     private final Optional<String> consumerName;
+    private final PaceSwitch pace;
 
     private final List<Thread> threads = new ArrayList<>();
     private volatile boolean running;
 
+    /** Names the threads and consumers apart: empty for the real world's, {@code -rh} for the rehearsals'. */
+    private final String kind;
+
     @Inject
-    OrderingWorkers(WorkerLoop loop, OrderingPass pass, CrashInjection crashes, OrderingSettings settings) {
+    OrderingWorkers(WorkerLoop loop, OrderingPass pass, CrashInjection crashes, OrderingSettings settings,
+                    PaceSwitch pace) {
+        this(loop, pass, crashes, settings, pace, settings.workers(), "");
+    }
+
+    /**
+     * Workers of another graph (the rehearsals', {@link RehearsalOrdering}): {@code workerCount} threads whose
+     * consumer names end in {@code kind} before the worker number; never made through CDI.
+     */
+    OrderingWorkers(WorkerLoop loop, OrderingPass pass, CrashInjection crashes, OrderingSettings settings,
+                    PaceSwitch pace, int workerCount, String kind) {
         this.loop = loop;
+        this.pace = pace;
         this.pass = pass;
         this.crashes = crashes;
         this.enabled = settings.enabled();
-        this.workerCount = settings.workers();
+        this.workerCount = workerCount;
         this.consumerName = settings.consumerName();
+        this.kind = kind;
     }
 
     void start(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
@@ -60,7 +76,7 @@ class OrderingWorkers implements OrderingSwitch, WorkerHooks {
             return;
         }
         running = true;
-        String base = consumerName.orElseGet(OrderingWorkers::defaultConsumerName);
+        String base = consumerName.orElseGet(OrderingWorkers::defaultConsumerName) + kind;
         for (int i = 0; i < workerCount; i++) {
             StreamConsumer consumer = new StreamConsumer(base + "-w" + i, () -> running);
             Thread thread = Thread.ofPlatform().name("ordering-" + consumer.name()).daemon(true)
@@ -123,5 +139,10 @@ class OrderingWorkers implements OrderingSwitch, WorkerHooks {
             host = "host";
         }
         return host + "-" + ProcessHandle.current().pid();
+    }
+
+    @Override
+    public long maxOrdersPerSecond() {
+        return pace.maxOrdersPerSecond();
     }
 }

@@ -19,6 +19,7 @@ import org.eclipse.microprofile.metrics.Counter;
 import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
 import org.eclipse.microprofile.metrics.Tag;
+import org.eclipse.microprofile.metrics.Timer;
 import seckill.ledger.api.catalogue.Activity;
 import seckill.ledger.api.catalogue.ActivityCatalog;
 import seckill.ledger.api.LedgerUnavailable;
@@ -26,6 +27,7 @@ import seckill.ledger.hooks.CrashPoint;
 import seckill.ledger.sql.OrderWriter;
 import seckill.ledger.rules.RefusalCount;
 import seckill.ledger.rules.SettlementOutcome;
+import seckill.redis.World;
 import seckill.reservation.api.EventPosition;
 import seckill.reservation.api.ReservationEvent;
 import seckill.reservation.api.ReservationEvents;
@@ -56,6 +58,10 @@ class PlacingOrders {
             .withDescription("Reservation events dead-lettered after seckill.ordering.max-deliveries refusals by the "
                     + "ledger: failure recorded, units refilled, event copied to the bucket's dead-letter "
                     + "stream.").build();
+    private static final Metadata TRANSACTION = Metadata.builder().withName("seckill.ordering.transaction")
+            .withDescription("Time of one ordering batch's ledger transaction on this instance, from taking a "
+                    + "connection to the commit (or the refusal): the database wait the ordering workers see; "
+                    + "sum / count over a minute is its mean.").build();
 
     private static final Logger LOG = Logger.getLogger(PlacingOrders.class.getName());
 
@@ -66,6 +72,8 @@ class PlacingOrders {
     private final MetricRegistry metrics;
     private final CrashInjection crashes;
     private final BindingTheLedger binding;
+    /** The world whose ledger this graph writes: every series it moves carries it (docs/rehearsal.md). */
+    private final World world;
 
     /** Refusals by the ledger itself (never database outages) before an event is dead-lettered. */
     private final RefusalCount refusals;
@@ -79,6 +87,20 @@ class PlacingOrders {
                   CrashInjection crashes,
                   BindingTheLedger binding,
                   OrderingSettings settings) {
+        this(World.REAL, db, events, catalog, clock, metrics, crashes, binding, settings);
+    }
+
+    /** The graph of {@code world}'s ledger: {@link RehearsalOrdering} builds the rehearsals'. */
+    PlacingOrders(World world,
+                  DbClient db,
+                  ReservationEvents events,
+                  ActivityCatalog catalog,
+                  Clock clock,
+                  MetricRegistry metrics,
+                  CrashInjection crashes,
+                  BindingTheLedger binding,
+                  OrderingSettings settings) {
+        this.world = world;
         this.binding = binding;
         this.db = db;
         this.events = events;
@@ -94,14 +116,17 @@ class PlacingOrders {
     private Counter ordersCreated;
     private Counter batchesRefused;
     private Counter failures;
+    private Timer transactions;
 
     @PostConstruct
     void init() {
         writer = new OrderWriter(db);
-        ordersCreated = metrics.counter(ORDERS_CREATED);
-        batchesRefused = metrics.counter(BATCHES, new Tag("outcome", "refused"));
-        failures = metrics.counter(FAILED);
-        deadLetters = metrics.counter(DEAD_LETTERS);
+        Tag inWorld = new Tag(World.LABEL, world.label());
+        ordersCreated = metrics.counter(ORDERS_CREATED, inWorld);
+        batchesRefused = metrics.counter(BATCHES, new Tag("outcome", "refused"), inWorld);
+        failures = metrics.counter(FAILED, inWorld);
+        deadLetters = metrics.counter(DEAD_LETTERS, inWorld);
+        transactions = metrics.timer(TRANSACTION, inWorld);
     }
 
     /**
@@ -140,8 +165,14 @@ class PlacingOrders {
             return;
         }
         crashes.reached(CrashPoint.AFTER_READ);
+        long began = System.nanoTime();
         try {
-            int created = writer.writeBatch(readable, this::paymentWindowOf, now);
+            int created;
+            try {
+                created = writer.writeBatch(readable, this::paymentWindowOf, now);
+            } finally {
+                transactions.update(Duration.ofNanos(System.nanoTime() - began));
+            }
             ordersCreated.inc(created);
             crashes.reached(CrashPoint.AFTER_COMMIT);
             acknowledge(entries.settled(readable));

@@ -155,3 +155,13 @@ UPDATE seckill_ledger SET bound_at = created_at WHERE EXISTS (SELECT 1 FROM seck
 ALTER TABLE seckill_stock ADD COLUMN name VARCHAR(100) NULL, ADD COLUMN price_amount DECIMAL(14, 2) NULL,
     ADD COLUMN price_currency CHAR(3) NULL, ADD COLUMN picture VARCHAR(100) NULL;
 ALTER TABLE seckill_order ADD COLUMN price_amount DECIMAL(14, 2) NULL, ADD COLUMN price_currency CHAR(3) NULL;
+
+--changeset ordering:12-line-turn-left
+--comment: the waiting line's turns that ran out unused and that the buyer left by joining the line again (issue #33): the highest such place per buyer and activity. Outlives the line's Redis keys, so after they are lost a ticket naming that place or an earlier one (replaced by the ticket of the new place) gives back no place ahead of buyers who never had a turn. Written only when such a buyer joins again (rare, at most one row write per pass given), read only for a ticket of a buyer Redis lost
+CREATE TABLE seckill_line_turn_left (
+    activity_id BIGINT      NOT NULL,
+    user_id     BIGINT      NOT NULL,
+    place       BIGINT      NOT NULL COMMENT 'the line place whose turn ran out unused; tickets naming it or an earlier one are replaced',
+    left_at     DATETIME(3) NOT NULL COMMENT 'UTC',
+    PRIMARY KEY (activity_id, user_id)
+) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;

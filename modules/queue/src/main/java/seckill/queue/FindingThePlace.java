@@ -9,6 +9,7 @@ import jakarta.inject.Inject;
 import redis.clients.jedis.UnifiedJedis;
 import seckill.queue.api.FindPlace;
 import seckill.queue.api.PastPurchases;
+import seckill.queue.api.PastTurns;
 import seckill.queue.api.Place;
 import seckill.queue.api.PlaceState;
 import seckill.queue.api.QueueWindow;
@@ -19,7 +20,9 @@ import seckill.redis.RedisScript;
  * Where a buyer stands ({@code place.lua}); a signed ticket shown for a buyer Redis does not know gives the
  * place it names back (a failover that lost the join loses no place), or, when the record of past purchases
  * says the buyer already bought in the activity, gives it back served ({@code USED}): a served buyer's ticket is
- * no second turn. One Redis call; that rare path (a ticket Redis does not know) asks the record and writes.
+ * no second turn; when the record of turns left says the ticket was replaced (the buyer's turn at that place ran out
+ * and they joined again, {@link PastTurns}), it gives a place at the end, not the old one ahead of buyers who never
+ * had a turn. One Redis call; that rare path (a ticket Redis does not know) asks the records and writes.
  */
 @QueueBean
 class FindingThePlace implements FindPlace {
@@ -35,8 +38,9 @@ class FindingThePlace implements FindPlace {
 
     @Inject
     FindingThePlace(UnifiedJedis redis, Clock clock, QueueSettings settings, QueueRandomness randomness,
-                    PassSigner signer, QueueSwitches switches, LineFigures figures, PastPurchases purchases) {
-        this.purchases = new AskingPastPurchases(purchases, clock);
+                    PassSigner signer, QueueSwitches switches, LineFigures figures, PastPurchases purchases,
+                    PastTurns turns) {
+        this.purchases = new AskingPastPurchases(purchases, turns, clock);
         this.calls = new LineCalls(redis, settings.acksInForce());
         this.clock = clock;
         this.randomness = randomness;
@@ -66,12 +70,17 @@ class FindingThePlace implements FindPlace {
         if (known.state() != PlaceState.NOT_IN_LINE) {
             return known;
         }
-        // the line lost this buyer (or never had them): a served buyer gets their place back used, not waiting
-        // (before the start nobody bought: the record is not asked)
-        String served = started && purchases.boughtIn(activityId, buyerId) ? "1" : "0";
+        // the line lost this buyer (or never had them): a served buyer gets their place back used, not waiting; a
+        // ticket replaced by a later join (its turn ran out) a place at the end, as a pre-queue ticket after the start
+        // (before the start nobody bought or had a turn: the records are not asked)
+        AskingPastPurchases.Known record = started ? purchases.known(activityId, buyerId)
+                : AskingPastPurchases.Known.NOTHING;
         figures.placesRead();
         List<String> restoring = new java.util.ArrayList<>(args);
-        restoring.add(served);
+        if (!record.bought() && record.replaces(ticketPlace)) {
+            restoring.set(3, "0");
+        }
+        restoring.add(record.bought() ? "1" : "0");
         return places.of(activityId, buyerId, calls.write(script, keys, restoring));
     }
 }

@@ -2,15 +2,18 @@ package seckill.queue;
 
 import java.util.List;
 
+import seckill.redis.World;
+
 /**
  * The Redis keys of one activity's line, all under the hash tag {@code {q:a<activity>}} so that every
  * script of the line runs on one cluster slot: {@code sk:{q:a<id>}:pre|line|meta|places|passes|done} and
- * the per-second count of buyers called, {@code sk:{q:a<id>}:s<epochSecond>}.
+ * the per-second count of buyers called, {@code sk:{q:a<id>}:s<epochSecond>}; {@code rh:} in place of
+ * {@code sk:} for a rehearsal's activity ({@link World}).
  */
 record LineKeys(long activityId) {
 
     String tag() {
-        return "sk:{q:a" + activityId + "}:";
+        return World.of(activityId).key("{q:a" + activityId + "}:");
     }
 
     /** KEYS of line.lua's scripts, in its order. */
@@ -21,7 +24,9 @@ record LineKeys(long activityId) {
 
     List<String> admitting(long epochSecond) {
         String t = tag();
-        return List.of(t + "pre", t + "line", t + "meta", t + "places", t + "passes", t + "done", t + "s" + epochSecond);
+        // (the claims last: a pass bound to a purchase in flight keeps its room past its expiry, admit.lua)
+        return List.of(t + "pre", t + "line", t + "meta", t + "places", t + "passes", t + "done", t + "s" + epochSecond,
+                t + "claims");
     }
 
     String meta() {

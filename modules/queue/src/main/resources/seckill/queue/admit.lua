@@ -1,5 +1,5 @@
 -- Calling buyers from the line (after line.lua). KEYS[7]: this second's count of buyers called, by every
--- instance. ARGV: now (ms), started (1/0), allowed so far in this second (RateBudget), pass lifetime (ms),
+-- instance; KEYS[8] (optional): claim.lua's bindings of passes to purchases. ARGV: now (ms), started (1/0), allowed so far in this second (RateBudget), pass lifetime (ms),
 -- room (passes that may be out at once: the units left, or -1 for no cap), rate (per second), tick (ms), and
 -- the passes marked used (meta used) as read before the units left ('' when not read).
 -- First passes whose time ran out unused are withdrawn (the buyer's place goes to the next buyer), then the
@@ -12,7 +12,21 @@
 local now, started = tonumber(ARGV[1]), ARGV[2]
 -- (calls only once its own clock says the sale started: only then was it given the room, the units left)
 settle(started)
-local expired = redis.call('ZRANGEBYSCORE', KEYS[5], '-inf', now)
+-- A pass bound to a purchase (claim.lua: KEYS[8], sha1(pass)|expiry|purchase, the same expiry) is a purchase in
+-- flight, checked while the pass was good: it may still take a unit, so its room is held past the expiry until the
+-- purchase is marked used (use.lua) or released (it got nothing), at most one pass lifetime more (an instance lost
+-- mid-purchase). Until 2026-12-03 it was withdrawn at its expiry and the next buyer called for the unit the purchase
+-- was taking (LineTest.aPassBoundToAPurchaseInFlightHoldsItsRoomPastItsExpiry).
+local due = redis.call('ZRANGEBYSCORE', KEYS[5], '-inf', now, 'WITHSCORES')
+local expired = {}
+for i = 1, #due, 2 do
+  local expiry = tonumber(due[i + 1])
+  local held = KEYS[8] and redis.call('HGET', KEYS[8], due[i])
+  local bound = held and tonumber(string.match(held, '^%x+|(%d+)|') or '')
+  if not (bound == expiry and expiry + tonumber(ARGV[4]) > now) then
+    expired[#expired + 1] = due[i]
+  end
+end
 for i = 1, #expired do
   redis.call('ZREM', KEYS[5], expired[i])
   redis.call('HSET', KEYS[6], expired[i], 'e')

@@ -17,7 +17,8 @@ local held = redis.call('HGET', KEYS[1], ARGV[1])
 -- a binding written before it kept the pass's expiry (sha1(pass)|requestId; an upgrade with purchases in flight)
 -- is the same binding: its purchase asked again passes (and is bound anew), its release unbinds it. Only a value
 -- of that form (one '|', after the 40 hex digits): a requestId spelling "expiry|requestId" never matches a new one
-if held and sha and not string.find(held, '|', 42, true) and held == sha .. '|' .. ARGV[3] then
+-- (the app binds "requestId@sku" since 2026-12-03; a binding written before named the requestId alone)
+if held and sha and not string.find(held, '|', 42, true) and held == sha .. '|' .. string.match(ARGV[3], '^[^@]*') then
   held = bound
 end
 if ARGV[4] == 'release' then

@@ -61,6 +61,34 @@ class LineTest {
         }
         return activityId == LineTest.this.activity && bought.contains(buyerId);
     };
+    /** The record of turns left the app wires to the ledger's table: buyer → the highest place whose turn they left. */
+    private final java.util.Map<Long, Long> turnsLeft = new java.util.concurrent.ConcurrentHashMap<>();
+    /** How often the line wrote it and read it. */
+    private final AtomicLong turnsRecorded = new AtomicLong();
+    private final AtomicLong turnsAsked = new AtomicLong();
+    private final seckill.queue.api.PastTurns turns = new seckill.queue.api.PastTurns() {
+        @Override
+        public void turnLeft(long activityId, long buyerId, long place) {
+            turnsRecorded.incrementAndGet();
+            whileAsked.run();
+            if (ledgerDown) {
+                throw new IllegalStateException("the ledger does not answer");
+            }
+            if (activityId == LineTest.this.activity) {
+                turnsLeft.merge(buyerId, place, Math::max);
+            }
+        }
+
+        @Override
+        public long lastTurnLeft(long activityId, long buyerId) {
+            turnsAsked.incrementAndGet();
+            whileAsked.run();
+            if (ledgerDown) {
+                throw new IllegalStateException("the ledger does not answer");
+            }
+            return activityId == LineTest.this.activity ? turnsLeft.getOrDefault(buyerId, 0L) : 0L;
+        }
+    };
     private long activity;
     private QueueWindow window;
     /** What happens between a tick reading the units left and its call of the line (a purchase landing). */
@@ -96,8 +124,9 @@ class LineTest {
             settings = new QueueSettings(Optional.of(KEYS), 5, 100, 0, Optional.empty(), () -> acks);
             switches.set(true, rate);
             random = new QueueRandomness(new SplittableRandom(seed));
-            joining = new JoiningTheLine(redis, clock, settings, random, signer, switches, figures, purchases);
-            finding = new FindingThePlace(redis, clock, settings, random, signer, switches, figures, purchases);
+            joining = new JoiningTheLine(redis, clock, settings, random, signer, switches, figures, purchases, turns);
+            finding = new FindingThePlace(redis, clock, settings, random, signer, switches, figures, purchases,
+                    turns);
             LineSales sales = new LineSales() {
                 @Override
                 public List<LiveSale> live(Instant now, Instant startsBefore) {
@@ -160,6 +189,54 @@ class LineTest {
         }
         List<Long> called = callEveryone(one, joined.size());
         assertThat(RankCorrelation.spearman(joined, called), closeTo(1.0, 1e-9));
+    }
+
+    /**
+     * Issue #33's benchmark measures the line's admission order by each pass's time (its expiry less its
+     * lifetime). Two instances whose clocks are 30 ms apart, one of them stepping 40 ms back (the ledger clock's
+     * resync), joining and calling in turns: nobody is called before a buyer who joined ahead of them, nobody is
+     * passed over, and no pass of a buyer who joined later says an earlier call (ties: one tick's batch).
+     */
+    @Test
+    void twoInstancesWithClocksApartCallInJoinOrderAndThePassTimesFollowIt() {
+        clock.set(start.plusSeconds(1));
+        TestClock behind = new TestClock(start.plusSeconds(1).minusMillis(30));
+        Instance one = new Instance(7, 100);
+        Instance two = new Instance(8, 100, ReplicaAcks.NONE, behind);
+        List<Long> joined = new ArrayList<>();
+        for (long buyer = 1; buyer <= 120; buyer++) {
+            joined.add(buyer);
+            (buyer % 3 == 0 ? two : one).join(buyer);
+        }
+        for (int step = 0; step < 60; step++) {
+            clock.advance(Duration.ofMillis(50));
+            behind.advance(Duration.ofMillis(step == 20 ? 10 : 50));
+            if (step < 30) {
+                // more join while the line moves
+                long buyer = 1000 + step;
+                joined.add(buyer);
+                (step % 2 == 0 ? one : two).join(buyer);
+            }
+            one.admitting.tick(activity, window);
+            two.admitting.tick(activity, window);
+        }
+        UnifiedJedis redis = REDIS.client();
+        java.util.Map<Long, Double> calledAt = new java.util.HashMap<>();
+        redis.zrangeWithScores("sk:{q:a" + activity + "}:passes", 0, -1)
+                .forEach(t -> calledAt.put(Long.parseLong(t.getElement()), t.getScore()));
+        assertThat("everyone joined was called", calledAt.keySet(), is(new java.util.HashSet<>(joined)));
+        long outOfOrder = 0;
+        for (int i = 0; i < joined.size(); i++) {
+            for (int j = i + 1; j < joined.size(); j++) {
+                if (calledAt.get(joined.get(i)) > calledAt.get(joined.get(j))) {
+                    outOfOrder++;
+                }
+            }
+        }
+        assertThat("pairs called out of join order", outOfOrder, is(0L));
+        // the places too say the join order
+        List<Long> places = joined.stream().map(b -> one.find(b).place()).toList();
+        assertThat(places, is(places.stream().sorted().toList()));
     }
 
     @Test
@@ -471,6 +548,240 @@ class LineTest {
         assertThat(one.find(701).state(), is(PlaceState.YOUR_TURN));
     }
 
+    /**
+     * Hostile review (s46-qattack3): a buyer whose pass ran out unused joins again at the end of the line, yet
+     * keeps the ticket of their first place. With the line's keys lost wholly (a failover that took unreplicated
+     * writes, a restart without persistence), that old ticket, still signed and still good, gave back the first
+     * place: ahead of buyers who joined after it and never had a turn, a second turn jumping them. Failed on the old
+     * code (s48): 2701 back at 1000001000001, ahead of 2703 at 1000001000003. Now joining again records the turn left
+     * where the line's keys are not (PastTurns, the ledger's seckill_line_turn_left) before the new place is given, and
+     * a ticket of a buyer Redis lost naming that place or an earlier one gets a place at the end.
+     */
+    @Test
+    void aSupersededTicketAfterTheLineWasLostGivesNoPlaceAheadOfThoseWhoNeverHadATurn() {
+        clock.set(start.plusSeconds(1));
+        unitsLeft.set(1);
+        Instance one = new Instance(27, 100);
+        Place first = one.join(2701);
+        Place second = one.join(2702);
+        Place third = one.join(2703);
+        clock.set(start.plusSeconds(2).plusMillis(999));
+        assertThat(one.admitting.tick(activity, window).calledNow(), is(1L));
+        assertThat(one.find(2701).state(), is(PlaceState.YOUR_TURN));
+        clock.advance(Duration.ofSeconds(6));
+        AdmittingFromTheLine.Tick tick = one.admitting.tick(activity, window);
+        assertThat(tick.expiredNow(), is(1L));
+        assertThat(one.find(2702).state(), is(PlaceState.YOUR_TURN));
+        Place rejoined = one.join(2701);
+        assertThat(rejoined.state(), is(PlaceState.WAITING));
+        assertThat(rejoined.place(), greaterThan(third.place()));
+        assertThat("the turn left recorded once, before the new place", turnsRecorded.get(), is(1L));
+
+        REDIS.client().del(REDIS.client().keys("sk:{q:a" + activity + "}:*").toArray(String[]::new));
+        clock.advance(Duration.ofMillis(300));
+        assertThat(one.finding.find(activity, 2702, window, Optional.of(second.ticket())).place(), is(second.place()));
+        assertThat(one.finding.find(activity, 2703, window, Optional.of(third.ticket())).state(),
+                is(PlaceState.WAITING));
+        Place back = one.finding.find(activity, 2701, window, Optional.of(first.ticket()));
+        assertThat("the superseded ticket puts 2701 ahead of 2703, who never had a turn", back.place(),
+                greaterThan(third.place()));
+        assertThat(back.state(), is(PlaceState.WAITING));
+        assertThat("behind 2702 and 2703", back.position(), is(3L));
+        // the records were asked once for each ticket Redis did not know, and nothing more was written
+        assertThat(asked.get(), is(4L));
+        assertThat(turnsAsked.get(), is(3L));
+        assertThat(turnsRecorded.get(), is(1L));
+        // the ticket of the new place, shown now, is of a buyer Redis knows: the place just given, nothing asked
+        assertThat(one.finding.find(activity, 2701, window, Optional.of(rejoined.ticket())).place(), is(back.place()));
+        assertThat(turnsAsked.get(), is(3L));
+    }
+
+    /**
+     * Open (s48-ticket): the case beside the one fixed above. A buyer whose pass ran out unused and who has not joined
+     * again yet keeps only their first ticket; the line's keys lost wholly, that ticket gives back the first place,
+     * WAITING, and the line calls them again, ahead of buyers who never had a turn. Nothing outside the keys knows the
+     * turn was given: the record of turns left is written when such a buyer joins again, not when the tick withdraws
+     * the pass. Fails on the code of s48-ticket: 4001 back at its first place, ahead of 4003.
+     */
+    @Test
+    @org.junit.jupiter.api.Disabled("open (s48-ticket): a turn that ran out is recorded outside the line's keys only "
+            + "when its buyer joins again; before that, a lost line gives the ticket its first place back (a fix "
+            + "records the turn given or withdrawn from the tick, at most one row per pass, or keeps it with the pass)")
+    void anExpiredTurnNotYetLeftGivesNoPlaceAheadAfterTheLineWasLost() {
+        clock.set(start.plusSeconds(1));
+        unitsLeft.set(1);
+        Instance one = new Instance(40, 100);
+        Place first = one.join(4001);
+        one.join(4002);
+        Place third = one.join(4003);
+        clock.set(start.plusSeconds(2).plusMillis(999));
+        assertThat(one.admitting.tick(activity, window).calledNow(), is(1L));
+        clock.advance(Duration.ofSeconds(6));
+        assertThat(one.admitting.tick(activity, window).expiredNow(), is(1L));
+        assertThat(one.find(4001).state(), is(PlaceState.EXPIRED));
+
+        REDIS.client().del(REDIS.client().keys("sk:{q:a" + activity + "}:*").toArray(String[]::new));
+        clock.advance(Duration.ofMillis(300));
+        assertThat(one.finding.find(activity, 4003, window, Optional.of(third.ticket())).state(),
+                is(PlaceState.WAITING));
+        Place back = one.finding.find(activity, 4001, window, Optional.of(first.ticket()));
+        assertThat("the ticket of a turn that ran out puts 4001 ahead of 4003, who never had a turn", back.place(),
+                greaterThan(third.place()));
+    }
+
+    /**
+     * The ticket of the place given when joining again is not replaced: with the line's keys lost, it gives that place
+     * back (behind those who joined before it, ahead of those after it), as any ticket of a place still held.
+     */
+    @Test
+    void theTicketOfTheNewPlaceGivesItBackAfterTheLineWasLost() {
+        clock.set(start.plusSeconds(1));
+        unitsLeft.set(1);
+        Instance one = new Instance(38, 100);
+        one.join(3801);
+        one.join(3802);
+        clock.set(start.plusSeconds(2).plusMillis(999));
+        assertThat(one.admitting.tick(activity, window).calledNow(), is(1L));
+        clock.advance(Duration.ofSeconds(6));
+        assertThat(one.admitting.tick(activity, window).expiredNow(), is(1L));
+        Place rejoined = one.join(3801);
+        clock.advance(Duration.ofMillis(5));
+        Place after = one.join(3803);
+
+        REDIS.client().del(REDIS.client().keys("sk:{q:a" + activity + "}:*").toArray(String[]::new));
+        clock.advance(Duration.ofMillis(300));
+        assertThat(one.finding.find(activity, 3803, window, Optional.of(after.ticket())).place(), is(after.place()));
+        Place back = one.finding.find(activity, 3801, window, Optional.of(rejoined.ticket()));
+        assertThat(back.place(), is(rejoined.place()));
+        assertThat(back.state(), is(PlaceState.WAITING));
+        assertThat("ahead of 3803, who joined after it", back.position(), is(1L));
+    }
+
+    /**
+     * A hostile buyer with a replaced ticket, the line's keys lost, sends it many times at once (a script, a page in
+     * several tabs, its event streams): one question to the records on this instance, not a ledger query each, and one
+     * place at the end. A joining buyer whose turn the ledger cannot record gets no new place (503, still EXPIRED), so
+     * no ticket exists that the record does not know replaces the old one.
+     */
+    @Test
+    void aBurstOfReplacedTicketsAsksTheRecordsOnceAndAnUnrecordedTurnGivesNoNewPlace() throws Exception {
+        clock.set(start.plusSeconds(1));
+        unitsLeft.set(1);
+        Instance one = new Instance(39, 100);
+        Place first = one.join(3901);
+        one.join(3902);
+        one.join(3903);
+        Place fourth = one.join(3904);
+        clock.set(start.plusSeconds(2).plusMillis(999));
+        assertThat(one.admitting.tick(activity, window).calledNow(), is(1L));
+        for (int i = 0; i < 2; i++) {
+            clock.advance(Duration.ofSeconds(6));
+            AdmittingFromTheLine.Tick tick = one.admitting.tick(activity, window);
+            assertThat(tick.expiredNow(), is(1L));
+            assertThat(tick.calledNow(), is(1L));
+        }
+        // 3901's and 3902's turns ran out; the ledger down: 3902 joining again gets no new place (asked again only
+        // after a second)
+        ledgerDown = true;
+        org.junit.jupiter.api.Assertions.assertThrows(seckill.queue.api.LineUnavailable.class, () -> one.join(3902));
+        assertThat(one.find(3902).state(), is(PlaceState.EXPIRED));
+        assertThat(turnsLeft.containsKey(3902L), is(false));
+        ledgerDown = false;
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(one.join(3901).state(), is(PlaceState.WAITING));
+        assertThat(turnsLeft.get(3901L), is(first.place()));
+
+        REDIS.client().del(REDIS.client().keys("sk:{q:a" + activity + "}:*").toArray(String[]::new));
+        clock.advance(Duration.ofMillis(300));
+        Place waiting = one.finding.find(activity, 3904, window, Optional.of(fourth.ticket()));
+        assertThat(waiting.place(), is(fourth.place()));
+        asked.set(0);
+        turnsAsked.set(0);
+        turnsRecorded.set(0);
+        int reads = 16;
+        java.util.concurrent.CountDownLatch allAsking = new java.util.concurrent.CountDownLatch(reads);
+        whileAsked = () -> {
+            allAsking.countDown();
+            try {
+                allAsking.await(500, java.util.concurrent.TimeUnit.MILLISECONDS);  // a slow ledger
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        };
+        List<java.util.concurrent.Future<Place>> answers = new ArrayList<>();
+        try (var pool = java.util.concurrent.Executors.newFixedThreadPool(reads)) {
+            for (int i = 0; i < reads; i++) {
+                answers.add(pool.submit(() -> one.finding.find(activity, 3901, window, Optional.of(first.ticket()))));
+            }
+        }
+        java.util.Set<Long> places = new java.util.HashSet<>();
+        for (var answer : answers) {
+            assertThat(answer.get().state(), is(PlaceState.WAITING));
+            places.add(answer.get().place());
+        }
+        assertThat("one place for the burst", places.size(), is(1));
+        assertThat("behind 3904, who never had a turn", places.iterator().next(), greaterThan(waiting.place()));
+        assertThat("purchases asked for one buyer's burst of tickets", asked.get(), is(1L));
+        assertThat("turns left asked for it", turnsAsked.get(), is(1L));
+        assertThat(turnsRecorded.get(), is(0L));
+    }
+
+    /**
+     * Hostile review (s46-qattack3): a purchase checked (and its pass bound) a moment before the pass ran out reserves
+     * after a tick withdrew the pass as unused. That tick counted the pass's room as free and called the next buyer
+     * for the unit the purchase was still taking: one pass out for no unit left, its buyer told sold out at their
+     * purchase. Fails on current main: 2802 is called while 2801's bound purchase is in flight.
+     */
+    @Test
+    void aPassBoundToAPurchaseInFlightHoldsItsRoomPastItsExpiry() {
+        clock.set(start.plusSeconds(1));
+        unitsLeft.set(1);
+        Instance one = new Instance(28, 100);
+        one.join(2801);
+        one.join(2802);
+        clock.set(start.plusSeconds(2).plusMillis(999));
+        assertThat(one.admitting.tick(activity, window).calledNow(), is(1L));
+        String pass = one.find(2801).pass().orElseThrow().token();
+        // the purchase: checked in memory and bound just before the pass runs out, then slow to reserve
+        clock.advance(Duration.ofMillis(4990));
+        assertThat(one.passes.refusal(activity, 2801, Optional.of(pass)), is(Optional.empty()));
+        assertThat(one.passes.claim(activity, 2801, pass, "slow@1"), is(true));
+        clock.advance(Duration.ofMillis(100));
+        one.admitting.tick(activity, window);
+        assertThat("nobody called for the unit a purchase in flight may take", one.find(2802).state(),
+                is(PlaceState.WAITING));
+        // it reserved: the unit is gone, the pass used
+        unitsLeft.set(0);
+        one.passes.used(activity, 2801);
+        clock.advance(Duration.ofMillis(100));
+        one.admitting.tick(activity, window);
+        assertThat(one.find(2801).state(), is(PlaceState.USED));
+        assertThat(one.find(2802).state(), is(PlaceState.SOLD_OUT));
+    }
+
+    /** The same, when the slow purchase got nothing: its binding released, the room goes to the next buyer. */
+    @Test
+    void aPassWhosePurchaseInFlightGotNothingFreesItsRoomWhenReleased() {
+        clock.set(start.plusSeconds(1));
+        unitsLeft.set(1);
+        Instance one = new Instance(29, 100);
+        one.join(2901);
+        one.join(2902);
+        clock.set(start.plusSeconds(2).plusMillis(999));
+        assertThat(one.admitting.tick(activity, window).calledNow(), is(1L));
+        String pass = one.find(2901).pass().orElseThrow().token();
+        clock.advance(Duration.ofMillis(4990));
+        assertThat(one.passes.claim(activity, 2901, pass, "slow@1"), is(true));
+        clock.advance(Duration.ofMillis(100));
+        one.admitting.tick(activity, window);
+        assertThat(one.find(2902).state(), is(PlaceState.WAITING));
+        one.passes.release(activity, 2901, pass, "slow@1");
+        clock.advance(Duration.ofMillis(100));
+        one.admitting.tick(activity, window);
+        assertThat(one.find(2901).state(), is(PlaceState.EXPIRED));
+        assertThat(one.find(2902).state(), is(PlaceState.YOUR_TURN));
+    }
+
     @Test
     void theLineClosesWhenTheStockIsGoneAndReopensOnARefill() {
         clock.set(start.plusSeconds(1));
@@ -752,7 +1063,9 @@ class LineTest {
         assertThat(one.passes.refusal(activity, 2201, Optional.of(pass)), is(Optional.empty()));
         assertThat(one.passes.claim(activity, 2201, pass, "slow"), is(true));
         // ... and is slow to reserve: the pass runs out (5 s) and a tick withdraws it meanwhile
-        clock.advance(Duration.ofSeconds(6));
+        // (past the pass's expiry and the room a bound pass keeps beyond it, one pass lifetime: a purchase slower than
+        // that, or one whose instance was lost before it answered)
+        clock.advance(Duration.ofSeconds(11));
         assertThat(one.admitting.tick(activity, window).expiredNow(), is(1L));
         // the purchase reserved: it marks the pass used
         one.passes.used(activity, 2201);
@@ -817,6 +1130,32 @@ class LineTest {
         REDIS.client().zrem("sk:{q:a" + activity + "}:line", "2401");
         org.junit.jupiter.api.Assertions.assertThrows(seckill.queue.api.LineUnavailable.class,
                 () -> noReplica.finding.find(activity, 2401, window, Optional.of(joined.ticket())));
+    }
+
+    /**
+     * Hostile review (s48-ticket): a buyer Redis lost reads their place with their ticket in a loop while the replicas
+     * do not acknowledge (a lag, a failover under way). One read after the other is no burst, so the shared question
+     * does not cover it; what does is that the restore, though not acknowledged (503 to the buyer), is on the master:
+     * the next reads find the buyer and are plain reads. One question to the records for the loop, not one per read.
+     */
+    @Test
+    void aLoopOfTicketReadsWhoseRestoreIsNotAcknowledgedAsksTheRecordsOnce() {
+        clock.set(start.plusSeconds(1));
+        Instance one = new Instance(41, 5);
+        Place joined = one.join(4101);
+        Instance noReplica = new Instance(42, 5, new ReplicaAcks(1, 20));
+        REDIS.client().del(REDIS.client().keys("sk:{q:a" + activity + "}:*").toArray(String[]::new));
+        asked.set(0);
+        turnsAsked.set(0);
+        org.junit.jupiter.api.Assertions.assertThrows(seckill.queue.api.LineUnavailable.class,
+                () -> noReplica.finding.find(activity, 4101, window, Optional.of(joined.ticket())));
+        for (int i = 0; i < 19; i++) {
+            clock.advance(Duration.ofMillis(10));
+            assertThat(noReplica.finding.find(activity, 4101, window, Optional.of(joined.ticket())).place(),
+                    is(joined.place()));
+        }
+        assertThat("purchases asked for 20 reads", asked.get(), is(1L));
+        assertThat("turns left asked for them", turnsAsked.get(), is(1L));
     }
 
     /**
@@ -950,7 +1289,9 @@ class LineTest {
         // the purchase, checked a moment before the pass runs out, binds it and goes on to reserve
         assertThat(one.passes.claim(activity, 3301, first, "slow"), is(true));
         // meanwhile the pass runs out: withdrawn as unused, and the buyer joins again (nothing bought yet)
-        clock.advance(Duration.ofSeconds(6));
+        // (past the pass's expiry and the room a bound pass keeps beyond it, one pass lifetime: a purchase slower than
+        // that, or one whose instance was lost before it answered)
+        clock.advance(Duration.ofSeconds(11));
         assertThat(one.admitting.tick(activity, window).expiredNow(), is(1L));
         one.join(3301);
         // the reservation lands, and the pass is marked used
@@ -980,7 +1321,9 @@ class LineTest {
         one.admitting.tick(activity, window);
         String first = one.find(3401).pass().orElseThrow().token();
         assertThat(one.passes.claim(activity, 3401, first, "slow"), is(true));
-        clock.advance(Duration.ofSeconds(6));
+        // (past the pass's expiry and the room a bound pass keeps beyond it, one pass lifetime: a purchase slower than
+        // that, or one whose instance was lost before it answered)
+        clock.advance(Duration.ofSeconds(11));
         assertThat(one.admitting.tick(activity, window).expiredNow(), is(1L));
         one.join(3401);
         clock.advance(Duration.ofMillis(100));
@@ -1032,6 +1375,7 @@ class LineTest {
             assertThat(answer.get().state(), is(PlaceState.WAITING));
         }
         assertThat("ledger queries for one buyer's burst of joins", asked.get(), is(1L));
+        assertThat("turns left recorded for it", turnsRecorded.get(), is(1L));
     }
 
     /**

@@ -18,6 +18,11 @@ class BindingTheNamespace implements NamespaceBinding {
 
     static final String KEY = "sk:ledger";
 
+    /** The key holding the ledger one world's namespace belongs to ({@link #KEY} for the real one). */
+    static String key(seckill.redis.World world) {
+        return world.key("ledger");
+    }
+
     private final UnifiedJedis redis;
 
     @Inject
@@ -26,31 +31,32 @@ class BindingTheNamespace implements NamespaceBinding {
     }
 
     @Override
-    public String bindTo(String ledgerId) {
+    public String bindTo(seckill.redis.World world, String ledgerId) {
+        String key = key(world);
         try {
             // two commands, not SET NX GET (Redis 7 only; the embedded dev Redis is 6.2): the value,
             // once set, never changes, so the GET reads whichever SETNX won
-            redis.setnx(KEY, ledgerId);
-            String owner = redis.get(KEY);
-            return owner != null ? owner : bindTo(ledgerId);
+            redis.setnx(key, ledgerId);
+            String owner = redis.get(key);
+            return owner != null ? owner : bindTo(world, ledgerId);
         } catch (JedisException e) {
             throw new ReservationUnavailable("the reservation store did not say which ledger it belongs to", e);
         }
     }
 
     @Override
-    public java.util.Optional<String> owner() {
+    public java.util.Optional<String> owner(seckill.redis.World world) {
         try {
-            return java.util.Optional.ofNullable(redis.get(KEY));
+            return java.util.Optional.ofNullable(redis.get(key(world)));
         } catch (JedisException e) {
             throw new ReservationUnavailable("the reservation store did not say which ledger it belongs to", e);
         }
     }
 
     @Override
-    public boolean holdsEvents() {
+    public boolean holdsEvents(seckill.redis.World world) {
         try {
-            return redis.exists(seckill.reservation.redis.StockBuckets.STREAM_REGISTRY);
+            return redis.exists(seckill.reservation.redis.StockBuckets.streamRegistry(world));
         } catch (JedisException e) {
             throw new ReservationUnavailable("the reservation store did not say what it holds", e);
         }

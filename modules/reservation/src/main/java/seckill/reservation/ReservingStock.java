@@ -13,6 +13,7 @@ import seckill.redis.Coalescing;
 import seckill.redis.CoalescingSettings;
 import seckill.redis.RedisFailures;
 import seckill.redis.ReplicaAcks;
+import seckill.redis.World;
 import seckill.reservation.api.ReplicasMissing;
 import seckill.reservation.api.Replicas;
 import seckill.reservation.api.ReservationId;
@@ -68,6 +69,13 @@ class ReservingStock implements Reserving {
     public ReservationOutcome reserve(ReserveStock command) {
         try {
             ReservationOutcome outcome = reserveSomewhere(command, true);
+            if (outcome instanceof ReservationOutcome.IdTaken taken && World.of(command.activityId()) == World.REHEARSAL) {
+                // a rehearsal writes no sk: key (docs/rehearsal.md): replacing the node id would write sk:node-seq
+                // and sk:node:<n>. Nothing was taken; the buyer asks again (503 BUSY), and the next collision of
+                // a real sale replaces the node id
+                throw new ReservationUnavailable("reservation id " + taken.id() + " was minted in its rehearsal bucket "
+                        + "already; nothing was reserved, the node id is kept", null, false);
+            }
             if (outcome instanceof ReservationOutcome.IdTaken taken) {
                 // the bucket gave a unit under this id already: this node id is another instance's too (Redis
                 // lost the lease keys). Nothing was taken; under a new node id, the buyer once more

@@ -64,19 +64,25 @@ class StreamedReservations implements ReservationEvents {
     private final SnapshotScript snapshotScript = new SnapshotScript();
 
     @Override
-    public List<String> activeStreams() {
-        return redis.zrangeByScore(StockBuckets.STREAM_REGISTRY, clock.millis(), Double.POSITIVE_INFINITY);
+    public List<String> activeStreams(seckill.redis.World world) {
+        return redis.zrangeByScore(StockBuckets.streamRegistry(world), clock.millis(), Double.POSITIVE_INFINITY);
     }
 
     @Override
-    public List<String> registerStreams(List<String> streams) {
+    public List<String> registerStreams(seckill.redis.World world, List<String> streams) {
+        for (String stream : streams) {
+            if (!stream.startsWith(world.prefix())) {
+                throw new IllegalArgumentException(stream + " is not a stream of the " + world + " world's registry");
+            }
+        }
+        String registry = StockBuckets.streamRegistry(world);
         long now = clock.millis();
         // members whose keys expired (the activity ended, its grace passed): nothing is left to read
-        redis.zremrangeByScore(StockBuckets.STREAM_REGISTRY, "-inf", "(" + now);
+        redis.zremrangeByScore(registry, "-inf", "(" + now);
         if (streams.isEmpty()) {
             return List.of();
         }
-        List<Double> scores = redis.zmscore(StockBuckets.STREAM_REGISTRY, streams.toArray(String[]::new));
+        List<Double> scores = redis.zmscore(registry, streams.toArray(String[]::new));
         List<String> putBack = new ArrayList<>();
         for (int i = 0; i < streams.size(); i++) {
             Double score = scores.get(i);
@@ -90,7 +96,7 @@ class StreamedReservations implements ReservationEvents {
                 // not preheated yet, or gone: nothing to read (a restore registers it)
                 continue;
             }
-            redis.zadd(StockBuckets.STREAM_REGISTRY, ttl < 0 ? Double.POSITIVE_INFINITY : now + ttl, stream);
+            redis.zadd(registry, ttl < 0 ? Double.POSITIVE_INFINITY : now + ttl, stream);
             putBack.add(stream);
         }
         return putBack;

@@ -77,7 +77,12 @@ class StreamTrimTest {
                 trimmed.addAndGet(events.trimSettled(stream));
             }
         });
-        Thread.sleep(3_000);
+        // at least 3 s, longer until the race has been run (over 1,000 trimmed) on a loaded machine, at most 30 s
+        long started = System.nanoTime();
+        do {
+            Thread.sleep(100);
+        } while (System.nanoTime() - started < 30_000_000_000L
+                && (System.nanoTime() - started < 3_000_000_000L || trimmed.get() <= 1_000L));
         running.set(false);
         producer.join();
         worker.join();

@@ -54,16 +54,7 @@ class UnacknowledgedDonorRetryTest {
     static void startCluster() throws Exception {
         dir = Files.createTempDirectory("seckill-donor-cluster");
         for (int i = 0; i < 6; i++) {
-            int port = freePort();
-            PORTS.add(port);
-            Path node = Files.createDirectories(dir.resolve(Integer.toString(port)));
-            SERVERS.add(new ProcessBuilder("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
-                    "--cluster-enabled", "yes", "--cluster-config-file", node.resolve("nodes.conf").toString(),
-                    "--cluster-node-timeout", "5000", "--dir", node.toString(), "--save", "", "--appendonly", "no")
-                    .redirectErrorStream(true).redirectOutput(node.resolve("log").toFile()).start());
-        }
-        for (int port : PORTS) {
-            await(() -> answers(port));
+            startNode();
         }
         List<String> create = new ArrayList<>(List.of("redis-cli", "--cluster", "create"));
         PORTS.forEach(port -> create.add("127.0.0.1:" + port));
@@ -78,6 +69,37 @@ class UnacknowledgedDonorRetryTest {
                         && jedis.info("replication").contains("state=online");
             }
         }));
+    }
+
+    /**
+     * Starts one node on a free port pair. The pair is checked free before the start, but another
+     * process (an outgoing connection's ephemeral port, say) can take it before redis-server binds:
+     * then the server exits at once and the node is started again on another pair (CI saw a start
+     * wait its whole minute for a server that had exited).
+     */
+    private static void startNode() throws Exception {
+        for (int attempt = 1; ; attempt++) {
+            int port = freePort();
+            Path node = Files.createDirectories(dir.resolve(Integer.toString(port)));
+            Process server = new ProcessBuilder("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
+                    "--cluster-enabled", "yes", "--cluster-config-file", node.resolve("nodes.conf").toString(),
+                    "--cluster-node-timeout", "5000", "--dir", node.toString(), "--save", "", "--appendonly", "no")
+                    .redirectErrorStream(true).redirectOutput(node.resolve("log").toFile()).start();
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (server.isAlive() && !answers(port) && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            if (server.isAlive() && answers(port)) {
+                SERVERS.add(server);
+                PORTS.add(port);
+                return;
+            }
+            server.destroyForcibly().waitFor();
+            if (attempt == 5) {
+                throw new AssertionError("redis-server on " + port + " did not start: "
+                        + Files.readString(node.resolve("log")));
+            }
+        }
     }
 
     @AfterAll

@@ -25,6 +25,7 @@ import seckill.ledger.api.AmountDue;
 import seckill.ledger.api.OrderPayments;
 import seckill.ledger.api.Payment;
 import seckill.ledger.api.PaymentResult;
+import seckill.redis.World;
 import seckill.settlement.api.PaymentAnswer;
 import seckill.settlement.api.PaymentCallbacks;
 import seckill.settlement.rules.CallbackSignature;
@@ -78,7 +79,7 @@ class ConfirmingPayments implements PaymentCallbacks {
     void init() {
         // every outcome registered now, so each series (and its help) exists before its first callback
         for (Class<?> answer : PaymentAnswer.class.getPermittedSubclasses()) {
-            metrics.counter(PAYMENTS, new Tag("outcome", outcome(answer)));
+            metrics.counter(PAYMENTS, new Tag("outcome", outcome(answer)), new Tag(World.LABEL, World.REAL.label()));
         }
         // in dev mode the app's dev-defaults config source supplies a well-known key and price
         if (settings.paymentKey().isPresent()) {
@@ -134,17 +135,19 @@ class ConfirmingPayments implements PaymentCallbacks {
         if (orderNo == null || !ORDER_NO.matcher(orderNo).matches()) {
             return count(new PaymentAnswer.Invalid("orderNo must be the 24-character order number"));
         }
+        // the order's world from here on: a rehearsal's payment counts under world="rehearsal" (docs/rehearsal.md)
+        World world = OrderPayments.worldOf(orderNo);
         if (paymentId == null || !PAYMENT_ID.matcher(paymentId).matches()) {
-            return count(new PaymentAnswer.Invalid("paymentId must be 1..64 of A-Z a-z 0-9 . _ : -"));
+            return count(world, new PaymentAnswer.Invalid("paymentId must be 1..64 of A-Z a-z 0-9 . _ : -"));
         }
         Instant paidAt;
         try {
             paidAt = Instant.parse(String.valueOf(paidAtText));
         } catch (DateTimeParseException e) {
-            return count(new PaymentAnswer.Invalid("paidAt must be an ISO-8601 instant"));
+            return count(world, new PaymentAnswer.Invalid("paidAt must be an ISO-8601 instant"));
         }
         if (paidAt.isBefore(Instant.EPOCH) || paidAt.isAfter(LATEST_PAID_AT)) {
-            return count(new PaymentAnswer.Invalid("paidAt must be between 1970 and 9999"));
+            return count(world, new PaymentAnswer.Invalid("paidAt must be between 1970 and 9999"));
         }
         // the order's own price when it has one (issue #33), else the configured price; after the
         // signature, so a stranger is told 401 whatever this instance lacks
@@ -153,13 +156,13 @@ class ConfirmingPayments implements PaymentCallbacks {
             case AmountDue.Priced priced -> due = new Price(priced.amount(), priced.currency());
             case AmountDue.NotPriced notPriced -> {
                 if (price == null) {
-                    return count(notConfigured());
+                    return count(world, notConfigured());
                 }
                 due = price;
             }
             case AmountDue.NoOrder none -> {
                 if (price == null) {
-                    return count(new PaymentAnswer.UnknownOrder(orderNo));
+                    return count(world, new PaymentAnswer.UnknownOrder(orderNo));
                 }
                 due = price;
             }
@@ -167,10 +170,10 @@ class ConfirmingPayments implements PaymentCallbacks {
         Payment payment;
         switch (due.judge(amount(body), text(body, "currency"))) {
             case Price.Malformed malformed -> {
-                return count(new PaymentAnswer.Invalid(malformed.detail()));
+                return count(world, new PaymentAnswer.Invalid(malformed.detail()));
             }
             case Price.Mismatch mismatch -> {
-                return count(new PaymentAnswer.AmountMismatch(orderNo, mismatch.detail()));
+                return count(world, new PaymentAnswer.AmountMismatch(orderNo, mismatch.detail()));
             }
             case Price.Matches matches -> payment = new Payment(orderNo, paymentId, matches.amount(),
                     matches.currency(), paidAt);
@@ -185,7 +188,7 @@ class ConfirmingPayments implements PaymentCallbacks {
             case PaymentResult.PaymentIdUsed used -> new PaymentAnswer.PaymentIdReused(orderNo, paymentId,
                     used.usedFor());
         };
-        return count(answer);
+        return count(world, answer);
     }
 
     private PaymentAnswer.NotConfigured notConfigured() {
@@ -193,8 +196,14 @@ class ConfirmingPayments implements PaymentCallbacks {
                 : "seckill.payment.currency");
     }
 
+    /** A callback refused before its order number was read: the real world's, as any request naming nothing. */
     private PaymentAnswer count(PaymentAnswer answer) {
-        metrics.counter(PAYMENTS, new Tag("outcome", outcome(answer.getClass()))).inc();
+        return count(World.REAL, answer);
+    }
+
+    private PaymentAnswer count(World world, PaymentAnswer answer) {
+        metrics.counter(PAYMENTS, new Tag("outcome", outcome(answer.getClass())), new Tag(World.LABEL, world.label()))
+                .inc();
         return answer;
     }
 

@@ -15,6 +15,7 @@ import seckill.ledger.api.catalogue.ActivityCatalog;
 import seckill.ledger.api.RefillOutbox;
 import seckill.ledger.api.catalogue.SkuLine;
 import seckill.ledger.api.StockRefill;
+import seckill.redis.World;
 import seckill.reservation.api.ReservationId;
 import seckill.reservation.api.ReservationUnavailable;
 import seckill.reservation.api.Restock;
@@ -27,6 +28,11 @@ import seckill.reservation.api.Restocking;
  * harmlessly. A refill counts as applied only once the replicas a reservation needs acknowledged it
  * ({@code seckill.redis.min-replica-acks}): one only the master holds would die with it, so it stays
  * pending and is repeated. Applied stock clears the sold-out flag on every instance.
+ * <p>
+ * One relay per world (docs/rehearsal.md): {@link #relay(World)} reads the outbox of that world's ledger and
+ * applies only refills of that world's activities (their keys follow from the id: {@code rh:} for a rehearsal);
+ * a row naming an activity of the other world is left for an operator, never applied. The rehearsals' relay is
+ * not counted in {@code seckill.refills.applied} nor in the backlog gauge (the {@code world} label, step 5).
  */
 @ApplicationScoped
 class RelayingStockRefills {
@@ -75,19 +81,41 @@ class RelayingStockRefills {
         metrics.gauge(OUTBOX_BACKLOG, this::backlog);
     }
 
-    synchronized int relay() {
+    private final Object realRun = new Object();
+    private final Object rehearsalRun = new Object();
+
+    int relay() {
+        return relay(World.REAL);
+    }
+
+    /** One run of the relay of {@code world}'s outbox; runs of one world never overlap, the two worlds' may. */
+    int relay(World world) {
+        synchronized (world == World.REAL ? realRun : rehearsalRun) {
+            return relayRun(world);
+        }
+    }
+
+    private int relayRun(World world) {
         int applied = 0;
         // keyset paging: a row left pending (unreadable, or for an operator) is passed, never read again
         // in this run, so the relay cannot loop on a page of rows it cannot apply
         long after = 0;
         while (true) {
-            List<StockRefill> page = ledger.pendingRefills(after, PAGE);
+            List<StockRefill> page = ledger.pendingRefills(world, after, PAGE);
             for (StockRefill refill : page) {
                 after = refill.id();
                 ReservationId id = ReservationId.parse(refill.reservationId()).orElse(null);
                 if (id == null) {
                     LOG.severe(() -> "outbox row " + refill.id() + " names no valid reservation; left for an operator");
-                    ledger.refillAttemptFailed(refill.id());
+                    ledger.refillAttemptFailed(world, refill.id());
+                    continue;
+                }
+                if (World.of(refill.activityId()) != world || World.of(id.activityId()) != world) {
+                    // an outbox row of one world naming the other's activity: applying it would touch the
+                    // other world's keys
+                    LOG.severe(() -> "outbox row " + refill.id() + " of the " + world + " ledger names activity "
+                            + refill.activityId() + " of another world; left for an operator");
+                    ledger.refillAttemptFailed(world, refill.id());
                     continue;
                 }
                 java.util.Optional<SkuLine> sku = catalog.findInLedger(refill.activityId()).flatMap(a -> a.sku(refill.skuId()));
@@ -95,14 +123,14 @@ class RelayingStockRefills {
                     // the refill of an event whose activity (or SKU) the ledger does not have: no shelf this
                     // service knows the layout of, as when the keys are gone
                     LOG.warning(() -> "outbox row " + refill.id() + " refills a SKU the ledger does not have; nothing to put back");
-                    ledger.refillApplied(refill.id(), clock.instant());
+                    ledger.refillApplied(world, refill.id(), clock.instant());
                     continue;
                 }
                 int buckets = sku.get().buckets();
                 if (id.bucket() >= buckets) {
                     LOG.severe(() -> "outbox row " + refill.id() + " names bucket " + id.bucket() + " of a SKU with " + buckets
                             + "; left for an operator");
-                    ledger.refillAttemptFailed(refill.id());
+                    ledger.refillAttemptFailed(world, refill.id());
                     continue;
                 }
                 RestockOutcome outcome;
@@ -111,13 +139,15 @@ class RelayingStockRefills {
                             refill.releaseBuyer(), buckets));
                 } catch (ReservationUnavailable e) {
                     // Redis did not answer, or too few replicas acknowledged: pending, repeated next run
-                    ledger.refillAttemptFailed(refill.id());
+                    ledger.refillAttemptFailed(world, refill.id());
                     return applied;
                 }
-                ledger.refillApplied(refill.id(), clock.instant());
+                ledger.refillApplied(world, refill.id(), clock.instant());
                 if (outcome == RestockOutcome.APPLIED) {
                     applied++;
-                    refills.inc();
+                    if (world == World.REAL) {
+                        refills.inc();
+                    }
                 }
                 if (outcome != RestockOutcome.KEYS_GONE) {
                     // also after ALREADY_APPLIED: the crash that made us repeat may have skipped this

@@ -1,5 +1,6 @@
 package seckill.settlement;
 
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -11,13 +12,22 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
+import io.helidon.dbclient.DbClient;
 import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
+import seckill.ledger.wiring.ShadowLedger;
+import seckill.redis.World;
 import seckill.settlement.api.SettlementSweeps;
 
 /**
  * Runs the settlement sweeps on their schedules: timeouts every few seconds, the outbox relay
  * continuously, reconciliation every minute, and the resume check while sales are halted. Every
  * sweep is safe to run on several instances at once.
+ * <p>
+ * Rehearsals (docs/rehearsal.md) have their own timeout sweep and outbox relay over the shadow ledger, scheduled
+ * beside the real ones only when the shadow database is configured ({@code @ShadowLedger}) and
+ * {@code seckill.rehearsal.settlement.enabled} holds (by default as {@code seckill.settlement.enabled}); they share no run
+ * with the real sweeps, so a rehearsal's slow or failing sweep never holds back a real one.
+ * Reconciliation and the halt/resume are still the real world's only.
  */
 @ApplicationScoped
 class SettlementSchedule implements SettlementSweeps {
@@ -32,13 +42,16 @@ class SettlementSchedule implements SettlementSweeps {
     private final long timeoutScanSeconds;
     private final long relayMillis;
     private final long reconcileSeconds;
+    private final boolean rehearsals;
 
     @Inject
     SettlementSchedule(ExpiringUnpaidOrders expiring,
                        RelayingStockRefills relaying,
                        Reconciling reconciling,
                        ResumingSales resuming,
-                       SettlementSettings settings) {
+                       SettlementSettings settings,
+                       @ShadowLedger Optional<DbClient> shadow) {
+        this.rehearsals = shadow.isPresent() && settings.rehearsalsEnabled();
         this.expiring = expiring;
         this.relaying = relaying;
         this.reconciling = reconciling;
@@ -55,13 +68,14 @@ class SettlementSchedule implements SettlementSweeps {
         if (!enabled) {
             LOG.info("settlement sweeps disabled (seckill.settlement.enabled=false); the eviction policy is still checked");
             // an instance that sells must not sell on a Redis that may evict the sale's keys, sweeps or not
-            scheduler = Executors.newSingleThreadScheduledExecutor(r -> Thread.ofPlatform().daemon(true)
+            scheduler = Executors.newScheduledThreadPool(rehearsals ? 3 : 1, r -> Thread.ofPlatform().daemon(true)
                     .name("settlement").unstarted(r));
             every(2_000, "eviction policy check", resuming::evictionUnsafe);
+            rehearsalSweeps();
             return;
         }
         // one thread per sweep: a long reconciliation must not hold back timeouts or the relay
-        scheduler = Executors.newScheduledThreadPool(5, r -> Thread.ofPlatform().daemon(true)
+        scheduler = Executors.newScheduledThreadPool(rehearsals ? 7 : 5, r -> Thread.ofPlatform().daemon(true)
                 .name("settlement").unstarted(r));
         every(timeoutScanSeconds * 1000, "timeout sweep", () -> {
             if (expiring.sweep() > 0) {
@@ -69,10 +83,24 @@ class SettlementSchedule implements SettlementSweeps {
             }
         });
         every(relayMillis, "outbox relay", relaying::relay);
+        rehearsalSweeps();
         every(reconcileSeconds * 1000, "reconciliation", reconciling::reconcileLive);
         every(2_000, "resume check", () -> resuming.tryResume(false));
         // not behind the resume check: a reconciliation waiting for the database must not delay it
         every(2_000, "eviction policy check", resuming::evictionUnsafe);
+    }
+
+    /** The rehearsals' timeout sweep and relay, over the shadow ledger, when it is configured and they are on. */
+    private void rehearsalSweeps() {
+        if (!rehearsals) {
+            return;
+        }
+        every(timeoutScanSeconds * 1000, "rehearsal timeout sweep", () -> {
+            if (expiring.sweep(World.REHEARSAL) > 0) {
+                relaying.relay(World.REHEARSAL);
+            }
+        });
+        every(relayMillis, "rehearsal outbox relay", () -> relaying.relay(World.REHEARSAL));
     }
 
     private void every(long millis, String what, Runnable task) {
@@ -101,13 +129,13 @@ class SettlementSchedule implements SettlementSweeps {
     }
 
     @Override
-    public int expireOverdue() {
-        return expiring.sweep();
+    public int expireOverdue(World world) {
+        return expiring.sweep(world);
     }
 
     @Override
-    public int relayRefills() {
-        return relaying.relay();
+    public int relayRefills(World world) {
+        return relaying.relay(world);
     }
 
     @Override

@@ -19,12 +19,15 @@ import seckill.settlement.rules.Price;
  * how long a sale's Redis keys outlive its end ({@code seckill.reservation.keys-outlive-end-seconds})
  * how many unsettled events reconciliation reads from a bucket in one atomic step
  * ({@code seckill.settlement.snapshot-page-size}) and how long an operator's resume waits for a
- * reconciliation pass already running on the instance ({@code seckill.settlement.resume-wait-seconds}).
+ * reconciliation pass already running on the instance ({@code seckill.settlement.resume-wait-seconds}),
+ * and whether it runs the rehearsals' sweeps when a shadow database is configured
+ * ({@code seckill.rehearsal.settlement.enabled}, by default as {@code seckill.settlement.enabled}; docs/rehearsal.md).
  */
 record SettlementSettings(boolean enabled, long timeoutScanSeconds, long relayMillis, long reconcileSeconds,
                           int timeoutPageSize, boolean autoResume, Optional<String> paymentKey,
                           long keysOutliveEndSeconds, Duration signatureWindow, Optional<BigDecimal> price,
-                          Optional<String> currency, int snapshotPageSize, Duration resumeWait) {
+                          Optional<String> currency, int snapshotPageSize, Duration resumeWait,
+                          boolean rehearsalsEnabled) {
 
     SettlementSettings {
         try {
@@ -36,8 +39,9 @@ record SettlementSettings(boolean enabled, long timeoutScanSeconds, long relayMi
     }
 
     static SettlementSettings from(Config config) {
+        boolean enabled = config.getOptionalValue("seckill.settlement.enabled", Boolean.class).orElse(true);
         return new SettlementSettings(
-                config.getOptionalValue("seckill.settlement.enabled", Boolean.class).orElse(true),
+                enabled,
                 config.getOptionalValue("seckill.settlement.timeout-scan-seconds", Long.class).orElse(2L),
                 config.getOptionalValue("seckill.settlement.relay-millis", Long.class).orElse(500L),
                 config.getOptionalValue("seckill.settlement.reconcile-seconds", Long.class).orElse(60L),
@@ -53,7 +57,8 @@ record SettlementSettings(boolean enabled, long timeoutScanSeconds, long relayMi
                         .map(String::trim),
                 config.getOptionalValue("seckill.settlement.snapshot-page-size", Integer.class).orElse(10_000),
                 Duration.ofSeconds(config.getOptionalValue("seckill.settlement.resume-wait-seconds", Long.class)
-                        .orElse(25L)));
+                        .orElse(25L)),
+                config.getOptionalValue("seckill.rehearsal.settlement.enabled", Boolean.class).orElse(enabled));
     }
 
     /** The price a payment of an order without its own must equal, when both halves are configured. */

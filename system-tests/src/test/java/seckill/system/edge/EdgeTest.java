@@ -195,6 +195,82 @@ class EdgeTest extends ServiceTest {
     }
 
     /**
+     * Issue #34: the ramp ({@code drill rehearse}) through the shipped edge tells nginx's 429s from the
+     * service's. Every request of the ramp comes from one address, which nginx lets through at 20 a
+     * second with a burst of 40: steps of 10, 27.5 and 45 a second meet its limit only in the last, and
+     * the report names the edge as the first layer to shed there, with no admission 429 at all.
+     */
+    @Test
+    void aRampThroughTheEdgeNamesTheEdgeWhereNginxStartsRefusing() throws Exception {
+        MachineTools.requireNginx();
+        int port = target.getUri().getPort();
+        int edge = startNginx(port, port);
+        Path dir = Files.createTempDirectory("ramp-edge");
+        seckill.drill.api.RampOptions options = seckill.drill.api.RampOptions.parse(new String[] {
+                "--url", "http://127.0.0.1:" + edge, "--target-rate", "30", "--steps", "3", "--start-fraction", "0.3333334",
+                "--step-seconds", "3", "--report", dir.toString(), "--metrics", target.getUri().resolve("/metrics").toString(),
+                "--p99-bound-ms", "3000", "--db-wait-bound-ms", "2000"});
+        jakarta.json.JsonObject report = new seckill.drill.api.Ramp(options, SaleFixture.ADMIN_TOKEN,
+                config.getOptionalValue("seckill.redis.uri", String.class),
+                java.util.Optional.of(seckill.drill.api.InvariantCheck.ledgerAudit(db)), System.out).run();
+        var steps = report.getJsonArray("steps");
+        int firstRefused = -1;
+        for (int i = 0; i < steps.size(); i++) {
+            jakarta.json.JsonObject answers = steps.getJsonObject(i).getJsonObject("answers");
+            assertThat(answers.getJsonNumber("429 GLOBAL").longValue() + answers.getJsonNumber("429 BUYER").longValue(),
+                    is(0L));
+            if (firstRefused < 0 && answers.getJsonNumber("429 EDGE").longValue() > 0) {
+                firstRefused = i + 1;
+            }
+        }
+        assertThat(report.toString(), firstRefused, is(3));
+        jakarta.json.JsonObject first = report.getJsonObject("firstToGive");
+        assertThat(first.getString("layer"), is("edge"));
+        assertThat(first.getString("how"), is("sheds"));
+        assertThat(first.getInt("step"), is(firstRefused));
+    }
+
+    /**
+     * Issue #34 (docs/rehearsal.md): only the edge marks rehearsal traffic, so a client's own {@code
+     * X-Seckill-Rehearsal} is stripped by the shipped nginx and never reaches an instance. Read from what an
+     * upstream of the edge's (a recording HTTP server in the instances' place) received; the buyer's
+     * {@code Authorization} beside it passes, as the control.
+     */
+    @Test
+    void aClientSentRehearsalMarkNeverReachesAnInstance() throws Exception {
+        MachineTools.requireNginx();
+        java.util.List<com.sun.net.httpserver.Headers> received = new java.util.concurrent.CopyOnWriteArrayList<>();
+        com.sun.net.httpserver.HttpServer upstream = com.sun.net.httpserver.HttpServer.create(
+                new InetSocketAddress("127.0.0.1", 0), 0);
+        upstream.createContext("/", exchange -> {
+            received.add(exchange.getRequestHeaders());
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
+        upstream.start();
+        try {
+            int edge = startNginx(upstream.getAddress().getPort(), upstream.getAddress().getPort());
+            long rehearsal = seckill.redis.World.REHEARSAL_IDS_FROM + 1;
+            Answer answer = request("127.0.2.3", edge, "POST", "/api/v1/activities/" + rehearsal + "/purchases", 34L,
+                    "{\"skuId\":1,\"quantity\":1,\"requestId\":\"forged-mark\"}",
+                    "X-Seckill-Rehearsal: a=" + rehearsal + ",t=" + Instant.now().getEpochSecond() + ",v1=" + "0".repeat(64)
+                            + "\r\n");
+            assertThat(answer.headers, answer.status, is(204));
+            assertThat(received.size(), is(1));
+            // the control passes: the buyer's bearer token as sent (its subject read back; a token made again
+            // here could carry the next second's iat)
+            String authorization = received.get(0).getFirst("Authorization");
+            assertThat(authorization, org.hamcrest.Matchers.startsWith("Bearer "));
+            String payload = new String(java.util.Base64.getUrlDecoder().decode(authorization.split("\\.")[1]),
+                    java.nio.charset.StandardCharsets.UTF_8);
+            assertThat("the control passes", payload, org.hamcrest.Matchers.containsString("\"sub\":\"34\""));
+            assertThat(received.get(0).containsKey("X-Seckill-Rehearsal"), is(false));
+        } finally {
+            upstream.stop(0);
+        }
+    }
+
+    /**
      * Starts the shipped config with only its listen port and its two upstreams pointed at this test's
      * (free ports, so a run never meets a real edge's); every path stays Debian's as shipped
      * ({@code ShippedEdgeConfigTest} checks the file as it is with {@code nginx -t}). Run in the

@@ -72,6 +72,33 @@ class OpenApiTest extends ServiceTest {
     }
 
     /**
+     * Issue #34 (docs/rehearsal.md "The edge's signed mark"): every buyer operation that names an activity (in its
+     * path, or through a reservation id) declares the 403 a rehearsal mark on a real activity gets.
+     */
+    @Test
+    void everyBuyerOperationNamingAnActivityDeclaresAMarkOnARealOne() {
+        JsonObject openapi = document();
+        Set<String> undeclared = new LinkedHashSet<>();
+        int operations = 0;
+        for (var path : openapi.getJsonObject("paths").entrySet()) {
+            boolean namesAnActivity = path.getKey().startsWith("/api/v1/activities/{activityId}")
+                    || path.getKey().equals("/api/v1/reservations/{reservationId}");
+            if (!namesAnActivity) {
+                continue;
+            }
+            for (var operation : path.getValue().asJsonObject().entrySet()) {
+                operations++;
+                JsonObject forbidden = operation.getValue().asJsonObject().getJsonObject("responses").getJsonObject("403");
+                if (forbidden == null || !resolved(openapi, forbidden).toString().contains("REHEARSAL_MARK_ON_REAL_ACTIVITY")) {
+                    undeclared.add(operation.getKey() + " " + path.getKey());
+                }
+            }
+        }
+        assertThat(operations, is(9));
+        assertThat("operations naming an activity without REHEARSAL_MARK_ON_REAL_ACTIVITY", undeclared, empty());
+    }
+
+    /**
      * The document exactly as {@code /openapi} serves it (YAML, what Helidon makes of META-INF/openapi.yml), written to
      * {@code system-tests/target/openapi-served.yaml} for the linters CI runs after the build
      * ({@code tools/contract-lint/lint.sh}, docs/contract.md). The linters judge what clients get, not the source file.

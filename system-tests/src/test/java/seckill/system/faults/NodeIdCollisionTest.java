@@ -173,7 +173,7 @@ class NodeIdCollisionTest extends ServiceTest {
      * goes on minting under it until its own renewal. True once the second holds the first's node id.
      */
     private boolean handFirstNodeToSecond(String here, String there) {
-        for (int attempt = 0; attempt < 5; attempt++) {
+        for (int attempt = 0; attempt < 12; attempt++) {
             Map<String, String> leases = leases();
             Optional<Long> first = holderNode(leases, here);
             Optional<Long> other = holderNode(leases, there);

@@ -106,7 +106,8 @@ class ResumeWithBacklogTest extends ServiceTest {
         assertThat(doubtful.body(), doubtful.statusCode(), is(503));
 
         // the resume check runs every 2 s; with more than a page in flight it used to wait for ever
-        SaleFixture.await("sales resumed by themselves", Duration.ofSeconds(20),
+        // (60 s: a check every 2 s on a loaded CI machine; the defect was a wait for ever)
+        SaleFixture.await("sales resumed by themselves", Duration.ofSeconds(60),
                 () -> "OPEN".equals(SaleFixture.field(admin("/api/v1/admin/sales").body(), "state")));
         assertThat(sale.orders(activity), is(0L));
         // the buyer in doubt retries with the same requestId and learns what they hold

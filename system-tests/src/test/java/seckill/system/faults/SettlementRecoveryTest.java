@@ -100,7 +100,8 @@ class SettlementRecoveryTest extends ServiceTest {
     @EnumSource(CrashPoint.class)
     void aWorkerKilledMidBatchLeavesExactlyOneOrderPerReservation(CrashPoint point) throws Exception {
         long activity = sale.createOpenActivity(SKU, 30, 1);
-        Counter refused = metrics.counter("seckill.ordering.batches", new Tag("outcome", "refused"));
+        Counter refused = metrics.counter("seckill.ordering.batches", new Tag("outcome", "refused"),
+                new Tag("world", "real"));
         long refusedBefore = refused.getCount();
         hooks.injectCrash(point, 1);
         buyers(activity, 20);

@@ -17,12 +17,14 @@ import java.util.regex.Pattern;
 import io.helidon.microprofile.testing.junit5.AddConfig;
 import org.junit.jupiter.api.Test;
 import seckill.system.MachineTools;
+import seckill.system.MetricSamples;
 import seckill.system.PaymentCallbacks;
 import seckill.system.SaleFixture;
 import seckill.system.ServiceTest;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.empty;
+import static org.hamcrest.Matchers.greaterThanOrEqualTo;
 import static org.hamcrest.Matchers.hasItems;
 import static org.hamcrest.Matchers.is;
 
@@ -52,6 +54,7 @@ class MetricsExpositionTest extends ServiceTest {
         MachineTools.requirePromtool();
         SaleFixture sale = new SaleFixture(target.getUri(), db);
         long activity = sale.createActivity(Instant.now().minusSeconds(5), Instant.now().plusSeconds(600), SKU, 3, 1);
+        MetricSamples before = MetricSamples.of(sale);
         for (int b = 1; b <= 4; b++) {
             int status = sale.purchaseRetrying(activity, activity * 100 + b, SKU, 1, "metrics-" + b).statusCode();
             assertThat(status, is(b <= 3 ? 202 : 410));
@@ -88,7 +91,22 @@ class MetricsExpositionTest extends ServiceTest {
                 "seckill_reservation_node_ids_replaced_total", "seckill_orders_timeouts_total",
                 "seckill_refills_applied_total", "seckill_purchases_in_flight",
                 "seckill_purchase_token_refusals_total", "seckill_admin_auth_failures_total",
-                "seckill_reconciliation_refills_lost_total", "seckill_ordering_dead_letters_total"));
+                "seckill_reconciliation_refills_lost_total", "seckill_ordering_dead_letters_total",
+                "seckill_ordering_transaction_seconds"));
+        // a real sale's series carry world="real" (issue #34, docs/rehearsal.md): these three purchases moved them
+        MetricSamples after = MetricSamples.parse(text);
+        String real = "world=\"real\"";
+        assertThat(after.sum("seckill_purchases_total", "outcome=\"reserved\"", real)
+                - before.sum("seckill_purchases_total", "outcome=\"reserved\"", real), is(3.0));
+        assertThat(after.sum("seckill_purchases_total", "outcome=\"sold_out\"", real)
+                - before.sum("seckill_purchases_total", "outcome=\"sold_out\"", real), is(1.0));
+        assertThat(after.sum("seckill_reservations_total", real) - before.sum("seckill_reservations_total", real), is(3.0));
+        assertThat(after.sum("seckill_admission_total", "outcome=\"admitted\"", real)
+                - before.sum("seckill_admission_total", "outcome=\"admitted\"", real), greaterThanOrEqualTo(3.0));
+        assertThat(after.sum("seckill_orders_created_total", real) - before.sum("seckill_orders_created_total", real),
+                greaterThanOrEqualTo(3.0));
+        assertThat(after.sum("seckill_ordering_transaction_seconds_count", real)
+                - before.sum("seckill_ordering_transaction_seconds_count", real), greaterThanOrEqualTo(1.0));
         Set<String> withoutHelp = new TreeSet<>(families);
         withoutHelp.removeAll(helped);
         assertThat("seckill_ families without help text", withoutHelp, is(empty()));

@@ -50,8 +50,9 @@ class StaleSoldOutTest extends ServiceTest {
         // the late message, from outside, as another instance would publish its overtaken answer; then a
         // control message for another SKU: the channel keeps order, so once the control flag shows, the
         // late message has been applied (or ignored)
-        redis.publish("sk:soldout", "S " + activity + " " + SKU);
-        redis.publish("sk:soldout", "S " + activity + " " + (SKU + 1));
+        String channel = SaleFixture.soldOutChannel(redis);
+        redis.publish(channel, "S " + activity + " " + SKU);
+        redis.publish(channel, "S " + activity + " " + (SKU + 1));
         SaleFixture.await("the messages delivered", Duration.ofSeconds(10),
                 () -> admission.isFlaggedSoldOut(activity, SKU + 1));
         assertThat("no flag while the unit is on sale", admission.isFlaggedSoldOut(activity, SKU), is(false));

@@ -262,6 +262,33 @@ class WaitingRoomTest extends ServiceTest {
     }
 
     /**
+     * Hostile review (s46-qattack3): the pass is bound to its purchase by the requestId alone, and the reservation
+     * dedupes a requestId per SKU, so the same requestId sent again for another SKU with the used pass passed the
+     * binding ("the same purchase asked again") and reserved the other SKU too: 202, two orders, one turn. Read from
+     * the ledger: one order, the other SKU's stock untouched.
+     */
+    @Test
+    void aUsedPassBuysNoOtherSkuUnderItsOwnRequestId() {
+        long activity = twoSkus();
+        long buyer = BUYERS.incrementAndGet();
+        join(activity, buyer);
+        String pass = awaitTurn(activity, buyer);
+        HttpResponse<String> bought = purchase(activity, buyer, SKU, pass, "same");
+        assertThat(bought.body(), bought.statusCode(), is(202));
+        HttpResponse<String> more = purchase(activity, buyer, SKU + 1, pass, "same");
+        assertThat(more.body(), more.statusCode(), is(403));
+        assertThat(SaleFixture.field(more.body(), "reason"), is("USED"));
+        // its own purchase asked again is still the same reservation
+        HttpResponse<String> again = purchase(activity, buyer, SKU, pass, "same");
+        assertThat(again.body(), again.statusCode(), is(200));
+        SaleFixture.await("the first purchase ordered", Duration.ofSeconds(20), () -> sale.count(
+                "SELECT COUNT(*) FROM seckill_order WHERE activity_id = ? AND user_id = ?", activity, buyer) >= 1);
+        assertThat(sale.available(activity, SKU + 1), is(10L));
+        assertThat(sale.count("SELECT COUNT(*) FROM seckill_order WHERE activity_id = ? AND user_id = ?",
+                activity, buyer), is(1L));
+    }
+
+    /**
      * Hostile review (s44-qattack), open until 2026-12-03: a buyer who bought through the line got a second turn when
      * the line lost its record of them: their ticket shown after the line's keys were lost (every
      * {@code sk:{q:a<id>}:*}) put them back in the line, and a used pass whose mark a failover lost read EXPIRED and
@@ -300,6 +327,44 @@ class WaitingRoomTest extends ServiceTest {
                 is("USED"));
         assertThat(redis.zscore(tag + "line", Long.toString(served)), is((Double) null));
         assertThat(SaleFixture.field(place(activity, served).body(), "state"), is("USED"));
+    }
+
+    /**
+     * Hostile review (s46-qattack3), fixed in s48-ticket: a buyer whose pass ran out unused joins again and gets a new
+     * ticket, but keeps the old one; with the line's keys lost (KEY_LOSS), the old ticket gave back the first place,
+     * ahead of buyers who never had a turn. Joining again now records the turn left in the ledger
+     * ({@code seckill_line_turn_left}) before the new place is given, and the old ticket gets a place at the end.
+     */
+    @Test
+    void aTicketReplacedByJoiningAgainGivesNoPlaceAheadWhenTheLineLostItsKeys() {
+        long activity = sale.createOpenActivity(SKU, 1, 1);
+        long first = BUYERS.incrementAndGet();
+        long second = BUYERS.incrementAndGet();
+        long third = BUYERS.incrementAndGet();
+        HttpResponse<String> firstJoin = join(activity, first);
+        String firstTicket = SaleFixture.field(firstJoin.body(), "ticket");
+        long firstPlace = SaleFixture.number(firstJoin.body(), "place");
+        join(activity, second);
+        HttpResponse<String> thirdJoin = join(activity, third);
+        long thirdPlace = SaleFixture.number(thirdJoin.body(), "place");
+        awaitTurn(activity, first);
+        awaitTurn(activity, second);  // the first's 6 s pass ran out unused
+        assertThat(SaleFixture.field(place(activity, first).body(), "state"), is("EXPIRED"));
+        HttpResponse<String> again = join(activity, first);
+        assertThat(again.body(), SaleFixture.field(again.body(), "state"), is("WAITING"));
+        assertThat(SaleFixture.number(again.body(), "place"), greaterThan(thirdPlace));
+        assertThat(sale.count("SELECT COUNT(*) FROM seckill_line_turn_left WHERE activity_id = ? AND user_id = ?"
+                + " AND place = ?", activity, first, firstPlace), is(1L));
+
+        // the line's keys lost (KEY_LOSS)
+        String tag = "sk:{q:a" + activity + "}:";
+        redis.del(redis.keys(tag + "*").toArray(String[]::new));
+        HttpResponse<String> thirdBack = placeWithTicket(activity, third, SaleFixture.field(thirdJoin.body(), "ticket"));
+        assertThat(thirdBack.body(), SaleFixture.number(thirdBack.body(), "place"), is(thirdPlace));
+        HttpResponse<String> back = placeWithTicket(activity, first, firstTicket);
+        assertThat("the replaced ticket puts its buyer behind one who never had a turn: " + back.body(),
+                SaleFixture.number(back.body(), "place"), greaterThan(thirdPlace));
+        assertThat(Long.parseLong(redis.hget(tag + "places", Long.toString(first))), greaterThan(thirdPlace));
     }
 
     private HttpResponse<String> placeWithTicket(long activity, long buyer, String ticket) {

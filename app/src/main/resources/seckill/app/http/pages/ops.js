@@ -119,6 +119,16 @@
     }
     Object.keys(purchases).filter((o) => o !== 'reserved').sort()
         .forEach((outcome) => chart('purchases.' + outcome, outcome + ' / s'));
+    // a rehearsal's figures (issue #34), apart and labelled: never in the real charts above
+    const rehearsal = now.rehearsalTotals;
+    if (rehearsal) {
+      const was = previous && previous.overview.rehearsalTotals;
+      const attempts = (totals) => Object.values(totals.purchases).reduce((a, b) => a + b, 0);
+      push('rehearsal.purchases', was ? rate(attempts(rehearsal), attempts(was)) : 0);
+      push('rehearsal.orders', was ? rate(rehearsal.ordersCreated, was.ordersCreated) : 0);
+      chart('rehearsal.purchases', 'rehearsal: purchase attempts / s');
+      chart('rehearsal.orders', 'rehearsal: orders created / s');
+    }
 
     const stock = $('stock');
     stock.textContent = '';

@@ -78,7 +78,7 @@ public final class Drill {
         this.out = out;
         // the drill drives the service the way its clients do: through the typed client, each simulated
         // buyer with a bearer token of its own, signed with the identity key the drill is given
-        TokenMint mint = identityMint(options);
+        TokenMint mint = identityMint(options.identityKey());
         java.util.Map<Long, String> tokens = new java.util.concurrent.ConcurrentHashMap<>();
         this.buyers = SeckillClients.buyers(base, Duration.ofSeconds(30), user -> tokens.computeIfAbsent(user,
                 u -> mint.mint(u, Instant.now(), Duration.ofHours(1))));
@@ -89,10 +89,10 @@ public final class Drill {
      * The mint for the simulated buyers' tokens: {@code --identity-key}, else the first of the
      * configured {@code seckill.identity.hmac-keys} (in dev mode the dev key), for the configured issuer.
      */
-    private static TokenMint identityMint(DrillOptions options) {
+    static TokenMint identityMint(java.util.Optional<String> identityKey) {
         var config = org.eclipse.microprofile.config.ConfigProvider.getConfig();
         String issuer = config.getOptionalValue("seckill.identity.issuer", String.class).orElse("seckill");
-        String keys = options.identityKey()
+        String keys = identityKey
                 .or(() -> config.getOptionalValue("seckill.identity.hmac-keys", String.class))
                 .orElse("dev=" + seckill.dev.api.DevSecrets.IDENTITY_KEY);
         return TokenMint.of(keys, issuer, config.getOptionalValue("seckill.identity.audience", String.class));

@@ -14,7 +14,9 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "java -jar seckill.jar drill", sortOptions = false, usageHelpWidth = 110,
         footer = {"Verification reads MySQL and Redis directly; with --url, seckill.redis.uri and seckill.db.url "
-                + "must name the target's stores."})
+                + "must name the target's stores.", "See also: drill chaos --help (seeded faults on several instances), "
+                + "drill rehearse --help (the ramp that finds the first layer to give), "
+                + "drill switches --help (each hot switch's time to effect on every instance)."})
 final class DrillArguments {
 
     @Option(names = "--url", paramLabel = "URL", description = "service to drill (default: start one in-process on "

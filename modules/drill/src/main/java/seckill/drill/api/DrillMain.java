@@ -2,10 +2,13 @@ package seckill.drill.api;
 
 import seckill.drill.chaos.ChaosCommand;
 import seckill.drill.chaos.ChaosOptions;
+import seckill.drill.switches.SwitchCommand;
+import seckill.drill.switches.SwitchDrillOptions;
 
 /**
  * {@code java -jar seckill.jar drill ...} after the word {@code drill}: {@code chaos ...} is the chaos
- * drill ({@link ChaosCommand}), anything else the drill ({@link DrillCommand}); {@code --help} alone
+ * drill ({@link ChaosCommand}), {@code rehearse ...} the ramp ({@link RampCommand}), {@code switches ...} the
+ * switch drill ({@link SwitchCommand}), anything else the drill ({@link DrillCommand}); {@code --help} alone
  * prints the usage. Returns the exit code.
  */
 public final class DrillMain {
@@ -21,6 +24,22 @@ public final class DrillMain {
                 return 0;
             }
             return ChaosCommand.run(chaos);
+        }
+        if (args.length > 0 && args[0].equals("rehearse")) {
+            String[] ramp = java.util.Arrays.copyOfRange(args, 1, args.length);
+            if (help(ramp)) {
+                System.out.println(RampOptions.USAGE);
+                return 0;
+            }
+            return RampCommand.run(ramp);
+        }
+        if (args.length > 0 && args[0].equals("switches")) {
+            String[] switches = java.util.Arrays.copyOfRange(args, 1, args.length);
+            if (help(switches)) {
+                System.out.println(SwitchDrillOptions.USAGE);
+                return 0;
+            }
+            return SwitchCommand.run(switches);
         }
         if (help(args)) {
             System.out.println(DrillOptions.USAGE);

@@ -148,7 +148,7 @@ public final class InvariantCheck {
     }
 
     /** The ledger's audit, read on {@code db} (the drill's own client, not the service's code). */
-    static LedgerAudit ledgerAudit(DbClient db) {
+    public static LedgerAudit ledgerAudit(DbClient db) {
         return LedgerAudit.over((columns, sql, params) -> {
             List<String[]> all = new ArrayList<>();
             try (var rows = db.execute().query(sql, params)) {

@@ -493,7 +493,7 @@ public final class ChaosRun {
         Instant started = clock.instant();
         Instant deadline = started.plus(options.settleTimeout());
         try (Connection db = DriverManager.getConnection(database.url(), database.user(), database.password())) {
-            LedgerAudit ledger = LedgerAudit.over((columns, sql, params) -> rows(db, columns, sql, params));
+            LedgerAudit ledger = seckill.drill.ledger.LedgerOverJdbc.audit(db);
             while (true) {
                 Set<String> settled = new java.util.HashSet<>(ledger.settledReservations(activity));
                 long unsettled = answeredReservations.stream().filter(r -> !settled.contains(r)).count();
@@ -619,25 +619,4 @@ public final class ChaosRun {
         }
     }
 
-    /** The ledger audit's reads on the runner's own JDBC connection: every value as text, NULL as null. */
-    private static List<String[]> rows(Connection db, int columns, String sql, Object... params) {
-        try (PreparedStatement s = db.prepareStatement(sql)) {
-            for (int i = 0; i < params.length; i++) {
-                s.setObject(i + 1, params[i]);
-            }
-            try (ResultSet r = s.executeQuery()) {
-                List<String[]> all = new ArrayList<>();
-                while (r.next()) {
-                    String[] values = new String[columns];
-                    for (int i = 0; i < columns; i++) {
-                        values[i] = r.getString(i + 1);
-                    }
-                    all.add(values);
-                }
-                return all;
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException("reading the ledger failed: " + e.getMessage(), e);
-        }
-    }
 }

@@ -2,10 +2,17 @@ package seckill.ledger.api;
 
 import java.util.List;
 
+import seckill.redis.World;
+
 /**
  * What settlement's reconciliation ({@code Reconciling}) asks of the ledger: a SKU's figures, the
  * units of a bucket settled as of a Redis snapshot, the refills of a bucket marked applied, and, for
  * those Redis turned out not to hold, putting them back in the outbox.
+ * <p>
+ * Per world (docs/rehearsal.md): a call naming an activity reads the ledger of that activity's world; the
+ * refills Redis lost are named by outbox id, so {@link #refillsLost(World, List)} names the world (without
+ * one, the real world's, as before). A rehearsal activity without a shadow ledger is refused
+ * ({@link IllegalStateException}): settlement reconciles rehearsals only when the shadow ledger is configured.
  */
 public interface LedgerReconciliation {
 
@@ -28,5 +35,10 @@ public interface LedgerReconciliation {
      * Refills marked applied that Redis turned out not to hold (a failover lost them): pending again,
      * so the relay applies them again. Returns how many were still marked applied.
      */
-    int refillsLost(List<Long> refillIds);
+    default int refillsLost(List<Long> refillIds) {
+        return refillsLost(World.REAL, refillIds);
+    }
+
+    /** {@link #refillsLost(List)} in the outbox of {@code world} (0 for {@code REHEARSAL} without a shadow ledger). */
+    int refillsLost(World world, List<Long> refillIds);
 }

@@ -11,7 +11,8 @@ import java.util.Set;
 
 /**
  * The ledger database could not answer: the connection was refused, reset or closed, the pool timed
- * out, a lock wait or deadlock rolled the transaction back, or the server is read-only. Nothing was
+ * out, a lock wait or deadlock rolled the transaction back (a deadlock's victim only after it was run
+ * again at once a few times, by the ledger's writers), or the server is read-only. Nothing was
  * decided, so whatever was being settled stays pending and is tried again when the database is
  * back; such a failure never counts against a reservation. The HTTP edge answers it with 503 and
  * {@code Retry-After}.

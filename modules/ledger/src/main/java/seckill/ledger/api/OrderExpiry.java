@@ -10,6 +10,14 @@ import java.util.List;
  */
 public interface OrderExpiry {
 
-    /** Expires up to {@code limit} overdue pending orders, each in its own short transaction. */
-    List<ExpiredOrder> expireOverdue(Instant now, int limit);
+    /** Expires up to {@code limit} overdue pending real orders, each in its own short transaction. */
+    default List<ExpiredOrder> expireOverdue(Instant now, int limit) {
+        return expireOverdue(seckill.redis.World.REAL, now, limit);
+    }
+
+    /**
+     * {@link #expireOverdue(Instant, int)} in the ledger of {@code world} (docs/rehearsal.md); nothing for
+     * {@code REHEARSAL} without a shadow ledger.
+     */
+    List<ExpiredOrder> expireOverdue(seckill.redis.World world, Instant now, int limit);
 }

@@ -21,4 +21,12 @@ public interface OrderPayments {
      * row holds it (a price never changes once the order is written, so this may be read before paying).
      */
     AmountDue amountDue(String orderNo);
+
+    /**
+     * The world an order belongs to, from its number alone (a rehearsal's starts with {@code R}): the ledger
+     * it is paid in, and the {@code world} label of the series its payment moves (docs/rehearsal.md).
+     */
+    static seckill.redis.World worldOf(String orderNo) {
+        return seckill.ledger.sql.OrderNumbers.worldOf(orderNo);
+    }
 }

@@ -21,4 +21,11 @@ public interface OrderingSwitch {
 
     /** Workers currently alive. */
     int aliveWorkers();
+
+    /**
+     * The peak-shaving cap the workers apply now: the hot switch {@code seckill.ordering.max-orders-per-second}
+     * as last read (read again when older than half a second), 0 for no cap. What {@code GET
+     * /api/v1/admin/switches} shows for it.
+     */
+    long maxOrdersPerSecond();
 }

@@ -8,73 +8,60 @@ import java.util.concurrent.ConcurrentHashMap;
 import com.github.benmanes.caffeine.cache.Caffeine;
 
 import io.helidon.dbclient.DbClient;
-import jakarta.annotation.PostConstruct;
-import jakarta.inject.Inject;
 import seckill.ledger.api.catalogue.Activity;
 import seckill.ledger.api.catalogue.ActivityCatalog;
-import seckill.ledger.OrderingSettings;
 import seckill.ledger.api.IdempotentRequest;
 import seckill.ledger.api.catalogue.NewActivity;
 import seckill.ledger.sql.ActivityRows;
+import seckill.redis.World;
 
 /**
  * Registers activities in the ledger and serves lookups from memory. Activities never change after
  * registration, so a found one is cached for good; an unknown id is remembered for a while
  * ({@code seckill.ordering.activity-miss-millis}, a second) so a flood of requests for a bad id cannot
  * reach the database. A remembered miss only answers lookups; {@link #findInLedger} never uses one.
+ * One per ledger: the real one's and the shadow one's, behind {@link CataloguesByWorld}.
  */
-@HotPathSingleton
-class RegisteringActivities implements ActivityCatalog {
-
-    private final DbClient db;
+final class RegisteringActivities {
 
     private final Clock clock;
 
     private final long missMillis;
 
-    @Inject
-    RegisteringActivities(DbClient db,
-                          Clock clock,
-                          OrderingSettings settings) {
-        this.db = db;
-        this.clock = clock;
-        this.missMillis = settings.activityMissMillis();
-    }
-
-    private ActivityRows rows;
-    private seckill.ledger.sql.LedgerRows ledger;
+    private final ActivityRows rows;
+    private final seckill.ledger.sql.LedgerRows ledger;
     private final Map<Long, Activity> known = new ConcurrentHashMap<>();
     // bounded: a flood of lookups for made-up ids evicts old misses one by one, never the whole map
     private final Map<Long, Long> missesUntil = Caffeine.newBuilder().maximumSize(10_000).<Long, Long>build().asMap();
 
-    @PostConstruct
-    void init() {
-        rows = new ActivityRows(db);
-        ledger = new seckill.ledger.sql.LedgerRows(db);
+    /** The catalogue of the ledger {@code db} of {@code world}: it registers only ids of that world's range. */
+    RegisteringActivities(DbClient db, World world, Clock clock, long missMillis) {
+        this.clock = clock;
+        this.missMillis = missMillis;
+        this.rows = new ActivityRows(db, world);
+        this.ledger = new seckill.ledger.sql.LedgerRows(db);
     }
 
-    @Override
-    public Activity register(NewActivity activity) {
+    Activity register(NewActivity activity) {
         Activity stored = rows.insert(activity, clock.instant());
         known.put(stored.id(), stored);
         missesUntil.remove(stored.id());
         return stored;
     }
 
-    @Override
-    public Registration register(NewActivity activity, IdempotentRequest request) {
+    ActivityCatalog.Registration register(NewActivity activity, IdempotentRequest request) {
         Optional<Activity> earlier = registeredFor(request);
         if (earlier.isPresent()) {
-            return new Registration(earlier.get(), false);
+            return new ActivityCatalog.Registration(earlier.get(), false);
         }
         try {
             Activity stored = rows.insert(activity, request, clock.instant());
             known.put(stored.id(), stored);
             missesUntil.remove(stored.id());
-            return new Registration(stored, true);
+            return new ActivityCatalog.Registration(stored, true);
         } catch (RuntimeException e) {
             // a concurrent request with the same key won the insert: answer with what it registered
-            return registeredFor(request).map(a -> new Registration(a, false)).orElseThrow(() -> e);
+            return registeredFor(request).map(a -> new ActivityCatalog.Registration(a, false)).orElseThrow(() -> e);
         }
     }
 
@@ -89,13 +76,11 @@ class RegisteringActivities implements ActivityCatalog {
         });
     }
 
-    @Override
-    public java.util.List<Long> endingAfter(java.time.Instant endedAfter) {
+    java.util.List<Long> endingAfter(java.time.Instant endedAfter) {
         return ledger.activitiesEndingAfter(endedAfter);
     }
 
-    @Override
-    public Optional<Activity> find(long activityId) {
+    Optional<Activity> find(long activityId) {
         Activity cached = known.get(activityId);
         if (cached != null) {
             return Optional.of(cached);
@@ -112,8 +97,7 @@ class RegisteringActivities implements ActivityCatalog {
         return loaded;
     }
 
-    @Override
-    public Optional<Activity> findInLedger(long activityId) {
+    Optional<Activity> findInLedger(long activityId) {
         // one query per activity however many callers miss at once (a second instance's first burst
         // would otherwise queue hundreds of identical lookups on the connection pool)
         Activity loaded = known.computeIfAbsent(activityId, id -> rows.find(id).orElse(null));

@@ -16,13 +16,23 @@ import seckill.ledger.api.catalogue.NewActivity;
 import seckill.ledger.api.catalogue.SkuLine;
 import seckill.ledger.api.catalogue.SkuPrice;
 
-/** Reads and writes the seckill_activity and seckill_stock rows. */
+/**
+ * Reads and writes the seckill_activity and seckill_stock rows of one world's ledger (the real one, or the
+ * shadow database of rehearsals: docs/rehearsal.md).
+ */
 public final class ActivityRows {
 
     private final DbClient db;
+    private final seckill.redis.World world;
 
+    /** The real ledger's rows. */
     public ActivityRows(DbClient db) {
+        this(db, seckill.redis.World.REAL);
+    }
+
+    public ActivityRows(DbClient db, seckill.redis.World world) {
         this.db = db;
+        this.world = world;
     }
 
     /** Inserts the activity and its stock rows in one transaction. */
@@ -40,6 +50,12 @@ public final class ActivityRows {
             tx.insert(OrderingSql.INSERT_ACTIVITY, activity.name(), UtcTime.column(activity.startsAt()),
                     UtcTime.column(activity.endsAt()), activity.paymentWindow().toSeconds(), UtcTime.column(now));
             long id = Columns.longOf(tx.get(OrderingSql.LAST_INSERT_ID).orElseThrow(), "id");
+            if (seckill.redis.World.of(id) != world) {
+                // its keys would be the other world's (docs/rehearsal.md): nothing is registered
+                throw new IllegalStateException("activity id " + id + " is of the " + seckill.redis.World.of(id)
+                        + " world's range (" + (world == seckill.redis.World.REAL ? "rehearsals" : "real sales")
+                        + "), and this is the " + world + " world's ledger: not registered");
+            }
             for (SkuLine sku : activity.skus()) {
                 tx.insert(OrderingSql.INSERT_STOCK, id, sku.skuId(), sku.total(), sku.total(), sku.perUserLimit(),
                         sku.buckets(), sku.name().orElse(""), sku.price().map(SkuPrice::amountText).orElse(""),

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 
+import seckill.redis.World;
 import seckill.reservation.api.ReservationId;
 
 /**
@@ -12,6 +13,11 @@ import seckill.reservation.api.ReservationId;
  * can never mint a second number. Two reservations of other buckets or SKUs can carry the same
  * sequence (two instances under one node id), and so the same number: the second order is numbered
  * from the ledger instead ({@link #fallback}), never refused for it.
+ * <p>
+ * A rehearsal's order (issue #34, docs/rehearsal.md) is numbered the same way with its first character
+ * replaced by {@code R} ({@link #REHEARSAL_MARK}; the decade digit of the year goes): a payment, which
+ * names only the order number, knows the ledger it is for from the number alone, and a number of the
+ * shadow ledger can never equal a real one (its own fallback counter starts at 1 too).
  */
 public final class OrderNumbers {
 
@@ -30,6 +36,11 @@ public final class OrderNumbers {
      * (a row of {@code seckill_order_number} committed with the order), and no derived number has
      * {@code 99} there, so it can equal neither another fallback nor a derived number.
      */
+    public static String fallback(World world, Instant reservedAt, long ledgerNumber) {
+        return marked(world, fallback(reservedAt, ledgerNumber));
+    }
+
+    /** A real order's fallback number ({@link #fallback(World, Instant, long)}). */
     public static String fallback(Instant reservedAt, long ledgerNumber) {
         if (ledgerNumber <= 0 || ledgerNumber >= FALLBACK_LIMIT) {
             throw new IllegalArgumentException("ledger order number out of range: " + ledgerNumber);
@@ -40,7 +51,26 @@ public final class OrderNumbers {
         return number.append(counter).toString();
     }
 
+    /** The first character of every rehearsal order's number, never of a real one's (a digit). */
+    public static final char REHEARSAL_MARK = 'R';
+
+    /** The world an order number belongs to, from the number alone. */
+    public static World worldOf(String orderNo) {
+        return !orderNo.isEmpty() && orderNo.charAt(0) == REHEARSAL_MARK ? World.REHEARSAL : World.REAL;
+    }
+
+    private static String marked(World world, String number) {
+        return world == World.REHEARSAL ? REHEARSAL_MARK + number.substring(1) : number;
+    }
+
     public static String of(ReservationId id, Instant reservedAt) {
+        if (World.of(id.activityId()) == World.REHEARSAL) {
+            return marked(World.REHEARSAL, digits(id, reservedAt));
+        }
+        return digits(id, reservedAt);
+    }
+
+    private static String digits(ReservationId id, Instant reservedAt) {
         // zero-padded by hand: String.format parses its pattern on every call, once per order
         if (id.sequence() < 0) {
             return DAY.format(reservedAt) + String.format("%019d", id.sequence());

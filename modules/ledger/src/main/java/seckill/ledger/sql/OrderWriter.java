@@ -24,8 +24,12 @@ import seckill.reservation.api.ReservationEvent;
 
 /**
  * Writes reservation events into the ledger. A batch is one short transaction: orders and deduct
- * log rows as multi-row inserts, then one conditional stock update per SKU, placed last so the
- * hot stock row is locked for the shortest time. No network call other than these statements
+ * log rows as multi-row inserts, then one conditional stock update per SKU (in the SKUs' order),
+ * placed last so the hot stock row is locked for the shortest time, and locked only there: nothing
+ * before it reads the stock row with a lock (the price is a plain read), so two batches of one SKU
+ * queue on the row instead of deadlocking. A transaction InnoDB still chooses as a deadlock's victim
+ * (another client's locks) is run again at once, a few times ({@link Transactions#retryingDeadlocks}),
+ * before it is reported as the ledger being unavailable. No network call other than these statements
  * happens inside a transaction.
  */
 public final class OrderWriter {
@@ -60,11 +64,15 @@ public final class OrderWriter {
             // reservation refuses one that is already ordered, so the batch asks only the (small)
             // failure table first; asking the order table too, for every batch, was about a fifth of
             // MariaDB's CPU per order (docs/perf/README.md)
-            return write(new LinkedHashMap<>(unique), paymentWindow, now, OrderWriter::alreadyFailed);
+            // a deadlock's victim was rolled back whole: run again at once (Transactions.retryingDeadlocks),
+            // never held against the events nor taken for the database being away
+            return Transactions.retryingDeadlocks(
+                    () -> write(new LinkedHashMap<>(unique), paymentWindow, now, OrderWriter::alreadyFailed));
         } catch (BatchRefused refused) {
             // an event already ordered (redelivered after a crash or a failover) or a real conflict:
             // once more, skipping every event already ordered; a conflict then refuses it again
-            return write(unique, paymentWindow, now, OrderWriter::alreadySettled);
+            return Transactions.retryingDeadlocks(
+                    () -> write(new LinkedHashMap<>(unique), paymentWindow, now, OrderWriter::alreadySettled));
         }
     }
 
@@ -98,9 +106,9 @@ public final class OrderWriter {
      * @throws LedgerUnavailable when the database could not answer; nothing was decided then
      */
     public SettlementOutcome writeOne(ReservationEvent event, Duration paymentWindow, Instant now) {
-        return writeOne(event, paymentWindow, now, false)
+        return Transactions.retryingDeadlocks(() -> writeOne(event, paymentWindow, now, false))
                 // equal sequences in two buckets or SKUs (two instances under one node id) give equal numbers
-                .or(() -> writeOne(event, paymentWindow, now, true))
+                .or(() -> Transactions.retryingDeadlocks(() -> writeOne(event, paymentWindow, now, true)))
                 .orElseThrow(() -> new IllegalStateException("a fallback order number was refused as taken"));
     }
 
@@ -170,7 +178,7 @@ public final class OrderWriter {
         tx.insert(OrderingSql.INSERT_ORDER_NUMBER, event.id().toString(), UtcTime.column(now));
         long counter = tx.get(OrderingSql.LAST_ORDER_NUMBER).map(row -> Columns.longOf(row, "id"))
                 .orElseThrow(() -> new IllegalStateException("no order number from the ledger"));
-        return OrderNumbers.fallback(event.reservedAt(), counter);
+        return OrderNumbers.fallback(seckill.redis.World.of(event.id().activityId()), event.reservedAt(), counter);
     }
 
     /**
@@ -216,6 +224,10 @@ public final class OrderWriter {
 
     /** One short transaction: committed when {@code work} returns, rolled back when it throws; outages classified. */
     private <T> T inTransaction(java.util.function.Function<DbTransaction, T> work) {
+        return Transactions.retryingDeadlocks(() -> inTransactionOnce(work));
+    }
+
+    private <T> T inTransactionOnce(java.util.function.Function<DbTransaction, T> work) {
         DbTransaction tx = begin();
         try {
             T result = work.apply(tx);
@@ -305,6 +317,8 @@ public final class OrderWriter {
         // activity): formatted once, not per row (the profile of a settlement run showed the formatting)
         String nowColumn = UtcTime.column(now);
         Map<Long, String> deadlines = new HashMap<>();
+        // nearly always one SKU a batch (a batch is one bucket's): one read of its price
+        Map<List<Long>, String[]> prices = new HashMap<>();
         for (Map.Entry<String, ReservationEvent> entry : events.entrySet()) {
             ReservationEvent e = entry.getValue();
             params.add(number != null ? number : OrderNumbers.of(e.id(), e.reservedAt()));
@@ -319,12 +333,19 @@ public final class OrderWriter {
             params.add(nowColumn);
             params.add(nowColumn);
             params.add(e.position().ordinal());
-            params.add(e.id().activityId());
-            params.add(e.id().skuId());
-            params.add(e.id().activityId());
-            params.add(e.id().skuId());
+            String[] price = prices.computeIfAbsent(List.of(e.id().activityId(), e.id().skuId()),
+                    sku -> priceOf(tx, sku.get(0), sku.get(1)));
+            params.add(price[0]);
+            params.add(price[1]);
         }
         tx.insert(OrderingSql.ORDER_COLUMNS + OrderingSql.rows(OrderingSql.ORDER_ROW, events.size()), params.toArray());
+    }
+
+    /** The SKU's price amount and currency as text, '' for none (a plain read: it takes no lock, see ORDER_ROW). */
+    private static String[] priceOf(DbTransaction tx, long activityId, long skuId) {
+        return tx.get(OrderingSql.SELECT_SKU_PRICE, activityId, skuId)
+                .map(row -> new String[] {Columns.textOf(row, "price_amount"), Columns.textOf(row, "price_currency")})
+                .orElse(new String[] {"", ""});
     }
 
     /**
@@ -354,7 +375,10 @@ public final class OrderWriter {
     }
 
     static void deductStock(DbTransaction tx, Collection<ReservationEvent> events) {
-        Map<List<Long>, Long> perSku = new LinkedHashMap<>();
+        // by SKU, so two batches of the same SKUs take their stock rows in one order (a batch is nearly
+        // always one SKU's; one that is not must not deadlock with another taking them the other way)
+        Map<List<Long>, Long> perSku = new java.util.TreeMap<>(
+                java.util.Comparator.<List<Long>>comparingLong(sku -> sku.get(0)).thenComparingLong(sku -> sku.get(1)));
         for (ReservationEvent e : events) {
             perSku.merge(List.of(e.id().activityId(), e.id().skuId()), (long) e.quantity(), Long::sum);
         }

@@ -71,11 +71,22 @@ final class OrderingSql {
                                        status, expire_at, created_at, updated_at, event_position, price_amount,
                                        price_currency)
             VALUES """;
-    /** The order's price is its stock row's, read in the same statement: the price it was sold at (issue #33). */
-    static final String ORDER_ROW = "(?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?,"
-            + " (SELECT price_amount FROM seckill_stock WHERE activity_id = ? AND sku_id = ?),"
-            + " (SELECT price_currency FROM seckill_stock WHERE activity_id = ? AND sku_id = ?))";
-    static final int ORDER_PARAMS = 15;
+    /**
+     * The order's price is its stock row's ({@link #SELECT_SKU_PRICE}): the price it was sold at (issue #33),
+     * '' for none. Not a sub-select here: in an INSERT, InnoDB reads a sub-select's rows with a shared
+     * lock, so every batch held its SKU's stock row shared until its stock update wanted it exclusively,
+     * and two batches of one SKU deadlocked upgrading (docs/design.md, "Two batches of one SKU").
+     */
+    static final String ORDER_ROW = "(?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, NULLIF(?, ''), NULLIF(?, ''))";
+    static final int ORDER_PARAMS = 13;
+
+    /**
+     * A SKU's price, as text ('' for none), by a plain (consistent, non-locking) read: a price is
+     * written with its stock row and never changed, so no lock is needed to read the one it is sold at.
+     */
+    static final String SELECT_SKU_PRICE = """
+            SELECT COALESCE(CAST(price_amount AS CHAR), '') AS price_amount, COALESCE(price_currency, '') AS price_currency
+            FROM seckill_stock WHERE activity_id = ? AND sku_id = ?""";
 
     /** A number of the ledger's own for one order (see OrderNumbers.fallback); read back by LAST_INSERT_ID on the same connection. */
     static final String INSERT_ORDER_NUMBER = "INSERT INTO seckill_order_number (reservation_id, created_at) VALUES (?, ?)";
@@ -273,6 +284,15 @@ final class OrderingSql {
     static String rows(String row, int count) {
         return String.join(", ", Collections.nCopies(count, row));
     }
+
+    // the waiting line's turns left (issue #33): the highest place kept, its time with it (left_at first: MySQL
+    // assigns left to right, so it still compares the old place)
+    static final String RECORD_TURN_LEFT = """
+            INSERT INTO seckill_line_turn_left (activity_id, user_id, place, left_at) VALUES (?, ?, ?, ?)
+            ON DUPLICATE KEY UPDATE left_at = IF(place < VALUES(place), VALUES(left_at), left_at),
+                                    place = GREATEST(place, VALUES(place))""";
+
+    static final String SELECT_TURN_LEFT = "SELECT place FROM seckill_line_turn_left WHERE activity_id = ? AND user_id = ?";
 
     private static String placeholders(int count) {
         return String.join(", ", Collections.nCopies(count, "?"));

@@ -37,4 +37,19 @@ class OrderNumbersTest {
         assertThat(OrderNumbers.of(new ReservationId(1, 2, 0, Long.MAX_VALUE), at).substring(5, 7), is("92"));
         assertThat(OrderNumbers.fallback(at, 1), not(OrderNumbers.fallback(at, 2)));
     }
+
+    @Test
+    void aRehearsalsNumberStartsWithRAndTellsItsWorld() {
+        Instant at = Instant.parse("2026-11-29T23:59:59Z");
+        long rehearsal = seckill.redis.World.REHEARSAL_IDS_FROM + 7;
+        String number = OrderNumbers.of(new ReservationId(rehearsal, 2, 0, 42), at);
+        assertThat(number, is("R6333" + "0000000000000000042"));
+        assertThat(OrderNumbers.worldOf(number), is(seckill.redis.World.REHEARSAL));
+        assertThat(OrderNumbers.worldOf(OrderNumbers.of(new ReservationId(1, 2, 0, 42), at)), is(seckill.redis.World.REAL));
+        String fallback = OrderNumbers.fallback(seckill.redis.World.REHEARSAL, at, 42);
+        assertThat(fallback, is("R6333" + "99" + "00000000000000042"));
+        assertThat(fallback.length(), is(24));
+        assertThat(OrderNumbers.worldOf(fallback), is(seckill.redis.World.REHEARSAL));
+        assertThat(OrderNumbers.fallback(seckill.redis.World.REAL, at, 42), is(OrderNumbers.fallback(at, 42)));
+    }
 }

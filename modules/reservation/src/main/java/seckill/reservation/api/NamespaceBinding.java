@@ -5,9 +5,20 @@ package seckill.reservation.api;
  * activity of one ledger; an instance over another ledger (a staging copy, a wrong environment
  * variable) would read those events as unknown and acknowledge them, losing buyers' 202s. The first
  * instance to start binds the namespace to its ledger's id; every instance checks it before it
- * reserves or orders anything.
+ * reserves or orders anything. Each world has its own binding (issue #34, docs/rehearsal.md): the real
+ * namespace's ({@code sk:ledger}) to the real ledger, the rehearsals' ({@code rh:ledger}) to the shadow
+ * ledger; the methods without a world are the real namespace's.
  */
 public interface NamespaceBinding {
+
+    /** {@link #bindTo(String)} of one world's namespace. */
+    String bindTo(seckill.redis.World world, String ledgerId);
+
+    /** {@link #owner()} of one world's namespace. */
+    java.util.Optional<String> owner(seckill.redis.World world);
+
+    /** {@link #holdsEvents()} of one world's namespace (its own stream registry). */
+    boolean holdsEvents(seckill.redis.World world);
 
     /**
      * Binds the namespace to {@code ledgerId} if it belongs to no ledger yet (the first start, or a
@@ -15,7 +26,9 @@ public interface NamespaceBinding {
      *
      * @throws ReservationUnavailable when Redis does not answer
      */
-    String bindTo(String ledgerId);
+    default String bindTo(String ledgerId) {
+        return bindTo(seckill.redis.World.REAL, ledgerId);
+    }
 
     /**
      * The ledger the namespace is bound to, read without binding it; empty when the binding is lost
@@ -23,7 +36,9 @@ public interface NamespaceBinding {
      *
      * @throws ReservationUnavailable when Redis does not answer
      */
-    java.util.Optional<String> owner();
+    default java.util.Optional<String> owner() {
+        return owner(seckill.redis.World.REAL);
+    }
 
     /**
      * Whether the namespace holds a sale's data (its stream registry): events of some ledger, which
@@ -31,5 +46,7 @@ public interface NamespaceBinding {
      *
      * @throws ReservationUnavailable when Redis does not answer
      */
-    boolean holdsEvents();
+    default boolean holdsEvents() {
+        return holdsEvents(seckill.redis.World.REAL);
+    }
 }

@@ -3,6 +3,8 @@ package seckill.reservation.api;
 import java.time.Duration;
 import java.util.List;
 
+import seckill.redis.World;
+
 /**
  * The reservation module's door for consumers of reservation events. Every preheated bucket has
  * one stream and one consumer group; an event stays pending until {@link #acknowledge} is called,
@@ -19,17 +21,32 @@ import java.util.List;
  */
 public interface ReservationEvents {
 
-    /** Streams of SKUs whose keys have not expired, as the stream registry lists them. */
-    List<String> activeStreams();
+    /** Streams of the real sales' SKUs whose keys have not expired, as the stream registry lists them. */
+    default List<String> activeStreams() {
+        return activeStreams(World.REAL);
+    }
 
     /**
-     * Repairs the stream registry from what must exist: every stream of {@code streams} that exists
+     * Streams of one world's SKUs whose keys have not expired, as that world's stream registry lists them
+     * ({@code sk:streams}, or {@code rh:streams} for rehearsals: docs/rehearsal.md).
+     */
+    List<String> activeStreams(World world);
+
+    /** {@link #registerStreams(World, List)} of the real sales. */
+    default List<String> registerStreams(List<String> streams) {
+        return registerStreams(World.REAL, streams);
+    }
+
+    /**
+     * Repairs one world's stream registry from what must exist: every stream of {@code streams} that exists
      * in Redis and is missing from the registry is put back (scored by its own expiry), and members
      * whose expiry has passed (their activity ended, its keys are gone) are dropped. Idempotent.
      *
      * @return the streams that were missing and are registered again
+     * @throws IllegalArgumentException for a stream of another world (never listed where that world's
+     *                                  workers would read it)
      */
-    List<String> registerStreams(List<String> streams);
+    List<String> registerStreams(World world, List<String> streams);
 
     /** New events for this consumer, those of at most {@code count} entries. */
     List<ReservationEvent> readNew(String stream, String consumer, int count);

@@ -58,7 +58,9 @@ public sealed interface ReservationOutcome {
      * back): the instance that chose it does not own its node id alone (Redis lost the lease keys and
      * another instance leased the same node id). Nothing was taken or counted. {@link Reserving}
      * takes a new node id lease and tries the buyer once more with a fresh id (a second refusal fails
-     * the call as {@link ReservationUnavailable}, not in doubt), so it never leaves {@code reserve}.
+     * the call as {@link ReservationUnavailable}, not in doubt), so it never leaves {@code reserve}. A
+     * rehearsal's bucket fails the call so at once and keeps the node id: replacing it writes real
+     * ({@code sk:}) keys, which a rehearsal never does (the next collision of a real sale replaces it).
      */
     record IdTaken(ReservationId id) implements ReservationOutcome {
     }

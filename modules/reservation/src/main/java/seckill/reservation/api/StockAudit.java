@@ -59,8 +59,11 @@ public final class StockAudit {
         return sum;
     }
 
-    /** The key {@code sk:{<bucket's tag>}:<suffix>} of one bucket of a SKU split into {@code buckets}. */
+    /**
+     * The key {@code sk:{<bucket's tag>}:<suffix>} of one bucket of a SKU split into {@code buckets}
+     * ({@code rh:} for a rehearsal's activity, docs/rehearsal.md).
+     */
     public static String bucketKey(long activityId, long skuId, int bucket, int buckets, String suffix) {
-        return "sk:" + StockBuckets.of(activityId, skuId, buckets).tag(bucket) + ":" + suffix;
+        return StockBuckets.of(activityId, skuId, buckets).key(bucket, suffix);
     }
 }

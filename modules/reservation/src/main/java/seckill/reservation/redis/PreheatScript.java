@@ -28,6 +28,6 @@ public final class PreheatScript {
                 buckets.served(bucket), buckets.preheatMarker(bucket), buckets.lost(bucket));
         script.run(redis, keys, List.of(Long.toString(stock), group, Long.toString(expireAt.toEpochMilli()),
                 Long.toString(preheatId)));
-        redis.zadd(StockBuckets.STREAM_REGISTRY, expireAt.toEpochMilli(), buckets.events(bucket));
+        redis.zadd(buckets.streamRegistry(), expireAt.toEpochMilli(), buckets.events(bucket));
     }
 }

@@ -38,7 +38,7 @@ public final class RestoreScript {
             args.add(holder.reservationId());
         }
         RestoreStock.Outcome outcome = RestoreStock.Outcome.valueOf(RedisScript.text(script.run(redis, keys, args)));
-        redis.zadd(StockBuckets.STREAM_REGISTRY, expireAt.toEpochMilli(), buckets.events(bucket));
+        redis.zadd(buckets.streamRegistry(), expireAt.toEpochMilli(), buckets.events(bucket));
         return outcome;
     }
 

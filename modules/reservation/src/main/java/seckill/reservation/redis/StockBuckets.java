@@ -5,6 +5,7 @@ import java.util.List;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import seckill.redis.SlotSpread;
+import seckill.redis.World;
 
 /**
  * The Redis key layout of a SKU's stock. Each bucket has its own hash tag, so the keys one
@@ -14,7 +15,7 @@ import seckill.redis.SlotSpread;
  */
 public final class StockBuckets {
 
-    /** Sorted set of live event streams, scored by their expiry (epoch millis). */
+    /** Sorted set of the real sales' live event streams, scored by their expiry (epoch millis). */
     public static final String STREAM_REGISTRY = "sk:streams";
 
     // a purchase asks for its SKU's keys every time: the tags are computed once per SKU
@@ -24,9 +25,13 @@ public final class StockBuckets {
     private record Layout(long activityId, long skuId, int buckets) {
     }
 
+    private final World world;
+    private final String prefix;
     private final String[] tags;
 
     private StockBuckets(long activityId, long skuId, int buckets) {
+        world = World.of(activityId);
+        prefix = world.prefix();
         tags = new String[buckets];
         for (int bucket = 0; bucket < buckets; bucket++) {
             tags[bucket] = "{" + SlotSpread.tag("a" + activityId + ":s" + skuId + ":b" + bucket, bucket, buckets) + "}";
@@ -39,6 +44,29 @@ public final class StockBuckets {
         return KNOWN.get(layout, l -> new StockBuckets(l.activityId(), l.skuId(), l.buckets()));
     }
 
+    /**
+     * The registry of one world's live event streams ({@link #STREAM_REGISTRY} for real sales, {@code
+     * rh:streams} for rehearsals): each world's ordering workers read their own.
+     */
+    public static String streamRegistry(World world) {
+        return world.key("streams");
+    }
+
+    /** The world these keys belong to (the activity id's). */
+    public World world() {
+        return world;
+    }
+
+    /** The registry this SKU's streams are listed in. */
+    public String streamRegistry() {
+        return streamRegistry(world);
+    }
+
+    /** The key {@code <world's prefix><bucket's tag>:<suffix>}. */
+    public String key(int bucket, String suffix) {
+        return prefix + tags[bucket] + ":" + suffix;
+    }
+
     public int count() {
         return tags.length;
     }
@@ -48,24 +76,24 @@ public final class StockBuckets {
     }
 
     public String stock(int bucket) {
-        return "sk:" + tags[bucket] + ":stock";
+        return prefix + tags[bucket] + ":stock";
     }
 
     public String buyers(int bucket) {
-        return "sk:" + tags[bucket] + ":buyers";
+        return prefix + tags[bucket] + ":buyers";
     }
 
     public String events(int bucket) {
-        return "sk:" + tags[bucket] + ":events";
+        return prefix + tags[bucket] + ":events";
     }
 
     public String refilled(int bucket) {
-        return "sk:" + tags[bucket] + ":refilled";
+        return prefix + tags[bucket] + ":refilled";
     }
 
     /** Units put back into the bucket by refills, counted by the refill script. */
     public String refilledUnits(int bucket) {
-        return "sk:" + tags[bucket] + ":refilled-units";
+        return prefix + tags[bucket] + ":refilled-units";
     }
 
     /**
@@ -75,21 +103,21 @@ public final class StockBuckets {
      * twice. Bounded by the bucket's stock plus its refills; expires with the bucket.
      */
     public String served(int bucket) {
-        return "sk:" + tags[bucket] + ":served";
+        return prefix + tags[bucket] + ":served";
     }
 
     /** Which preheat put the bucket in place (so a retried preheat changes nothing). */
     public String preheatMarker(int bucket) {
-        return "sk:" + tags[bucket] + ":preheat";
+        return prefix + tags[bucket] + ":preheat";
     }
 
     public String deadLetters(int bucket) {
-        return "sk:" + tags[bucket] + ":dead";
+        return prefix + tags[bucket] + ":dead";
     }
 
     /** Ids of pending entries found gone from the bucket's stream (reconciliation alarms on them). */
     public String lost(int bucket) {
-        return "sk:" + tags[bucket] + ":lost";
+        return prefix + tags[bucket] + ":lost";
     }
 
     /** The lost list beside an event stream. */
@@ -107,7 +135,7 @@ public final class StockBuckets {
      * ({@code period} = the opening's epoch millis / {@code millis}): a hash, a field per buyer.
      */
     public String windows(int bucket, long millis, long period) {
-        return "sk:" + tags[bucket] + ":w" + millis + ":" + period;
+        return prefix + tags[bucket] + ":w" + millis + ":" + period;
     }
 
     /** Keys of one bucket in the order the reservation and preheat scripts expect them. */

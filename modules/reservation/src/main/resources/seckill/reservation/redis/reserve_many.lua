@@ -15,7 +15,7 @@
 -- Runs behind buyer_window.lua (positiveInteger, windows), which ReservationScript puts in front.
 -- Redis CPU is the sale's scarcest resource, and each redis.call costs more than the command it runs:
 -- the buyers hash and the minted ids are read once (HMGET) and written once, the stock once, so a buyer
--- who reserves costs a share of the call's one XADD only, and the windows are read and written once per call. Nothing else sees the keys
+-- who reserves costs a share of the call's one XADD only, and the windows are read (the earlier period's only when needed) and written once per call. Nothing else sees the keys
 -- until the script ends.
 if not positiveInteger(ARGV[1]) or not positiveInteger(ARGV[2]) then
   return redis.error_reply('ERR count and reservedAt must be positive integers')
@@ -25,10 +25,10 @@ if ARGV[5] ~= '0' and (not positiveInteger(ARGV[5]) or not positiveInteger(ARGV[
 end
 local n = tonumber(ARGV[1])
 local argv = ARGV -- a local: a global is a table lookup each time it is named
-local out = {}
+local out = room(n) -- (room: buyer_window.lua)
 local o = 0 -- answers so far (#out is a search each time)
 local stock = redis.call('GET', KEYS[1])
-local users, ids = {}, {}
+local users, ids = room(n), room(n)
 for i = 1, n do
   local base = 4 + i * 4
   users[i] = argv[base]
@@ -59,13 +59,13 @@ local minted
 local start = tonumber(stock) or 0
 local left = start
 local held = {} -- buyers reserved by this call: their id, as the buyers hash will hold it
-local writes = {}
+local writes = room(2 * n)
 local written = 0 -- entries of writes and of mints (#writes is a search each time)
 -- buyers answered from what an earlier call wrote: their records are rewritten as they are (see
 -- reserve.lua: a replicated write, so the call's WAIT covers that earlier reservation too)
 local vouched = {}
 local mintedNow = {} -- ids this call gave units under
-local mints = {}
+local mints = room(2 * n)
 -- Each buyer's answer: RESERVED is the units left alone, a number (the claim's own id is the one
 -- reserved); any other verdict is its name followed by its values: THROTTLED attempts, millis to wait;
 -- ALREADY_RESERVED the id the buyer holds; INSUFFICIENT the units left; SOLD_OUT, ID_TAKEN,
@@ -78,7 +78,7 @@ local shape = ARGV[7]
 local judge = window.judge
 local packed = shape ~= 'named'
 local oneEntry = shape == 'es'
-local recorded = {} -- with 'es': the events of the buyers reserved so far, for the call's one XADD
+local recorded = room(n) -- with 'es': the events of the buyers reserved so far, for the call's one XADD
 local r = 0
 for i = 1, n do
   local base = 4 + i * 4
@@ -164,11 +164,11 @@ elseif r > 1 then
 end
 if left ~= start then
   redis.call('DECRBY', KEYS[1], start - left)
-  for from = 1, #writes, 1000 do
-    redis.call('HSET', KEYS[2], unpack(writes, from, math.min(from + 999, #writes)))
+  for from = 1, written, 1000 do
+    redis.call('HSET', KEYS[2], unpack(writes, from, math.min(from + 999, written)))
   end
-  for from = 1, #mints, 1000 do
-    redis.call('HSET', KEYS[4], unpack(mints, from, math.min(from + 999, #mints)))
+  for from = 1, written, 1000 do
+    redis.call('HSET', KEYS[4], unpack(mints, from, math.min(from + 999, written)))
   end
   expireLike(KEYS[4], KEYS[1])
 end

@@ -110,6 +110,41 @@ class BuyerWindowTest {
     }
 
     @Test
+    void aCallJudgesBuyersWhoseWindowsAreInEitherPeriodsHashWhateverTheirOrder() {
+        // issue #35's fifth step reads the earlier period's hash only when a buyer has no window in
+        // this period's: here the first buyers have theirs in this period's, the later ones in the
+        // earlier period's, one buyer in both (a window that ended, and the one opened after it)
+        long activity = ACTIVITY.incrementAndGet();
+        StockBuckets keys = preheated(activity, 10);
+        long period = Math.floorDiv(now.toEpochMilli(), 4000L);
+        Instant at = Instant.ofEpochMilli(period * 4000 + 1000);
+        String earlier = keys.windows(0, 4000, period - 1);
+        String current = keys.windows(0, 4000, period);
+        SERVER.client().hset(current, "21", (period * 4000 + 500) + ",1,");
+        SERVER.client().hset(earlier, "22", (period * 4000 - 1000) + ",1,");
+        SERVER.client().hset(earlier, "23", (period * 4000 - 3500) + ",1,");
+        SERVER.client().hset(current, "23", (period * 4000 + 600) + ",1,");
+        List<ReservationScript.Claim> claims = new ArrayList<>();
+        for (long buyer = 21; buyer <= 24; buyer++) {
+            claims.add(new ReservationScript.Claim(new ReservationId(activity, 1, 0, buyer), buyer, 1, "r" + buyer, onePer4s));
+        }
+        // run again (a lost reply): the reservation answered the same, the throttled attempts counted on
+        for (long attempts = 2; attempts <= 3; attempts++) {
+            assertThat(script.reserveMany(SERVER.client(), keys, claims, at, ReplicaAcks.NONE), is(List.of(
+                    new ReservationOutcome.Throttled(attempts, 3500), new ReservationOutcome.Throttled(attempts, 2000),
+                    new ReservationOutcome.Throttled(attempts, 3600),
+                    new ReservationOutcome.Reserved(new ReservationId(activity, 1, 0, 24), 9))));
+        }
+        assertThat(SERVER.client().hget(current, "21"), is((period * 4000 + 500) + ",3,"));
+        assertThat("a window is written back where it was found", SERVER.client().hget(earlier, "22"),
+                is((period * 4000 - 1000) + ",3,"));
+        assertThat(SERVER.client().hget(earlier, "23"), is((period * 4000 - 3500) + ",1,"));
+        assertThat(SERVER.client().hget(current, "23"), is((period * 4000 + 600) + ",3,"));
+        assertThat(SERVER.client().hget(current, "24"), is(at.toEpochMilli() + ",1,"));
+        assertLeftAndRecorded(keys, 9, 1);
+    }
+
+    @Test
     void theWindowsOfAPeriodAreOneHashWithAFieldPerBuyerThatRedisExpires() {
         long activity = ACTIVITY.incrementAndGet();
         StockBuckets keys = preheated(activity, 10);

@@ -26,6 +26,39 @@ class StockBucketsTest {
         assertThat(StockBuckets.of(12, 34, 1).stock(0), is("sk:{a12:s34:b0}:stock"));
     }
 
+    /**
+     * Issue #34: a real activity's keys are spelled as they always were; a rehearsal's (an id from
+     * World.REHEARSAL_IDS_FROM up) are the same keys under rh:, on the same slots, listed in their own registry.
+     */
+    @Test
+    void aRealActivitysKeysAreUnchangedAndARehearsalsLiveUnderItsOwnPrefix() {
+        StockBuckets real = StockBuckets.of(12, 34, 1);
+        assertThat(List.of(real.stock(0), real.buyers(0), real.events(0), real.refilled(0), real.refilledUnits(0),
+                real.served(0), real.preheatMarker(0), real.deadLetters(0), real.lost(0), real.windows(0, 1000, 7),
+                real.key(0, "stock"), real.streamRegistry()), is(List.of("sk:{a12:s34:b0}:stock", "sk:{a12:s34:b0}:buyers",
+                "sk:{a12:s34:b0}:events", "sk:{a12:s34:b0}:refilled", "sk:{a12:s34:b0}:refilled-units",
+                "sk:{a12:s34:b0}:served", "sk:{a12:s34:b0}:preheat", "sk:{a12:s34:b0}:dead", "sk:{a12:s34:b0}:lost",
+                "sk:{a12:s34:b0}:w1000:7", "sk:{a12:s34:b0}:stock", "sk:streams")));
+        assertThat(real.world(), is(seckill.redis.World.REAL));
+        assertThat(StockBuckets.STREAM_REGISTRY, is("sk:streams"));
+        assertThat(seckill.reservation.api.StockAudit.bucketKey(12, 34, 0, 1, "stock"), is("sk:{a12:s34:b0}:stock"));
+
+        long rehearsal = seckill.redis.World.REHEARSAL_IDS_FROM + 12;
+        StockBuckets shadow = StockBuckets.of(rehearsal, 34, 4);
+        assertThat(shadow.world(), is(seckill.redis.World.REHEARSAL));
+        assertThat(shadow.streamRegistry(), is("rh:streams"));
+        for (int b = 0; b < 4; b++) {
+            for (String key : List.of(shadow.stock(b), shadow.buyers(b), shadow.events(b), shadow.refilled(b),
+                    shadow.refilledUnits(b), shadow.served(b), shadow.preheatMarker(b), shadow.deadLetters(b),
+                    shadow.lost(b), shadow.windows(b, 1000, 7))) {
+                assertThat(key, startsWith("rh:{a" + rehearsal + ":s34:b" + b));
+                assertThat(JedisClusterCRC16.getSlot(key), is(SlotSpread.slotOf(shadow.tag(b).substring(1, shadow.tag(b).length() - 1))));
+            }
+        }
+        assertThat(StockBuckets.lostOf(shadow.events(1)), is(shadow.lost(1)));
+        assertThat(StockBuckets.deadLettersOf(shadow.events(1)), is(shadow.deadLetters(1)));
+    }
+
     @Test
     void theBucketsOfOneSkuLandOnEqualSlotRanges() {
         for (int count : new int[] {2, 3, 6, 64}) {

@@ -3,14 +3,28 @@ package seckill.ledger.api.catalogue;
 import java.util.Optional;
 
 import seckill.ledger.api.IdempotentRequest;
+import seckill.redis.World;
 
 /**
  * The ledger's activity catalogue, the first thing a purchase asks: register an activity (ledger rows
  * for the activity and its stock) and look one up. Lookups are served from memory after the first read.
+ * <p>
+ * Per world (issue #34, docs/rehearsal.md): a lookup by id is answered by the ledger of the id's world
+ * ({@link World#of}), the real ledger or the shadow one of rehearsals; without a shadow ledger a rehearsal id
+ * is unknown. What takes no id (registering, the activities ending after a time) is the real world's unless a
+ * {@link World} is named.
  */
 public interface ActivityCatalog {
 
+    /** Registers a real activity. */
     Activity register(NewActivity activity);
+
+    /**
+     * Registers an activity in the ledger of {@code world}, its id from that world's range.
+     *
+     * @throws IllegalStateException for {@link World#REHEARSAL} when no shadow ledger is configured
+     */
+    Activity register(World world, NewActivity activity);
 
     /**
      * Registers the activity once per {@link IdempotentRequest#key()}: a repeat of the same request
@@ -33,6 +47,11 @@ public interface ActivityCatalog {
      */
     Optional<Activity> findInLedger(long activityId);
 
-    /** Ids of activities that end after {@code endedAfter} (live ones and those in their grace period). */
-    java.util.List<Long> endingAfter(java.time.Instant endedAfter);
+    /** Ids of real activities that end after {@code endedAfter} (live ones and those in their grace period). */
+    default java.util.List<Long> endingAfter(java.time.Instant endedAfter) {
+        return endingAfter(World.REAL, endedAfter);
+    }
+
+    /** {@link #endingAfter(java.time.Instant)} of one world; none of {@link World#REHEARSAL} without a shadow ledger. */
+    java.util.List<Long> endingAfter(World world, java.time.Instant endedAfter);
 }
