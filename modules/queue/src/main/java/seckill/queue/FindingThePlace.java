@@ -58,7 +58,7 @@ class FindingThePlace implements FindPlace {
                 ticketPlace == 0 ? PreQueueShuffle.draw(randomness.generator()) : "0", Long.toString(ticketPlace),
                 Long.toString(window.millisSinceStart(now)));
         List<String> keys = new LineKeys(activityId).line();
-        figures.placesRead();
+        figures.placesRead(activityId);
         if (ticketPlace < 0) {
             return places.of(activityId, buyerId, calls.read(script, keys, args));
         }
@@ -75,7 +75,7 @@ class FindingThePlace implements FindPlace {
         // (before the start nobody bought or had a turn: the records are not asked)
         AskingPastPurchases.Known record = started ? purchases.known(activityId, buyerId)
                 : AskingPastPurchases.Known.NOTHING;
-        figures.placesRead();
+        figures.placesRead(activityId);
         List<String> restoring = new java.util.ArrayList<>(args);
         if (!record.bought() && record.replaces(ticketPlace)) {
             restoring.set(3, "0");

@@ -8,8 +8,10 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.metrics.Counter;
 import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
+import org.eclipse.microprofile.metrics.Tag;
 import seckill.queue.api.QueueFigures;
 import seckill.queue.rules.MeasuredRate;
+import seckill.redis.World;
 
 /**
  * What the admitting tick last read of each line, the rate each line is measured moving at, and the queue's
@@ -17,7 +19,8 @@ import seckill.queue.rules.MeasuredRate;
  * moves), {@code seckill_queue_called_total} (buyers this instance called; its rate is admitted per second),
  * {@code seckill_queue_passes_expired_total}, {@code seckill_queue_passes_used_total} and
  * {@code seckill_queue_wait_estimate_seconds} (the longest line's wait for its last buyer) and
- * {@code seckill_queue_place_reads_total} (Redis calls reading places: the event streams' are one per line a period).
+ * {@code seckill_queue_place_reads_total} (Redis calls reading places: the event streams' are one per line a period),
+ * each labelled {@code world="real"} or, for a rehearsal's line, {@code world="rehearsal"}.
  */
 @QueueBean
 class LineFigures implements QueueFigures {
@@ -45,32 +48,41 @@ class LineFigures implements QueueFigures {
             .build();
 
     private final Map<Long, Line> lines = new ConcurrentHashMap<>();
-    private final Counter called;
-    private final Counter expired;
-    private final Counter used;
-    private final Counter placeReads;
+    private final MetricRegistry metrics;
+    // the series of each world: the real world's from the start, a rehearsal's from its first line or call
+    // (docs/rehearsal.md: every series a rehearsal can move carries world="rehearsal", so alerts leave it out)
+    private final Map<World, Series> series = new ConcurrentHashMap<>();
     private final QueueSwitches switches;
 
     private record Line(MeasuredRate rate, QueueFigures.LineReading last) {
     }
 
+    private record Series(Counter called, Counter expired, Counter used, Counter placeReads) {
+    }
+
     @Inject
     LineFigures(MetricRegistry metrics, QueueSwitches switches) {
         this.switches = switches;
+        this.metrics = metrics;
+        series(World.REAL);
+    }
+
+    private Series series(World world) {
         if (metrics == null) {
-            called = null;
-            expired = null;
-            used = null;
-            placeReads = null;
-            return;
+            return null;
         }
-        metrics.gauge(WAITING, () -> lines.values().stream().mapToLong(l -> l.last().waiting()).sum());
-        metrics.gauge(PASSES_OUT, () -> lines.values().stream().mapToLong(l -> l.last().passesOut()).sum());
-        metrics.gauge(WAIT, this::longestWait);
-        called = metrics.counter(CALLED);
-        expired = metrics.counter(EXPIRED);
-        used = metrics.counter(USED);
-        placeReads = metrics.counter(PLACE_READS);
+        return series.computeIfAbsent(world, w -> {
+            Tag inWorld = new Tag(World.LABEL, w.label());
+            metrics.gauge(WAITING, () -> lines(w).mapToLong(l -> l.last().waiting()).sum(), inWorld);
+            metrics.gauge(PASSES_OUT, () -> lines(w).mapToLong(l -> l.last().passesOut()).sum(), inWorld);
+            metrics.gauge(WAIT, () -> longestWait(w), inWorld);
+            return new Series(metrics.counter(CALLED, inWorld), metrics.counter(EXPIRED, inWorld),
+                    metrics.counter(USED, inWorld), metrics.counter(PLACE_READS, inWorld));
+        });
+    }
+
+    private java.util.stream.Stream<Line> lines(World world) {
+        return lines.values().stream().filter(l -> World.of(l.last().activityId()) == world);
     }
 
     /** What one tick of a line read: its figures after it and what it called and withdrew. */
@@ -83,22 +95,25 @@ class LineFigures implements QueueFigures {
         long wait = seckill.queue.rules.WaitEstimate.seconds(waiting, switches.rate(), perSecond);
         lines.put(activityId, new Line(line.rate(), new QueueFigures.LineReading(activityId, waiting, passesOut,
                 calledTotal, perSecond, closed, wait)));
-        if (called != null) {
-            called.inc(calledNow);
-            expired.inc(expiredNow);
+        Series counted = series(World.of(activityId));
+        if (counted != null) {
+            counted.called().inc(calledNow);
+            counted.expired().inc(expiredNow);
         }
     }
 
-    /** One Redis call reading places (one buyer's, or a line reader's for many). */
-    void placesRead() {
-        if (placeReads != null) {
-            placeReads.inc();
+    /** One Redis call reading places of the activity's line (one buyer's, or a line reader's for many). */
+    void placesRead(long activityId) {
+        Series counted = series(World.of(activityId));
+        if (counted != null) {
+            counted.placeReads().inc();
         }
     }
 
-    void passUsed() {
-        if (used != null) {
-            used.inc();
+    void passUsed(long activityId) {
+        Series counted = series(World.of(activityId));
+        if (counted != null) {
+            counted.used().inc();
         }
     }
 
@@ -113,9 +128,9 @@ class LineFigures implements QueueFigures {
         lines.keySet().retainAll(live);
     }
 
-    private long longestWait() {
+    private long longestWait(World world) {
         long longest = 0;
-        for (Line line : lines.values()) {
+        for (Line line : lines(world).toList()) {
             long wait = line.last().waitEstimateSeconds();
             if (wait < 0) {
                 return -1;

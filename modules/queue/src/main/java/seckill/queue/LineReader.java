@@ -150,7 +150,7 @@ final class LineReader implements Runnable {
             for (long buyer : some) {
                 args.add(Long.toString(buyer));
             }
-            lines.figures().placesRead();
+            lines.figures().placesRead(activityId);
             List<?> described = (List<?>) lines.calls().read(script, keys, args);
             for (int i = 0; i < some.size(); i++) {
                 long buyer = some.get(i);

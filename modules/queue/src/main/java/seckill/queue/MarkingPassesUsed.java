@@ -86,7 +86,7 @@ class MarkingPassesUsed {
     private void run(long activityId, long buyerId) {
         Object first = calls.read(script, new LineKeys(activityId).using(), List.of(Long.toString(buyerId)));
         if (first instanceof Number n && n.longValue() == 1) {
-            figures.passUsed();
+            figures.passUsed(activityId);
         }
     }
 }
