@@ -24,7 +24,7 @@ class KeepingLineTurnsTest {
 
     @Test
     void theHighestPlaceLeftIsKeptPerBuyerAndActivity() {
-        KeepingLineTurns turns = new KeepingLineTurns(LEDGER.db());
+        KeepingLineTurns turns = new KeepingLineTurns(new LedgersByWorld(LEDGER.db(), java.util.Optional.empty()));
         long activity = ACTIVITIES.incrementAndGet();
         assertThat("none recorded", turns.lastLeft(activity, 7), is(0L));
         turns.recordLeft(activity, 7, 1_000_001_000_001L, at);

@@ -133,6 +133,33 @@ class LedgerByWorldTest {
         assertThat(SHADOW.count("SELECT status FROM seckill_order WHERE order_no = ?", orderNo), is(0L));
     }
 
+    /**
+     * A rehearsal's line records its turns left in the shadow ledger (found by the attack on session 48's work:
+     * {@code KeepingLineTurns} wrote every world's rows into the real {@code seckill_line_turn_left}, so a rehearsal
+     * with the queue on changed a real table). Failed before: the row was in the real table.
+     */
+    @Test
+    void aRehearsalsTurnLeftIsKeptInTheShadowLedgerOnly() {
+        Activity rehearsal = SHADOW.register(activity("rehearsal line"));
+        Activity real = REAL.register(activity("real line"));
+        KeepingLineTurns turns = new KeepingLineTurns(new LedgersByWorld(REAL.db(), Optional.of(SHADOW.db())));
+        Instant at = Instant.parse("2030-01-01T10:00:00Z");
+        turns.recordLeft(rehearsal.id(), 71, 5, at);
+        turns.recordLeft(real.id(), 71, 3, at);
+        String rows = "SELECT COUNT(*) FROM seckill_line_turn_left WHERE activity_id = ?";
+        assertThat(SHADOW.count(rows, rehearsal.id()), is(1L));
+        assertThat("no rehearsal row in the real table", REAL.count(rows, rehearsal.id()), is(0L));
+        assertThat(REAL.count(rows, real.id()), is(1L));
+        assertThat(SHADOW.count(rows, real.id()), is(0L));
+        assertThat(turns.lastLeft(rehearsal.id(), 71), is(5L));
+        assertThat(turns.lastLeft(real.id(), 71), is(3L));
+
+        KeepingLineTurns realOnly = new KeepingLineTurns(new LedgersByWorld(REAL.db(), Optional.empty()));
+        assertThat("without a shadow ledger a rehearsal has no turns", realOnly.lastLeft(rehearsal.id(), 71), is(0L));
+        assertThrows(IllegalStateException.class, () -> realOnly.recordLeft(rehearsal.id(), 71, 6, at));
+        assertThat(REAL.count(rows, rehearsal.id()), is(0L));
+    }
+
     @Test
     void aRehearsalsRefillIsKeptAndReconciledInTheShadowOutboxOnly() {
         Activity rehearsal = SHADOW.register(activity("rehearsal outbox"));
