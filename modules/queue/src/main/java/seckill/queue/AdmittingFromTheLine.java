@@ -27,7 +27,8 @@ import seckill.redis.RedisScript;
 /**
  * Moves every live line while the queue is on, every {@code seckill.queue.tick-millis} on each instance
  * ({@code admit.lua}): makes the use marks of passes that bought which Redis did not answer ({@link MarkingPassesUsed}),
- * withdraws passes whose time ran out unused (their place goes to the next buyer),
+ * withdraws passes whose time ran out unused (their place goes to the next buyer; the turn is recorded where the
+ * line's keys are not, {@link RecordingTurnsRunOut}),
  * closes or reopens the line by the units left ({@link ClosingTheLine}), then calls the next buyers, as many
  * as this second's budget at {@code seckill.queue.rate} leaves ({@link RateBudget}; the count is per second in
  * Redis and shared by every instance, so together they never call more than the rate) and no more than the
@@ -52,6 +53,7 @@ class AdmittingFromTheLine {
     private final ClosingTheLine closing;
     private final LineFigures figures;
     private final MarkingPassesUsed uses;
+    private final RecordingTurnsRunOut turnsRunOut;
     private ScheduledExecutorService ticker;
     private volatile long lastWarning;
     /**
@@ -63,7 +65,8 @@ class AdmittingFromTheLine {
 
     @Inject
     AdmittingFromTheLine(UnifiedJedis redis, Clock clock, QueueSettings settings, QueueSwitches switches,
-                         LineSales sales, ClosingTheLine closing, LineFigures figures, MarkingPassesUsed uses) {
+                         LineSales sales, ClosingTheLine closing, LineFigures figures, MarkingPassesUsed uses,
+                         RecordingTurnsRunOut turnsRunOut) {
         this.calls = new LineCalls(redis, settings.acksInForce());
         this.redis = redis;
         this.clock = clock;
@@ -73,6 +76,7 @@ class AdmittingFromTheLine {
         this.closing = closing;
         this.figures = figures;
         this.uses = uses;
+        this.turnsRunOut = turnsRunOut;
     }
 
     void start(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
@@ -122,6 +126,7 @@ class AdmittingFromTheLine {
     Tick tick(long activityId, QueueWindow window) {
         // first the use marks Redis did not answer: a pass that bought and still counted as out holds its unit twice
         uses.markAgain(activityId);
+        turnsRunOut.recordAgain(activityId);
         long now = clock.millis();
         boolean started = window.startedAt(Instant.ofEpochMilli(now));
         // the passes marked used so far, read before the units left: a purchase that lands between that read and
@@ -145,6 +150,8 @@ class AdmittingFromTheLine {
             throw e;
         }
         holding.remove(activityId);
+        // the turns withdrawn now, kept outside the line's keys: a lost line gives their tickets no place ahead
+        turnsRunOut.ranOut(activityId, reply.size() > 5 && reply.get(5) instanceof List<?> ranOut ? ranOut : List.of());
         Tick tick = new Tick(number(reply.get(0)), number(reply.get(1)), number(reply.get(2)), number(reply.get(3)),
                 number(reply.get(4)), closed);
         figures.ticked(activityId, now, tick.calledNow(), tick.expiredNow(), tick.waiting(), tick.passesOut(),

@@ -8,7 +8,8 @@
 -- time. So a line that stood still (Redis paused, ticks timing out) does not call the second's whole budget in
 -- one tick, and one tick a failover loses is at most ceil(rate x 2 x tick / 1 s) calls. A re-run at the same
 -- moment calls nobody more: no time passed, and the second's count already holds what the first run called.
--- Answers {called now, expired now, waiting, passes out, called in total}.
+-- Answers {called now, expired now, waiting, passes out, called in total, {buyer, place, ...} of the passes
+-- expired now} (the last for the record of turns run out that outlives these keys: RecordingTurnsRunOut).
 local now, started = tonumber(ARGV[1]), ARGV[2]
 -- (calls only once its own clock says the sale started: only then was it given the room, the units left)
 settle(started)
@@ -27,9 +28,12 @@ for i = 1, #due, 2 do
     expired[#expired + 1] = due[i]
   end
 end
+local ran_out = {}
 for i = 1, #expired do
   redis.call('ZREM', KEYS[5], expired[i])
   redis.call('HSET', KEYS[6], expired[i], 'e')
+  ran_out[#ran_out + 1] = expired[i]
+  ran_out[#ran_out + 1] = redis.call('HGET', KEYS[4], expired[i]) or '0'
 end
 if #expired > 0 then
   redis.call('HINCRBY', KEYS[3], 'expired', #expired)
@@ -72,4 +76,4 @@ if started == '1' and redis.call('HGET', KEYS[3], 'closed') ~= '1' then
   end
 end
 return {called, #expired, redis.call('ZCARD', KEYS[2]), redis.call('ZCARD', KEYS[5]),
-        tonumber(redis.call('HGET', KEYS[3], 'called') or '0')}
+        tonumber(redis.call('HGET', KEYS[3], 'called') or '0'), ran_out}

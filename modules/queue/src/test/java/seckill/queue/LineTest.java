@@ -142,7 +142,8 @@ class LineTest {
             };
             uses = new MarkingPassesUsed(redis, clock, settings, figures);
             admitting = new AdmittingFromTheLine(redis, clock, settings, switches, sales,
-                    new ClosingTheLine(redis, settings), figures, uses);
+                    new ClosingTheLine(redis, settings), figures, uses,
+                    new RecordingTurnsRunOut(turns, clock, Runnable::run));
             passes = new CheckingPasses(redis, settings, signer, clock, uses);
             following = new FollowingTheLines(redis, clock, settings, signer, switches, figures, finding, 50);
         }
@@ -575,7 +576,8 @@ class LineTest {
         Place rejoined = one.join(2701);
         assertThat(rejoined.state(), is(PlaceState.WAITING));
         assertThat(rejoined.place(), greaterThan(third.place()));
-        assertThat("the turn left recorded once, before the new place", turnsRecorded.get(), is(1L));
+        assertThat("the turn recorded by the tick that withdrew it, and again (the same row) before the new place",
+                turnsRecorded.get(), is(2L));
 
         REDIS.client().del(REDIS.client().keys("sk:{q:a" + activity + "}:*").toArray(String[]::new));
         clock.advance(Duration.ofMillis(300));
@@ -590,23 +592,20 @@ class LineTest {
         // the records were asked once for each ticket Redis did not know, and nothing more was written
         assertThat(asked.get(), is(4L));
         assertThat(turnsAsked.get(), is(3L));
-        assertThat(turnsRecorded.get(), is(1L));
+        assertThat(turnsRecorded.get(), is(2L));
         // the ticket of the new place, shown now, is of a buyer Redis knows: the place just given, nothing asked
         assertThat(one.finding.find(activity, 2701, window, Optional.of(rejoined.ticket())).place(), is(back.place()));
         assertThat(turnsAsked.get(), is(3L));
     }
 
     /**
-     * Open (s48-ticket): the case beside the one fixed above. A buyer whose pass ran out unused and who has not joined
-     * again yet keeps only their first ticket; the line's keys lost wholly, that ticket gives back the first place,
-     * WAITING, and the line calls them again, ahead of buyers who never had a turn. Nothing outside the keys knows the
-     * turn was given: the record of turns left is written when such a buyer joins again, not when the tick withdraws
-     * the pass. Fails on the code of s48-ticket: 4001 back at its first place, ahead of 4003.
+     * The case beside the one above, open until 2026-12-04. A buyer whose pass ran out unused and who has not joined
+     * again yet keeps only their first ticket; the line's keys lost wholly, that ticket gave back the first place,
+     * WAITING, and the line called them again, ahead of buyers who never had a turn: the record of turns left was
+     * written only when such a buyer joined again. Now the tick records the turn it withdrew
+     * ({@link RecordingTurnsRunOut}). Failed on the code of s48-ticket: 4001 back at its first place, ahead of 4003.
      */
     @Test
-    @org.junit.jupiter.api.Disabled("open (s48-ticket): a turn that ran out is recorded outside the line's keys only "
-            + "when its buyer joins again; before that, a lost line gives the ticket its first place back (a fix "
-            + "records the turn given or withdrawn from the tick, at most one row per pass, or keeps it with the pass)")
     void anExpiredTurnNotYetLeftGivesNoPlaceAheadAfterTheLineWasLost() {
         clock.set(start.plusSeconds(1));
         unitsLeft.set(1);
@@ -626,6 +625,44 @@ class LineTest {
                 is(PlaceState.WAITING));
         Place back = one.finding.find(activity, 4001, window, Optional.of(first.ticket()));
         assertThat("the ticket of a turn that ran out puts 4001 ahead of 4003, who never had a turn", back.place(),
+                greaterThan(third.place()));
+        assertThat("one record, by the tick", turnsRecorded.get(), is(1L));
+    }
+
+    /**
+     * The tick's record of a turn run out that the ledger did not take is made at a later tick (kept in memory, the
+     * ledger left alone for a second after it failed): the lost line then gives that ticket no place ahead either.
+     */
+    @Test
+    void aTurnRunOutTheLedgerDidNotTakeIsRecordedAtALaterTick() {
+        clock.set(start.plusSeconds(1));
+        unitsLeft.set(1);
+        Instance one = new Instance(41, 100);
+        Place first = one.join(4101);
+        one.join(4102);
+        Place third = one.join(4103);
+        clock.set(start.plusSeconds(2).plusMillis(999));
+        assertThat(one.admitting.tick(activity, window).calledNow(), is(1L));
+        clock.advance(Duration.ofSeconds(6));
+        ledgerDown = true;
+        assertThat(one.admitting.tick(activity, window).expiredNow(), is(1L));
+        assertThat("tried once", turnsRecorded.get(), is(1L));
+        clock.advance(Duration.ofMillis(100));
+        one.admitting.tick(activity, window);
+        assertThat("left alone for a second", turnsRecorded.get(), is(1L));
+        ledgerDown = false;
+        clock.advance(Duration.ofMillis(1000));
+        one.admitting.tick(activity, window);
+        assertThat("recorded at the tick after the quiet second", turnsRecorded.get(), is(2L));
+        assertThat(turnsLeft.get(4101L), is(first.place()));
+        one.admitting.tick(activity, window);
+        assertThat("nothing left to record", turnsRecorded.get(), is(2L));
+
+        REDIS.client().del(REDIS.client().keys("sk:{q:a" + activity + "}:*").toArray(String[]::new));
+        clock.advance(Duration.ofMillis(300));
+        assertThat(one.finding.find(activity, 4103, window, Optional.of(third.ticket())).state(),
+                is(PlaceState.WAITING));
+        assertThat(one.finding.find(activity, 4101, window, Optional.of(first.ticket())).place(),
                 greaterThan(third.place()));
     }
 
@@ -685,7 +722,8 @@ class LineTest {
         ledgerDown = true;
         org.junit.jupiter.api.Assertions.assertThrows(seckill.queue.api.LineUnavailable.class, () -> one.join(3902));
         assertThat(one.find(3902).state(), is(PlaceState.EXPIRED));
-        assertThat(turnsLeft.containsKey(3902L), is(false));
+        // (its turn is in the record all the same: the tick that withdrew it recorded it, RecordingTurnsRunOut)
+        assertThat(turnsLeft.containsKey(3902L), is(true));
         ledgerDown = false;
         clock.advance(Duration.ofSeconds(1));
         assertThat(one.join(3901).state(), is(PlaceState.WAITING));
@@ -1375,7 +1413,8 @@ class LineTest {
             assertThat(answer.get().state(), is(PlaceState.WAITING));
         }
         assertThat("ledger queries for one buyer's burst of joins", asked.get(), is(1L));
-        assertThat("turns left recorded for it", turnsRecorded.get(), is(1L));
+        assertThat("turns left recorded for it: by the tick that withdrew it, then once for the burst",
+                turnsRecorded.get(), is(2L));
     }
 
     /**
