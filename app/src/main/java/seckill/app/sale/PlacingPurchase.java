@@ -112,8 +112,15 @@ public class PlacingPurchase {
             String pass = purchase.queuePass().orElseThrow();
             String bound = purchase.requestId() + "@" + purchase.skuId();
             try {
-                if (!passes.claim(purchase.activityId(), purchase.userId(), pass, bound)) {
-                    return new PurchaseOutcome.PassRequired(purchase.activityId(), "USED");
+                switch (passes.bind(purchase.activityId(), purchase.userId(), pass, bound)) {
+                    case TAKEN -> {
+                        return new PurchaseOutcome.PassRequired(purchase.activityId(), "USED");
+                    }
+                    // the line withdrew it since the check above (its time ran out): its room went to the next buyer
+                    case RAN_OUT -> {
+                        return new PurchaseOutcome.PassRequired(purchase.activityId(), "EXPIRED");
+                    }
+                    case BOUND -> { }
                 }
             } catch (seckill.queue.api.LineUnavailable unacknowledged) {
                 // not bound (the line's Redis did not answer) or bound on its master alone (a failover could lose

@@ -153,7 +153,7 @@ class PlacingPurchaseTest {
             passCalls.add(method);
             return switch (method) {
                 case "refusal" -> Optional.empty();
-                case "claim" -> true;
+                case "bind" -> seckill.queue.api.PassClaim.BOUND;
                 default -> null;
             };
         });
@@ -162,7 +162,7 @@ class PlacingPurchaseTest {
         PurchaseOutcome outcome = placing.place(new Purchase(7, 1, 1, 99, "203.0.113.1", "r-1", Optional.empty(),
                 Optional.of("the-pass")));
         assertThat(outcome, is(new PurchaseOutcome.Reserved(ID)));
-        assertThat(passCalls, contains("refusal", "claim", "used"));
+        assertThat(passCalls, contains("refusal", "bind", "used"));
     }
 
     /**
@@ -177,7 +177,7 @@ class PlacingPurchaseTest {
             passCalls.add(method);
             return switch (method) {
                 case "refusal" -> Optional.empty();
-                case "claim" -> throw new seckill.queue.api.LineUnavailable("not acknowledged", null);
+                case "bind" -> throw new seckill.queue.api.LineUnavailable("not acknowledged", null);
                 default -> null;
             };
         });
@@ -200,7 +200,7 @@ class PlacingPurchaseTest {
         PurchaseOutcome outcome = placing.place(new Purchase(7, 1, 1, 99, "203.0.113.1", "r-1", Optional.empty(),
                 Optional.of("the-pass")));
         assertThat(outcome, is(new PurchaseOutcome.PassNotRecorded()));
-        assertThat(passCalls, contains("refusal", "claim", "release"));
+        assertThat(passCalls, contains("refusal", "bind", "release"));
         assertThat(admissionCalls, empty());
     }
 

@@ -10,6 +10,7 @@ import jakarta.inject.Inject;
 import redis.clients.jedis.UnifiedJedis;
 import seckill.queue.api.LineUnavailable;
 import seckill.queue.api.PassCheck;
+import seckill.queue.api.PassClaim;
 import seckill.redis.RedisScript;
 
 /**
@@ -48,14 +49,15 @@ class CheckingPasses implements PassCheck {
     }
 
     @Override
-    public boolean claim(long activityId, long buyerId, String pass, String requestId) {
+    public PassClaim bind(long activityId, long buyerId, String pass, String requestId) {
         // acknowledged by the replicas in force. LineUnavailable goes to the caller, which must not reserve: the pass
         // is then not bound (Redis did not answer: on a Redis Cluster the line's master may be down while the
         // reservation's answer), or bound on the master alone (a failover could lose it); either way it would buy again
         Object answer = acknowledged.write(claiming, new LineKeys(activityId).claiming(),
                 List.of(Long.toString(buyerId), pass, requestId, "claim", Long.toString(signer.passExpiry(pass)),
                         Long.toString(clock.millis())));
-        return !(answer instanceof Number n && n.longValue() == 0);
+        long claimed = answer instanceof Number n ? n.longValue() : 1;
+        return claimed == 1 ? PassClaim.BOUND : claimed == 2 ? PassClaim.RAN_OUT : PassClaim.TAKEN;
     }
 
     @Override

@@ -33,9 +33,9 @@ record LineKeys(long activityId) {
         return tag() + "meta";
     }
 
-    /** claim.lua's: the purchase each pass is bound to, and the marks of passes used. */
+    /** claim.lua's: the purchase each pass is bound to, the marks of passes used, and the passes out. */
     List<String> claiming() {
-        return List.of(tag() + "claims", tag() + "done");
+        return List.of(tag() + "claims", tag() + "done", tag() + "passes");
     }
 
     /** KEYS of use.lua. */

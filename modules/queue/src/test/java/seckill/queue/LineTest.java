@@ -797,6 +797,43 @@ class LineTest {
         assertThat(one.find(2802).state(), is(PlaceState.SOLD_OUT));
     }
 
+    /**
+     * The moment beside the one above (open in docs/queue.md until 2026-12-04): a purchase checks its pass in memory
+     * just before it runs out, and a tick withdraws it before the purchase's claim.lua binds it. The tick gave the
+     * room to the next buyer; binding the pass then let it take the unit that buyer was called for (one pass out for
+     * no unit left). Now claim.lua refuses a pass the line withdrew: the purchase is told its pass expired, buys
+     * nothing, and the buyer called next keeps the unit. Failed before: the claim bound the withdrawn pass.
+     */
+    @Test
+    void aPassWithdrawnBetweenThePurchasesCheckAndItsClaimBuysNothing() {
+        clock.set(start.plusSeconds(1));
+        unitsLeft.set(1);
+        Instance one = new Instance(30, 100);
+        one.join(3001);
+        one.join(3002);
+        clock.set(start.plusSeconds(2).plusMillis(999));
+        assertThat(one.admitting.tick(activity, window).calledNow(), is(1L));
+        String pass = one.find(3001).pass().orElseThrow().token();
+        clock.advance(Duration.ofMillis(4990));
+        assertThat("checked in memory a moment before it runs out",
+                one.passes.refusal(activity, 3001, Optional.of(pass)), is(Optional.empty()));
+        // the tick runs first (another instance, or this one's claim waiting for a connection)
+        clock.advance(Duration.ofMillis(100));
+        AdmittingFromTheLine.Tick tick = one.admitting.tick(activity, window);
+        assertThat(tick.expiredNow(), is(1L));
+        assertThat(tick.calledNow(), is(1L));
+        assertThat(one.find(3002).state(), is(PlaceState.YOUR_TURN));
+        assertThat(one.passes.bind(activity, 3001, pass, "late@1"), is(seckill.queue.api.PassClaim.RAN_OUT));
+        assertThat("asked again, the same answer", one.passes.bind(activity, 3001, pass, "late@1"),
+                is(seckill.queue.api.PassClaim.RAN_OUT));
+        assertThat("nothing bound", REDIS.client().hget(new LineKeys(activity).claiming().getFirst(), "3001"),
+                is((String) null));
+        assertThat(one.find(3001).state(), is(PlaceState.EXPIRED));
+        // 3002's pass binds as ever
+        String next = one.find(3002).pass().orElseThrow().token();
+        assertThat(one.passes.bind(activity, 3002, next, "next@1"), is(seckill.queue.api.PassClaim.BOUND));
+    }
+
     /** The same, when the slow purchase got nothing: its binding released, the room goes to the next buyer. */
     @Test
     void aPassWhosePurchaseInFlightGotNothingFreesItsRoomWhenReleased() {

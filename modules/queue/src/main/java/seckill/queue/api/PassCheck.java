@@ -9,15 +9,22 @@ public interface PassCheck {
     Optional<String> refusal(long activityId, long buyerId, Optional<String> pass);
 
     /**
-     * Binds the buyer's (valid) pass to this purchase before it reserves: one turn, one purchase. True when the
-     * pass is this purchase's (shown first, or the same {@code requestId} asked again), false when it is bound to
-     * another purchase (it bought, or is buying, something else) or is a new pass of a buyer whose pass was used.
+     * Binds the buyer's (valid) pass to this purchase before it reserves: one turn, one purchase. {@link
+     * PassClaim#BOUND} when the pass is this purchase's (shown first, or the same {@code requestId} asked again),
+     * {@link PassClaim#TAKEN} when it is bound to another purchase (it bought, or is buying, something else) or is a
+     * new pass of a buyer whose pass was used, {@link PassClaim#RAN_OUT} when the line withdrew it (its time ran out
+     * by the line's clock between the purchase's check in memory and this call: the room went to the next buyer).
      * Throws {@link LineUnavailable} when Redis did not answer (nothing bound: on a Redis Cluster the line's master
      * may be down while the reservation's answer) or the binding was written but the replicas in force did not
      * acknowledge it (a failover could lose it): either way the pass could buy again, so the purchase must not go on;
      * release it, and the buyer asks again.
      */
-    boolean claim(long activityId, long buyerId, String pass, String requestId);
+    PassClaim bind(long activityId, long buyerId, String pass, String requestId);
+
+    /** Whether {@link #bind} bound the pass to this purchase. */
+    default boolean claim(long activityId, long buyerId, String pass, String requestId) {
+        return bind(activityId, buyerId, pass, requestId) == PassClaim.BOUND;
+    }
 
     /** The claimed purchase got nothing (sold out, refused, throttled): the pass may buy something else. */
     void release(long activityId, long buyerId, String pass, String requestId);
