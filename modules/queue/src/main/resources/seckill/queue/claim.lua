@@ -20,13 +20,11 @@
 local sha = ARGV[2] and redis.sha1hex(ARGV[2])
 local bound = sha and (sha .. '|' .. ARGV[5] .. '|' .. ARGV[3])
 local held = redis.call('HGET', KEYS[1], ARGV[1])
--- a binding written before it kept the pass's expiry (sha1(pass)|requestId; an upgrade with purchases in flight)
--- is the same binding: its purchase asked again passes (and is bound anew), its release unbinds it. Only a value
--- of that form (one '|', after the 40 hex digits): a requestId spelling "expiry|requestId" never matches a new one
--- (the app binds "requestId@sku" since 2026-12-03; a binding written before named the requestId alone)
-if held and sha and not string.find(held, '|', 42, true) and held == sha .. '|' .. string.match(ARGV[3], '^[^@]*') then
-  held = bound
-end
+-- A binding of the form written before it kept the pass's expiry (sha1(pass)|requestId, 2026-12-03 before 5c1ad66)
+-- names no SKU: a purchase of another SKU under the same requestId cannot be told from the bound purchase's retry,
+-- so it is never taken for this purchase (one turn, one purchase): a retry across such an upgrade is told the pass
+-- is taken and finds its reservation, if it got one, at the address the answer names. Until 2026-12-04 it was
+-- matched by the requestId and one pass bought two SKUs (LineTest.aBindingWrittenBeforeTheUpgradeBuysNoOtherSkuUnderItsRequestId).
 if ARGV[4] == 'release' then
   if held == bound then
     redis.call('HDEL', KEYS[1], ARGV[1])
