@@ -44,7 +44,7 @@ class StaleSoldOutTest extends ServiceTest {
         db.execute().dml("UPDATE seckill_order SET expire_at = ? WHERE activity_id = ?",
                 LocalDateTime.now(ZoneOffset.UTC).minusMinutes(1), activity);
         String stock = InvariantCheck.bucketKey(activity, SKU, 0, 1, "stock");
-        SaleFixture.await("the unit back in Redis", Duration.ofSeconds(30), () -> "1".equals(redis.get(stock)));
+        SaleFixture.await("the unit back in Redis", Duration.ofSeconds(60), () -> "1".equals(redis.get(stock)));
         SaleFixture.await("the flag cleared", Duration.ofSeconds(10), () -> !admission.isFlaggedSoldOut(activity, SKU));
 
         // the late message, from outside, as another instance would publish its overtaken answer; then a
