@@ -369,4 +369,17 @@ public final class SaleFixture {
             store.sendCommand(Protocol.Command.CLIENT, "PAUSE", Long.toString(millis), "WRITE");
         }
     }
+
+    /** Ends a {@link #pauseRedis} before its time, so a test rather than the clock decides how long it lasts. */
+    public static void unpauseRedis(UnifiedJedis store) {
+        if (store instanceof JedisCluster cluster) {
+            for (var pool : cluster.getClusterNodes().values()) {
+                try (Connection node = pool.getResource()) {
+                    node.executeCommand(new CommandArguments(Protocol.Command.CLIENT).add("UNPAUSE"));
+                }
+            }
+        } else {
+            store.sendCommand(Protocol.Command.CLIENT, "UNPAUSE");
+        }
+    }
 }
