@@ -14,11 +14,12 @@ import seckill.ledger.api.catalogue.ActivityCatalog;
 import seckill.ledger.api.catalogue.SkuLine;
 import seckill.queue.api.LineSales;
 import seckill.queue.api.QueueWindow;
+import seckill.redis.World;
 import seckill.reservation.api.RemainingStock;
 
 /**
  * What the waiting line needs of the sales (issue #33), from the catalogue and reservation's api: the
- * activities whose line may move (the list of live ids read from the ledger at most every two seconds; the
+ * activities whose line may move, in both worlds (the list of live ids read from the ledgers at most every two seconds; the
  * activities themselves from memory), and the units left over an activity's SKUs, read from Redis.
  */
 @ApplicationScoped
@@ -49,7 +50,10 @@ public class SalesForTheLine implements LineSales {
     public List<LiveSale> live(Instant now, Instant startsBefore) {
         long at = clock.millis();
         if (!listed || at - listedAt >= RELIST_MILLIS || at < listedAt) {
-            liveIds = catalog.endingAfter(now);
+            // both worlds: a rehearsal's line moves as a real one's (its keys follow from its id)
+            List<Long> ids = new ArrayList<>(catalog.endingAfter(World.REAL, now));
+            ids.addAll(catalog.endingAfter(World.REHEARSAL, now));
+            liveIds = List.copyOf(ids);
             listedAt = at;
             listed = true;
         }

@@ -214,6 +214,38 @@ class RehearsalLedgerTest extends ServiceTest {
     }
 
     /**
+     * The waiting line of a rehearsal moves (found by attacking the rehearsal path): the line's tick lists the live
+     * activities of both worlds, so a buyer who joins a rehearsal's line is called (given a pass) as a real line's
+     * buyer would be, and its keys are the rehearsal's. On the old code the tick listed the real catalogue only:
+     * the rehearsal's buyer waited for ever.
+     */
+    @Test
+    void aRehearsalsLineCallsItsBuyers() throws Exception {
+        Map<String, String> stores = SecondInstance.storesOf(config, devServers);
+        ShadowDatabase shadowDatabase = ShadowDatabase.fresh(db, stores.get("SECKILL_DB_URL"));
+        deleteRehearsalKeys();
+        try (SecondInstance instance = SecondInstance.start(stores, db, "seckill.rehearsal.db.url=" + shadowDatabase.url(),
+                "seckill.settlement.enabled=false", "seckill.admission.token-required=false",
+                "seckill.queue.enabled=true", "seckill.queue.rate=5", "seckill.queue.tick-millis=50",
+                "seckill.rehearsal.edge-key=" + EdgeMarks.KEY)) {
+            SaleFixture sale = new SaleFixture(instance.base(), db);
+            long rehearsal = launchedByHand(sale, shadowDatabase.name(), "rehearsal line", 600);
+            long buyer = BUYER + 2;
+            SaleFixture marked = sale.markedByTheEdge(rehearsal, buyer);
+            HttpResponse<String> joined = marked.send(SaleFixture.asBuyer(HttpRequest.newBuilder(sale.base.resolve(
+                    "/api/v1/activities/" + rehearsal + "/queue")).POST(HttpRequest.BodyPublishers.noBody()), buyer));
+            assertThat(joined.body(), joined.statusCode(), is(200));
+            SaleFixture.await("the rehearsal's buyer called", Duration.ofSeconds(15), () -> "YOUR_TURN".equals(
+                    SaleFixture.field(marked.get("/api/v1/activities/" + rehearsal + "/queue", Long.toString(buyer))
+                            .body(), "state")));
+            assertThat(redis.keys("rh:{q:a" + rehearsal + "}:*").isEmpty(), is(false));
+            assertThat(redis.keys("sk:{q:a" + rehearsal + "}:*").isEmpty(), is(true));
+        } finally {
+            deleteRehearsalKeys();
+        }
+    }
+
+    /**
      * A rehearsal of 5 units of {@link #SKU} put in the shadow tables by SQL (its id from 10^15), as step 4's launch
      * will register it while a launch still answers 501, then preheated through the admin route.
      */
