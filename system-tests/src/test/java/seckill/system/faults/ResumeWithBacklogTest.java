@@ -97,11 +97,18 @@ class ResumeWithBacklogTest extends ServiceTest {
         List<String> reserved = new ArrayList<>(buy(activity, sku, BUYERS));
 
         // Redis paused from outside for longer than the service waits: the purchase in flight is in doubt
-        SaleFixture.pauseRedis(redis, 1_500);
-        CompletableFuture<HttpResponse<String>> inDoubt = CompletableFuture.supplyAsync(
-                () -> purchase(activity, activity * 1000 + BUYERS + 1, sku, "in-doubt"));
-        SaleFixture.await("sales halted in doubt", Duration.ofSeconds(10),
-                () -> "HALTED".equals(SaleFixture.field(admin("/api/v1/admin/sales").body(), "state")));
+        // (held until the halt is seen, then ended by the test: a fixed 1.5 s could end before a loaded machine
+        // sent the purchase, which then was not in doubt)
+        SaleFixture.pauseRedis(redis, 15_000);
+        CompletableFuture<HttpResponse<String>> inDoubt;
+        try {
+            inDoubt = CompletableFuture.supplyAsync(
+                    () -> purchase(activity, activity * 1000 + BUYERS + 1, sku, "in-doubt"));
+            SaleFixture.await("sales halted in doubt", Duration.ofSeconds(10),
+                    () -> "HALTED".equals(SaleFixture.field(admin("/api/v1/admin/sales").body(), "state")));
+        } finally {
+            SaleFixture.unpauseRedis(redis);
+        }
         HttpResponse<String> doubtful = inDoubt.get();
         assertThat(doubtful.body(), doubtful.statusCode(), is(503));
 
