@@ -6,7 +6,8 @@
 # Knobs: QB_BUYERS (3000), QB_STOCK (600), QB_RATE (100 per second), QB_STREAMS (10000), QB_PRE (1000);
 # where it runs: QB_REDIS_DB (2, emptied first), QB_DB (seckill_qbench, dropped and made again), QB_PORT (18180)
 # and QB_MGMT_PORT (19180), QB_OUT (docs/queue-benchmark.md) so that a smaller run does not overwrite the page;
-# QB_ONLY=line runs the line's crowd alone and prints its figures (no page); QB_RAW_JOIN=1 sends each join on a
+# QB_ONLY=line runs the line's crowd alone and prints its figures (no page); QB_ONLY=compare runs the retry's and
+# the line's crowds and prints their figures (no page, no pre-queue, no streams); QB_RAW_JOIN=1 sends each join on a
 # socket of the buyer's own, its time taken when its bytes are written (QueueBench.join)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -81,6 +82,11 @@ start_service line SECKILL_QUEUE_ENABLED=true SECKILL_QUEUE_RATE="$RATE"
 load line.before
 bench line "$BUYERS" "$STOCK" 2000000 | tee -a "$WORK/results.txt"
 load line.after
+if [[ "${QB_ONLY:-}" == compare ]]; then
+  stop_service
+  echo "queue-bench: requests per buyer who got a unit: retry $(value retry.requestsPerWinner), line $(value line.requestsPerWinner)"
+  exit 0
+fi
 bench prequeue "$PRE" "$PRE" 3000000 | tee -a "$WORK/results.txt"
 load prequeue.after
 stop_service

@@ -34,7 +34,8 @@ import seckill.settlement.api.ReservationStatus;
 import seckill.settlement.api.ReservationTracking;
 
 /**
- * {@code GET /api/v1/activities/{id}/queue/events}: the buyer's place pushed as Server-Sent Events
+ * {@code GET /api/v1/activities/{id}/queue/events}: the buyer's place pushed as Server-Sent Events; {@code POST} on
+ * the same path joins the line first (as {@code POST …/queue}) and sends the place joined as the first event
  * ({@code text/event-stream}, issue #33), event {@code place} with the data {@code GET …/queue} answers, each
  * written and flushed as the place changes (read every {@code seckill.queue.events-poll-millis} by the line's one
  * reader on this instance, {@link FollowPlaces}, which reads every followed buyer in one Redis call and hands each
@@ -55,6 +56,7 @@ public class QueueEventsRoute implements HttpService {
     private static final long KEEP_ALIVE_MILLIS = 15_000;
 
     private final RehearsalGate rehearsals;
+    private final JoiningTheLine joining;
     private final QueueSwitch queue;
     private final FollowPlaces follow;
     private final ReservationTracking reservations;
@@ -67,12 +69,13 @@ public class QueueEventsRoute implements HttpService {
     private final java.util.concurrent.ConcurrentHashMap<Long, Integer> openStreams = new java.util.concurrent.ConcurrentHashMap<>();
 
     @Inject
-    QueueEventsRoute(RehearsalGate rehearsals, QueueSwitch queue, FollowPlaces follow, ReservationTracking reservations,
+    QueueEventsRoute(RehearsalGate rehearsals, JoiningTheLine joining, QueueSwitch queue, FollowPlaces follow, ReservationTracking reservations,
                      BuyerAuthentication buyers, Clock clock,
                      @ConfigProperty(name = "seckill.queue.events-poll-millis", defaultValue = "500") long pollMillis,
                      @ConfigProperty(name = "seckill.queue.events-max-seconds", defaultValue = "900") long streamSeconds,
                      @ConfigProperty(name = "seckill.queue.max-streams-per-buyer", defaultValue = "4") int streamsPerBuyer) {
         this.rehearsals = rehearsals;
+        this.joining = joining;
         this.queue = queue;
         this.follow = follow;
         this.reservations = reservations;
@@ -85,15 +88,26 @@ public class QueueEventsRoute implements HttpService {
 
     /** For CDI's proxy. */
     QueueEventsRoute() {
-        this(null, null, null, null, null, null, 500, 900, 4);
+        this(null, null, null, null, null, null, null, 500, 900, 4);
     }
 
     @Override
     public void routing(HttpRules rules) {
-        rules.get("/{activityId}/queue/events", this::events);
+        rules.get("/{activityId}/queue/events", (request, response) -> events(request, response, false));
+        rules.post("/{activityId}/queue/events", (request, response) -> events(request, response, true));
     }
 
-    private void events(ServerRequest request, ServerResponse response) {
+    private static String placeEvent(Place place) {
+        return "id: " + place.eventId() + "\nevent: place\nretry: 1000\ndata: " + QueueResource.json(place).build()
+                + "\n\n";
+    }
+
+    /**
+     * {@code joining}: the POST, which joins the line as {@code POST …/queue} does (the same admission, the same
+     * place when joined already) and sends that place as the stream's first event, ticket included; a buyer
+     * follows the line in one request where joining and following took two (issue #33's requests per winner).
+     */
+    private void events(ServerRequest request, ServerResponse response, boolean joining) {
         long buyer;
         Activity activity;
         try {
@@ -115,7 +129,19 @@ public class QueueEventsRoute implements HttpService {
             return;
         }
         try {
-            stream(request, response, buyer, activity);
+            Place joined = null;
+            if (joining) {
+                try {
+                    joined = this.joining.join(request, activity, buyer);
+                } catch (Problem problem) {
+                    PurchaseRoute.send(response, request, problem);
+                    return;
+                } catch (RuntimeException failure) {
+                    PurchaseRoute.send(response, request, ProblemMapper.of(failure));
+                    return;
+                }
+            }
+            stream(request, response, buyer, activity, joined);
         } finally {
             openStreams.computeIfPresent(buyer, (id, open) -> open <= 1 ? null : open - 1);
         }
@@ -135,15 +161,22 @@ public class QueueEventsRoute implements HttpService {
         return admitted[0];
     }
 
-    private void stream(ServerRequest request, ServerResponse response, long buyer, Activity activity) {
-        Optional<String> ticket = request.headers().first(HeaderNames.create(QueueResource.TICKET_HEADER));
-        String lastEventId = request.headers().first(HeaderNames.create("Last-Event-ID")).orElse(null);
+    private void stream(ServerRequest request, ServerResponse response, long buyer, Activity activity, Place joined) {
+        Optional<String> ticket = joined != null && joined.ticket() != null ? Optional.of(joined.ticket())
+                : request.headers().first(HeaderNames.create(QueueResource.TICKET_HEADER));
+        String lastEventId = joined != null ? null
+                : request.headers().first(HeaderNames.create("Last-Event-ID")).orElse(null);
         response.status(Status.OK_200);
         response.header(HeaderNames.CONTENT_TYPE, "text/event-stream");
         response.header(HeaderNames.CACHE_CONTROL, "no-cache");
         // nginx would otherwise buffer the stream
         response.header(HeaderNames.create("X-Accel-Buffering"), "no");
         try (OutputStream out = response.outputStream()) {
+            if (joined != null) {
+                // the join's answer, ticket and all, as the first event; the stream goes on from its id
+                out.write(placeEvent(joined).getBytes(StandardCharsets.UTF_8));
+                lastEventId = joined.eventId();
+            }
             push(activity.id(), buyer, QueueResource.lineWindow(activity), ticket, lastEventId, out);
         } catch (IOException | UncheckedIOException gone) {
             // the client left: nothing to tell anyone
@@ -175,9 +208,7 @@ public class QueueEventsRoute implements HttpService {
                     // a reconnect after the purchase's events began: the place (USED) was told already
                 } else if (place != null && !place.eventId().equals(sent)) {
                     sent = place.eventId();
-                    String event = "id: " + sent + "\nevent: place\nretry: 1000\ndata: "
-                            + QueueResource.json(place).build() + "\n\n";
-                    out.write(event.getBytes(StandardCharsets.UTF_8));
+                    out.write(placeEvent(place).getBytes(StandardCharsets.UTF_8));
                     out.flush();
                     lastWrite = clock.millis();
                 } else if (clock.millis() - lastWrite >= KEEP_ALIVE_MILLIS) {

@@ -1,9 +1,6 @@
 package seckill.app.http;
 
-import java.time.Duration;
 import java.util.Optional;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 import io.helidon.webserver.http.ServerRequest;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -18,23 +15,17 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import seckill.admission.api.Admission;
-import seckill.admission.api.AdmissionDecision;
-import seckill.admission.api.PurchaseAttempt;
-import seckill.admission.api.SaleWindow;
 import seckill.ledger.api.catalogue.Activity;
 import seckill.queue.api.FindPlace;
-import seckill.queue.api.JoinLine;
-import seckill.queue.api.LineUnavailable;
 import seckill.queue.api.Place;
-import seckill.queue.api.PlaceState;
 import seckill.queue.api.QueueSwitch;
 import seckill.queue.api.QueueWindow;
 
 /**
  * The waiting room's HTTP (issue #33): {@code POST /api/v1/activities/{id}/queue} joins the line behind the
  * same admission as a purchase (halt, blocklists, the captcha-backed token once the sale started), {@code GET}
- * tells the buyer's place ({@link QueueEventsRoute} pushes it as Server-Sent Events). Every answer carries the
+ * tells the buyer's place ({@link QueueEventsRoute} pushes it as Server-Sent Events, and joins and pushes in one
+ * request on {@code POST …/queue/events}). Every answer carries the
  * signed ticket (show it as {@code X-Queue-Ticket} to get back a place Redis lost) and, on the buyer's turn,
  * the pass a purchase shows as {@code X-Queue-Pass}.
  */
@@ -43,53 +34,35 @@ import seckill.queue.api.QueueWindow;
 public class QueueResource {
 
     static final String TICKET_HEADER = "X-Queue-Ticket";
-    private static final Logger LOG = Logger.getLogger(QueueResource.class.getName());
 
     private final RehearsalGate rehearsals;
-    private final Admission admission;
     private final QueueSwitch queue;
-    private final JoinLine joining;
+    private final JoiningTheLine joining;
     private final FindPlace places;
-    private final ClientAddress clientAddress;
     private final BuyerAuthentication buyers;
 
     @Inject
-    QueueResource(RehearsalGate rehearsals, Admission admission, QueueSwitch queue, JoinLine joining, FindPlace places,
-                  ClientAddress clientAddress, BuyerAuthentication buyers) {
+    QueueResource(RehearsalGate rehearsals, QueueSwitch queue, JoiningTheLine joining, FindPlace places,
+                  BuyerAuthentication buyers) {
         this.rehearsals = rehearsals;
-        this.admission = admission;
         this.queue = queue;
         this.joining = joining;
         this.places = places;
-        this.clientAddress = clientAddress;
         this.buyers = buyers;
     }
 
     /** For CDI's proxy. */
     QueueResource() {
-        this(null, null, null, null, null, null, null);
+        this(null, null, null, null, null);
     }
 
     @POST
     @Produces(MediaType.APPLICATION_JSON)
-    public Response join(@PathParam("activityId") String activityIdText,
-                         @HeaderParam(PurchaseAnswers.TOKEN_HEADER) String token,
-                         @HeaderParam("X-Forwarded-For") String forwardedFor, @Context ServerRequest request) {
+    public Response join(@PathParam("activityId") String activityIdText, @Context ServerRequest request) {
         long buyer = buyers.buyerOf(request);
         Activity activity = rehearsals.activity(request, activityIdText, () -> buyer);
         queueOn(queue);
-        SaleWindow window = new SaleWindow(activity.startsAt(), activity.endsAt());
-        AdmissionDecision decision = admission.admitToLine(new PurchaseAttempt(activity.id(), 0, buyer,
-                clientAddress.of(request, forwardedFor), window, Optional.ofNullable(token)));
-        if (!(decision instanceof AdmissionDecision.Admitted)) {
-            throw PurchaseAnswers.refusal(decision, window);
-        }
-        Place place = unavailableAsProblem(() -> joining.join(activity.id(), buyer, lineWindow(activity)));
-        if (place.state() == PlaceState.SOLD_OUT && place.place() == 0) {
-            throw new Problem(410, "SOLD_OUT", "Sold out", "Every unit is gone; the line is closed. It opens again "
-                    + "if units come back.");
-        }
-        return Response.ok(json(place).build().toString()).build();
+        return Response.ok(json(joining.join(request, activity, buyer)).build().toString()).build();
     }
 
     @GET
@@ -99,7 +72,7 @@ public class QueueResource {
         long buyer = buyers.buyerOf(request);
         Activity activity = rehearsals.activity(request, activityIdText, () -> buyer);
         queueOn(queue);
-        return json(unavailableAsProblem(() -> places.find(activity.id(), buyer, lineWindow(activity),
+        return json(JoiningTheLine.unavailableAsProblem(() -> places.find(activity.id(), buyer, lineWindow(activity),
                 Optional.ofNullable(ticket)))).build().toString();
     }
 
@@ -111,16 +84,6 @@ public class QueueResource {
 
     static QueueWindow lineWindow(Activity activity) {
         return new QueueWindow(activity.startsAt(), activity.endsAt());
-    }
-
-    private static Place unavailableAsProblem(java.util.function.Supplier<Place> call) {
-        try {
-            return call.get();
-        } catch (LineUnavailable e) {
-            LOG.log(Level.WARNING, "waiting line unavailable", e);
-            throw new Problem(503, "QUEUE_UNAVAILABLE", "Temporarily unavailable", "The waiting line does not answer "
-                    + "right now; ask again (joining again keeps your place).", Duration.ofSeconds(1));
-        }
     }
 
     static JsonObjectBuilder json(Place place) {

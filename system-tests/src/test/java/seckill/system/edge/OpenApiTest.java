@@ -94,7 +94,7 @@ class OpenApiTest extends ServiceTest {
                 }
             }
         }
-        assertThat(operations, is(9));
+        assertThat(operations, is(10));
         assertThat("operations naming an activity without REHEARSAL_MARK_ON_REAL_ACTIVITY", undeclared, empty());
     }
 

@@ -179,7 +179,8 @@ class RehearsalTest extends ServiceTest {
                 new Route("GET", a + "/queue", null),
                 new Route("GET", a + "/queue/events", null),
                 new Route("GET", a + "/reservations", null),
-                new Route("GET", "/api/v1/reservations/" + reservationId, null));
+                new Route("GET", "/api/v1/reservations/" + reservationId, null),
+                new Route("POST", a + "/queue/events", ""));
     }
 
     private static String mark(long activity, long buyer, long epochSeconds) {

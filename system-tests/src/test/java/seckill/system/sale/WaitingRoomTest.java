@@ -479,6 +479,49 @@ class WaitingRoomTest extends ServiceTest {
     }
 
     /**
+     * Issue #33's requests per winner: a buyer joins and follows the line in one request ({@code POST …/queue/events})
+     * where joining and following took two. The stream's first event is the place joined, ticket included (the same
+     * place a join by {@code POST …/queue} answers then); the turn comes on the same stream and the purchase with its
+     * pass is reserved; a closed line answers the POST {@code 410 SOLD_OUT} with no stream and no place.
+     */
+    @Test
+    void aBuyerJoinsAndFollowsTheLineInOneRequest() throws Exception {
+        long activity = sale.createOpenActivity(SKU, 1, 1);
+        long buyer = BUYERS.incrementAndGet();
+        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        var stream = events(activity, buyer, null, lines, true);
+        Map<String, String> first = nextEvent(lines, 10);
+        assertThat(first.toString(), first.get("event"), is("place"));
+        String ticket = SaleFixture.field(first.get("data"), "ticket");
+        assertThat(ticket, notNullValue());
+        long place = SaleFixture.number(first.get("data"), "place");
+        assertThat(place, greaterThan(0L));
+        // it joined: joining again (the other door) gives the same place
+        HttpResponse<String> again = join(activity, buyer);
+        assertThat(again.body(), SaleFixture.number(again.body(), "place"), is(place));
+        Map<String, String> event = first;
+        while (!"YOUR_TURN".equals(SaleFixture.field(event.get("data"), "state"))) {
+            event = nextEvent(lines, 10);
+            assertThat("the turn pushed on the same stream", event.isEmpty(), is(false));
+        }
+        HttpResponse<String> bought = purchase(activity, buyer, SaleFixture.field(event.get("data"), "pass"), "joined");
+        assertThat(bought.body(), bought.statusCode(), is(202));
+        SaleFixture.await("the order", Duration.ofSeconds(30), () -> sale.orders(activity) == 1);
+        stream.cancel(true);
+
+        // the only unit is gone: the line is closed, and a buyer who never joined is refused before any stream
+        long late = BUYERS.incrementAndGet();
+        SaleFixture.await("the line closed", Duration.ofSeconds(10), () -> join(activity, BUYERS.incrementAndGet())
+                .statusCode() == 410);
+        HttpResponse<String> refused = contract.check(sale.send(SaleFixture.asBuyer(HttpRequest.newBuilder(sale.base
+                .resolve("/api/v1/activities/" + activity + "/queue/events")).header("Accept", "text/event-stream")
+                .POST(HttpRequest.BodyPublishers.noBody()), late)));
+        assertThat(refused.body(), refused.statusCode(), is(410));
+        assertThat(SaleFixture.field(refused.body(), "code"), is("SOLD_OUT"));
+        assertThat(SaleFixture.field(place(activity, late).body(), "state"), is("NOT_IN_LINE"));
+    }
+
+    /**
      * Hostile review (s44-qattack): one buyer's token opens event streams without limit, each holding a virtual
      * thread, its buffers (78 KB a stream measured) and a Redis read every poll for up to
      * seckill.queue.events-max-seconds (900 s): one client multiplies its load on the service and on Redis by the
@@ -585,8 +628,20 @@ class WaitingRoomTest extends ServiceTest {
 
     private java.util.concurrent.CompletableFuture<HttpResponse<Void>> events(long activity, long buyer, String lastId,
                                                                                BlockingQueue<String> lines) {
+        return events(activity, buyer, lastId, lines, false);
+    }
+
+    /** {@code joining}: {@code POST …/queue/events}, which joins the line and follows it in one request. */
+    private java.util.concurrent.CompletableFuture<HttpResponse<Void>> events(long activity, long buyer, String lastId,
+                                                                               BlockingQueue<String> lines,
+                                                                               boolean joining) {
         HttpRequest.Builder request = HttpRequest.newBuilder(sale.base.resolve(
-                "/api/v1/activities/" + activity + "/queue/events")).header("Accept", "text/event-stream").GET();
+                "/api/v1/activities/" + activity + "/queue/events")).header("Accept", "text/event-stream");
+        if (joining) {
+            request.POST(HttpRequest.BodyPublishers.noBody());
+        } else {
+            request.GET();
+        }
         if (lastId != null) {
             request.header("Last-Event-ID", lastId);
         }
