@@ -376,14 +376,36 @@ public class QueueBench {
     /** The line's protocol: join, follow the stream, buy with the pass, stop at the order or sold out. */
     static Story waitInLine(long activity, long buyer, int index, long t0) throws Exception {
         String token = token(buyer);
+        String lastIdOfJoin = null;
         long calls = 0;
         JoinAnswer joined;
         long firstSent = -1;
         long sent;
         int attempts = 0;
+        EventStream opened = null;
         while (true) {
             attempts++;
-            joined = join(activity, token, t0);
+            if (JOIN_STREAM) {
+                Joining joining;
+                try {
+                    joining = EventStream.join(activity, token, t0);
+                } catch (IOException lost) {
+                    Thread.sleep(1000);
+                    continue;
+                }
+                Map<String, String> first = joining.stream() == null ? null : joining.stream().next();
+                if (joining.stream() != null && first == null) {
+                    joining.stream().close();
+                    Thread.sleep(1000);
+                    continue;
+                }
+                opened = joining.stream();
+                joined = new JoinAnswer(joining.statusCode(), first == null ? joining.body() : first.get("data"),
+                        joining.retryAfter(), joining.sentMillis());
+                lastIdOfJoin = first == null ? null : first.get("id");
+            } else {
+                joined = join(activity, token, t0);
+            }
             sent = joined.sentMillis();
             firstSent = firstSent < 0 ? sent : firstSent;
             calls++;
@@ -404,15 +426,30 @@ public class QueueBench {
         long[] calledAt = {-1};
         long[] turnHeard = {-1};
         String ticket = field(joined.body(), "ticket");
-        String lastId = null;
+        String lastId = lastIdOfJoin;
         long[] wonAt = {-1};
         long reservedAt = -1;
         String[] outcome = {null};
+        // (the joining stream's first event, the place joined, is read above: the stream goes on from there)
+        String joinedData = opened == null ? null : joined.body();
         while (outcome[0] == null) {
-            calls++;
-            try (EventStream stream = EventStream.open(activity, token, ticket, lastId)) {
+            EventStream open;
+            if (opened != null) {
+                open = opened;
+                opened = null;
+            } else {
+                calls++;
+                open = EventStream.open(activity, token, ticket, lastId);
+            }
+            try (EventStream stream = open) {
                 Map<String, String> event;
-                while ((event = stream.next()) != null) {
+                if (joinedData != null) {
+                    event = Map.of("event", "place", "data", joinedData);
+                    joinedData = null;
+                } else {
+                    event = stream.next();
+                }
+                for (; event != null; event = stream.next()) {
                     lastId = event.getOrDefault("id", lastId);
                     String data = event.getOrDefault("data", "");
                     if ("place".equals(event.get("event"))) {
@@ -468,6 +505,17 @@ public class QueueBench {
         return new Story(index, wonAt[0], calls, outcome[0], System.currentTimeMillis() - t0, reservedAt,
                 new Joined(firstSent, sent, answered, attempts, place, passPlace[0], calledAt[0], turnHeard[0]));
     }
+
+    /** A join on {@code POST …/queue/events}: its status, a refusal's body and Retry-After, the stream when joined. */
+    record Joining(int statusCode, String body, int retryAfter, long sentMillis, EventStream stream) {
+    }
+
+    /**
+     * Whether a buyer joins and follows in one request ({@code POST …/queue/events}, the page's and the typed client's
+     * way since issue #33's requests-per-winner step) or, with {@code QB_JOIN_STREAM=0}, joins ({@code POST …/queue})
+     * and then opens the stream: two requests.
+     */
+    static final boolean JOIN_STREAM = !"0".equals(System.getenv("QB_JOIN_STREAM"));
 
     /** A join's answer, and when it was sent (ms since t0): as the client was asked to, or as its bytes were written. */
     record JoinAnswer(int statusCode, String body, int retryAfter, long sentMillis) {
@@ -750,6 +798,58 @@ public class QueueBench {
                 }
             }
             return stream;
+        }
+
+        /**
+         * {@code POST …/queue/events}: joins the line and follows it in one request. Its answer: 200 with the stream
+         * (its first event the place joined), or the refusal's status, body and Retry-After (the stream then null).
+         */
+        static Joining join(long activity, String token, long t0) throws IOException {
+            requests.incrementAndGet();
+            Socket socket = new Socket();
+            socket.connect(new InetSocketAddress(base.getHost(), base.getPort()), 10_000);
+            socket.setSoTimeout(60_000);
+            EventStream stream = new EventStream(socket);
+            OutputStream out = socket.getOutputStream();
+            out.write(("POST /api/v1/activities/" + activity + "/queue/events HTTP/1.1\r\nHost: " + base.getHost() + ":"
+                    + base.getPort() + "\r\nAccept: text/event-stream\r\nAuthorization: Bearer " + token
+                    + "\r\nContent-Length: 0\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            long sent = System.currentTimeMillis() - t0;
+            String status = stream.rawLine();
+            if (status == null) {
+                socket.close();
+                throw new IOException("join: no answer");
+            }
+            int code = Integer.parseInt(status.split(" ")[1]);
+            int retryAfter = 1;
+            long length = -1;
+            String line;
+            while ((line = stream.rawLine()) != null && !line.isEmpty()) {
+                String lower = line.toLowerCase();
+                if (lower.startsWith("transfer-encoding:") && lower.contains("chunked")) {
+                    stream.chunked = true;
+                } else if (lower.startsWith("content-length:")) {
+                    length = Long.parseLong(line.substring(15).trim());
+                } else if (lower.startsWith("retry-after:")) {
+                    try {
+                        retryAfter = Integer.parseInt(line.substring(12).trim());
+                    } catch (NumberFormatException e) {
+                        retryAfter = 1;
+                    }
+                }
+            }
+            if (code == 200) {
+                streamsOpened.incrementAndGet();
+                return new Joining(code, "", retryAfter, sent, stream);
+            }
+            ByteArrayOutputStream body = new ByteArrayOutputStream();
+            byte[] more;
+            while ((length < 0 || body.size() < length) && (more = stream.body()) != null) {
+                body.write(more);
+            }
+            socket.close();
+            return new Joining(code, body.toString(StandardCharsets.UTF_8), retryAfter, sent, null);
         }
 
         /** The next event (id, event, data), or null when the stream ended. */

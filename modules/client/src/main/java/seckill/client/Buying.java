@@ -74,8 +74,8 @@ public final class Buying {
 
     /**
      * Buys for {@code userId} and waits for the order, going through the waiting line when the service asks for it:
-     * a purchase answered {@code 403 QUEUE_PASS_REQUIRED} joins the line ({@code POST …/queue}), follows the place
-     * pushed over {@code GET …/queue/events} until the buyer's turn, buys again (the same {@code requestId}) with the
+     * a purchase answered {@code 403 QUEUE_PASS_REQUIRED} joins the line and follows the place pushed on the same
+     * request ({@code POST …/queue/events}, {@link QueueEvents#joinAndFollow}) until the buyer's turn, buys again (the same {@code requestId}) with the
      * pass as {@code X-Queue-Pass}, then follows the same stream (reconnecting with {@code Last-Event-ID}) until the
      * reservation is no longer QUEUED. Returns the reservation as pushed: ORDERED with its {@code orderNo}, or
      * FAILED with its reason. A pass that expired unused, or a place the service lost, joins again. Throws
@@ -97,21 +97,24 @@ public final class Buying {
                 if (events == null) {
                     throw required;
                 }
-                QueuePlace place = retrying(() -> api.joinQueue(activityId, userId, token), deadline);
-                ticket = place.ticket();
-                if (!turnOrEnd(place.state())) {
-                    String shownTicket = ticket;
-                    QueueEvents.Event last;
-                    try {
-                        last = events.follow(activityId, userId, shownTicket, lastEventId, deadline,
-                                event -> !(event instanceof QueueEvents.PlaceChanged changed
-                                        && turnOrEnd(changed.place().state())));
-                    } catch (QueueEvents.DeadlinePassed passed) {
-                        throw new DeadlinePassed("not called from the waiting line before " + deadline, passed);
-                    }
-                    lastEventId = last.id();
-                    place = ((QueueEvents.PlaceChanged) last).place();
+                // joined and followed in one request: its first event is the place joined, ticket included
+                String[] joinedTicket = {null};
+                QueueEvents.Event last;
+                try {
+                    last = events.joinAndFollow(activityId, userId, token, deadline, event -> {
+                        if (event instanceof QueueEvents.PlaceChanged changed && changed.place().ticket() != null
+                                && joinedTicket[0] == null) {
+                            joinedTicket[0] = changed.place().ticket();
+                        }
+                        return !(event instanceof QueueEvents.PlaceChanged changed
+                                && turnOrEnd(changed.place().state()));
+                    });
+                } catch (QueueEvents.DeadlinePassed passed) {
+                    throw new DeadlinePassed("not called from the waiting line before " + deadline, passed);
                 }
+                lastEventId = last.id();
+                QueuePlace place = ((QueueEvents.PlaceChanged) last).place();
+                ticket = place.ticket() != null ? place.ticket() : joinedTicket[0];
                 switch (place.state()) {
                     case "YOUR_TURN" -> pass = place.pass();
                     case "SOLD_OUT", "USED" -> {
@@ -187,30 +190,6 @@ public final class Buying {
                     .findFirst();
         }
         return Optional.empty();
-    }
-
-    /** A call retried after its Retry-After while the service says nothing happened, up to the deadline. */
-    private <T> T retrying(java.util.function.Supplier<T> call, Instant deadline) throws InterruptedException {
-        while (true) {
-            Duration wait;
-            RuntimeException last;
-            try {
-                return call.get();
-            } catch (SeckillProblem problem) {
-                if (!problem.retryable() && problem.status() < 500) {
-                    throw problem;
-                }
-                wait = problem.retryAfter().orElse(AFTER_A_LOST_ANSWER);
-                last = problem;
-            } catch (ProcessingException lostAnswer) {
-                wait = AFTER_A_LOST_ANSWER;
-                last = lostAnswer;
-            }
-            if (!clock.instant().plus(wait).isBefore(deadline)) {
-                throw new DeadlinePassed("no answer before " + deadline, last);
-            }
-            pause.sleep(wait);
-        }
     }
 
     private Reservation buy(long activityId, long userId, String token, String pass, PurchaseRequest request,

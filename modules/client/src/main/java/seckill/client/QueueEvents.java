@@ -20,7 +20,8 @@ import jakarta.json.bind.JsonbBuilder;
 
 /**
  * A buyer following their place in the waiting line over Server-Sent Events
- * ({@code GET /api/v1/activities/{activityId}/queue/events}, {@code text/event-stream}): events {@code place}
+ * ({@code GET /api/v1/activities/{activityId}/queue/events}, {@code text/event-stream}; joining and following in
+ * one request with {@link #joinAndFollow}, {@code POST} on the same path): events {@code place}
  * (a {@link QueuePlace}) while they wait, then, once their pass bought, events {@code reservation} (their
  * {@link BuyerReservations}: QUEUED, then ORDERED with the order number, or FAILED). When the service ends a
  * stream (it lasts {@code seckill.queue.events-max-seconds}) or the connection drops, this reconnects after the
@@ -74,12 +75,39 @@ public final class QueueEvents {
      */
     public Event follow(long activityId, long userId, String ticket, String lastEventId, Instant deadline,
                         Predicate<Event> keepGoing) throws InterruptedException {
+        return stream(activityId, userId, ticket, lastEventId, false, null, deadline, keepGoing);
+    }
+
+    /**
+     * Joins {@code activityId}'s line and follows the place in one request ({@code POST …/queue/events}, whose first
+     * event is the place joined, ticket included), then as {@link #follow} does: a stream that ends is followed again
+     * by {@code GET} with that ticket and {@code Last-Event-ID}. {@code purchaseToken} (may be null) is sent as
+     * {@code X-Purchase-Token}. A join refused for good throws the service's {@link SeckillProblem} (e.g.
+     * {@code 410 SOLD_OUT}); one refused for now ({@code 503}) is sent again after its {@code Retry-After}.
+     */
+    public Event joinAndFollow(long activityId, long userId, String purchaseToken, Instant deadline,
+                               Predicate<Event> keepGoing) throws InterruptedException {
+        return stream(activityId, userId, null, null, true, purchaseToken, deadline, keepGoing);
+    }
+
+    private Event stream(long activityId, long userId, String ticket, String lastEventId, boolean joinFirst,
+                         String purchaseToken, Instant deadline, Predicate<Event> keepGoing)
+            throws InterruptedException {
         String last = lastEventId;
+        boolean joining = joinFirst;
         Duration retry = DEFAULT_RETRY;
         while (clock.instant().isBefore(deadline)) {
             HttpRequest.Builder request = HttpRequest.newBuilder(
                             base.resolve("/api/v1/activities/" + activityId + "/queue/events"))
-                    .header("Accept", "text/event-stream").GET();
+                    .header("Accept", "text/event-stream");
+            if (joining) {
+                request.POST(HttpRequest.BodyPublishers.noBody());
+                if (purchaseToken != null) {
+                    request.header(SeckillApi.TOKEN, purchaseToken);
+                }
+            } else {
+                request.GET();
+            }
             String bearer = bearerOf == null ? null : bearerOf.apply(userId);
             if (bearer != null) {
                 request.header("Authorization", "Bearer " + bearer);
@@ -121,6 +149,13 @@ public final class QueueEvents {
                         Event event = event(dispatched.get());
                         if (event != null) {
                             last = event.id();
+                            if (joining && event instanceof PlaceChanged joined) {
+                                // joined: a stream that ends is followed again, not joined again
+                                joining = false;
+                                if (joined.place().ticket() != null) {
+                                    ticket = joined.place().ticket();
+                                }
+                            }
                             if (!keepGoing.test(event)) {
                                 return event;
                             }

@@ -352,25 +352,23 @@
 
   // --- The waiting line (issue #33): join, show the place as it is pushed, buy on the turn.
 
-  async function joinLine() {
-    const headers = token ? {'X-Purchase-Token': token} : {};
-    const answer = await call('POST', '/api/v1/activities/' + activityId + '/queue', undefined, headers);
-    if (answer.status === 200) {
-      ticket = answer.json.ticket || ticket;
-      showPlace(answer.json);
-      followLine(answer.json.events);
-    } else if (answer.status === 410) {
+  // Joins and follows in one request (POST …/queue/events): its first event is the place joined, ticket included.
+  function joinLine() {
+    followLine('/api/v1/activities/' + activityId + '/queue/events', true);
+  }
+
+  // A join refused before any stream: what POST …/queue answered before, the same codes.
+  function joinRefused(code, problem, retryAfter) {
+    if (code === 410) {
       done = true;
       busy = false;
       status('Sold out. Every unit has been taken.', 'bad');
       tick();
-    } else if (answer.status === 503 || answer.status === 429) {
-      retryIn(answer.retryAfter || 2, 'Joining the line — trying again in {s} s. Nothing is lost.');
-    } else if (answer.json.code === 'QUEUE_OFF') {
-      queueOff();
+    } else if (code === 503 || code === 429) {
+      retryIn(retryAfter || 2, 'Joining the line — trying again in {s} s. Nothing is lost.');
     } else {
       busy = false;
-      status(answer.json.detail || ('Could not join the line (' + answer.status + ').'), 'bad');
+      status(problem.detail || ('Could not join the line (' + code + ').'), 'bad');
       tick();
     }
   }
@@ -406,7 +404,7 @@
       $('line-wait').textContent = 'Every unit is taken for now; if one comes back, the line moves again.';
       status('Sold out for now. Keep this page open: units that come back go to the line in order.', 'bad');
     } else if (place.state === 'EXPIRED' || place.state === 'NOT_IN_LINE') {
-      // the turn passed unused (or Redis lost the place): join again, the ticket gives a lost place back
+      // the turn passed unused (or Redis lost the place): join again
       if (!done) { stopLine(); setTimeout(joinLine, 1000); }
     } else if (place.state === 'USED') {
       $('line').hidden = true;
@@ -429,22 +427,35 @@
 
   // The line's events over fetch (EventSource cannot send the Authorization header): 'place' while
   // waiting, 'reservation' after the purchase. Reconnects with Last-Event-ID; falls back to asking.
-  async function followLine(path) {
+  // joining: POST, which joins first (a refusal comes before any stream); after it, GET with the ticket and the
+  // last event's id.
+  async function followLine(path, joining) {
     stopLine();
     const mine = new AbortController();
     lineStream = mine;
     const headers = {'Accept': 'text/event-stream'};
     if (bearer) headers['Authorization'] = 'Bearer ' + bearer;
-    if (ticket) headers['X-Queue-Ticket'] = ticket;
-    if (lastEventId) headers['Last-Event-ID'] = lastEventId;
+    if (joining) {
+      if (token) headers['X-Purchase-Token'] = token;
+    } else {
+      if (ticket) headers['X-Queue-Ticket'] = ticket;
+      if (lastEventId) headers['Last-Event-ID'] = lastEventId;
+    }
     let finished = false;
     try {
-      const response = await fetch(path, {headers, signal: mine.signal});
-      if (response.status === 409) {
-        let code = null;
-        try { code = (await response.json()).code; } catch (e) { /* no body */ }
-        if (code === 'QUEUE_OFF') {
-          if (lineStream === mine) queueOff();
+      const response = await fetch(path, {method: joining ? 'POST' : 'GET', headers, signal: mine.signal});
+      if (response.status !== 200) {
+        let problem = {};
+        try { problem = await response.json(); } catch (e) { /* no body */ }
+        if (lineStream !== mine) return;
+        if (problem.code === 'QUEUE_OFF') {
+          queueOff();
+          return;
+        }
+        if (joining) {
+          lineStream = null;
+          const retryAfter = parseInt(response.headers.get('Retry-After') || '0', 10);
+          joinRefused(response.status, problem, isNaN(retryAfter) ? 0 : retryAfter);
           return;
         }
       }
@@ -468,7 +479,11 @@
           if (!event.data) continue;
           if (event.id) lastEventId = event.id;
           const data = JSON.parse(event.data);
-          if (event.event === 'place') showPlace(data);
+          if (event.event === 'place') {
+            if (data.ticket) ticket = data.ticket;
+            joining = false;
+            showPlace(data);
+          }
           if (event.event === 'reservation') {
             finished = data.reservations.length > 0 && data.reservations.every(showReservation);
           }
@@ -479,7 +494,7 @@
     }
     if (lineStream !== mine || finished || shownOrder) return;
     // the stream ended (a proxy, a restart, its time limit): ask once and go on following
-    setTimeout(() => { if (lineStream === mine && !shownOrder) followLine(path); }, 1000);
+    setTimeout(() => { if (lineStream === mine && !shownOrder) followLine(path, joining); }, 1000);
   }
 
   function start() {
