@@ -56,7 +56,7 @@ public class QueueEventsRoute implements HttpService {
     private static final long KEEP_ALIVE_MILLIS = 15_000;
 
     private final RehearsalGate rehearsals;
-    private final JoiningTheLine joining;
+    private final LineDoor joining;
     private final QueueSwitch queue;
     private final FollowPlaces follow;
     private final ReservationTracking reservations;
@@ -69,7 +69,7 @@ public class QueueEventsRoute implements HttpService {
     private final java.util.concurrent.ConcurrentHashMap<Long, Integer> openStreams = new java.util.concurrent.ConcurrentHashMap<>();
 
     @Inject
-    QueueEventsRoute(RehearsalGate rehearsals, JoiningTheLine joining, QueueSwitch queue, FollowPlaces follow, ReservationTracking reservations,
+    QueueEventsRoute(RehearsalGate rehearsals, LineDoor joining, QueueSwitch queue, FollowPlaces follow, ReservationTracking reservations,
                      BuyerAuthentication buyers, Clock clock,
                      @ConfigProperty(name = "seckill.queue.events-poll-millis", defaultValue = "500") long pollMillis,
                      @ConfigProperty(name = "seckill.queue.events-max-seconds", defaultValue = "900") long streamSeconds,

@@ -37,12 +37,12 @@ public class QueueResource {
 
     private final RehearsalGate rehearsals;
     private final QueueSwitch queue;
-    private final JoiningTheLine joining;
+    private final LineDoor joining;
     private final FindPlace places;
     private final BuyerAuthentication buyers;
 
     @Inject
-    QueueResource(RehearsalGate rehearsals, QueueSwitch queue, JoiningTheLine joining, FindPlace places,
+    QueueResource(RehearsalGate rehearsals, QueueSwitch queue, LineDoor joining, FindPlace places,
                   BuyerAuthentication buyers) {
         this.rehearsals = rehearsals;
         this.queue = queue;
@@ -72,7 +72,7 @@ public class QueueResource {
         long buyer = buyers.buyerOf(request);
         Activity activity = rehearsals.activity(request, activityIdText, () -> buyer);
         queueOn(queue);
-        return json(JoiningTheLine.unavailableAsProblem(() -> places.find(activity.id(), buyer, lineWindow(activity),
+        return json(LineDoor.unavailableAsProblem(() -> places.find(activity.id(), buyer, lineWindow(activity),
                 Optional.ofNullable(ticket)))).build().toString();
     }
 

@@ -26,23 +26,23 @@ import seckill.queue.api.PlaceState;
  * (the place as the first event of the stream that follows it, so a buyer needs one request, not two).
  */
 @ApplicationScoped
-class JoiningTheLine {
+class LineDoor {
 
-    private static final Logger LOG = Logger.getLogger(JoiningTheLine.class.getName());
+    private static final Logger LOG = Logger.getLogger(LineDoor.class.getName());
 
     private final Admission admission;
     private final JoinLine joining;
     private final ClientAddress clientAddress;
 
     @Inject
-    JoiningTheLine(Admission admission, JoinLine joining, ClientAddress clientAddress) {
+    LineDoor(Admission admission, JoinLine joining, ClientAddress clientAddress) {
         this.admission = admission;
         this.joining = joining;
         this.clientAddress = clientAddress;
     }
 
     /** For CDI's proxy. */
-    JoiningTheLine() {
+    LineDoor() {
         this(null, null, null);
     }
 
