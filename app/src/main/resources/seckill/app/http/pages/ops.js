@@ -128,6 +128,12 @@
       push('rehearsal.orders', was ? rate(rehearsal.ordersCreated, was.ordersCreated) : 0);
       chart('rehearsal.purchases', 'rehearsal: purchase attempts / s');
       chart('rehearsal.orders', 'rehearsal: orders created / s');
+      // each answer apart, as the ramp's report draws its steps: the layer that sheds shows as its own chart
+      Object.keys(rehearsal.purchases).sort().forEach((outcome) => {
+        const before = was && was.purchases[outcome] !== undefined ? was.purchases[outcome] : rehearsal.purchases[outcome];
+        push('rehearsal.purchases.' + outcome, was ? rate(rehearsal.purchases[outcome], before) : 0);
+        chart('rehearsal.purchases.' + outcome, 'rehearsal: ' + outcome + ' / s');
+      });
     }
 
     const stock = $('stock');
