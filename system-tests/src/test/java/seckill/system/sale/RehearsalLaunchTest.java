@@ -41,6 +41,8 @@ class RehearsalLaunchTest extends ServiceTest {
     @Test
     void aRehearsalIsLaunchedOnlyWhenSwitchedOnWithAShadowDatabaseAndIsDeletedCompletely() throws Exception {
         SaleFixture here = new SaleFixture(target.getUri(), db);
+        // every answer of the launch and the purge as the served contract declares it
+        seckill.system.ServedContract contract = seckill.system.ServedContract.of(target);
         long real = here.createOpenActivity(SKU, 5, 1);
         // switched on but no shadow database (this in-process service): 501, nothing created
         assertNotAvailable(here);
@@ -63,7 +65,7 @@ class RehearsalLaunchTest extends ServiceTest {
             SaleFixture sale = new SaleFixture(on.base(), db);
             String body = body();
             HttpResponse<String> launched = launch(sale, "rehearsal-launch-" + real, body);
-            assertThat(launched.body(), launched.statusCode(), is(201));
+            assertThat(launched.body(), contract.check(launched).statusCode(), is(201));
             long rehearsal = SaleFixture.number(launched.body(), "activityId");
             assertThat(rehearsal, greaterThanOrEqualTo(World.REHEARSAL_IDS_FROM));
             assertThat(launched.headers().firstValue("Location").orElse("").endsWith("/api/v1/activities/" + rehearsal), is(true));
@@ -80,7 +82,7 @@ class RehearsalLaunchTest extends ServiceTest {
             assertThat(again.headers().firstValue("Idempotent-Replayed").orElse(""), is("true"));
 
             // a real activity is never deleted
-            HttpResponse<String> refused = delete(sale, real);
+            HttpResponse<String> refused = contract.check(delete(sale, real));
             assertThat(refused.body(), refused.statusCode(), is(405));
             assertThat(SaleFixture.field(refused.body(), "code"), is("REAL_ACTIVITY_NOT_DELETABLE"));
             assertThat(here.count("SELECT COUNT(*) FROM seckill_activity WHERE id = ?", real), is(1L));
@@ -89,7 +91,7 @@ class RehearsalLaunchTest extends ServiceTest {
                     .DELETE()).statusCode(), is(401));
 
             // deleted completely, and again: nothing left, still 204
-            assertThat(delete(sale, rehearsal).statusCode(), is(204));
+            assertThat(contract.check(delete(sale, rehearsal)).statusCode(), is(204));
             assertThat(RealWorldDump.keys(redis, "rh:{a" + rehearsal + ":*").isEmpty(), is(true));
             for (String table : List.of("seckill_activity WHERE id = ?", "seckill_stock WHERE activity_id = ?",
                     "seckill_activity_request WHERE activity_id = ?")) {
@@ -102,7 +104,7 @@ class RehearsalLaunchTest extends ServiceTest {
     }
 
     private void assertNotAvailable(SaleFixture sale) {
-        HttpResponse<String> refused = launch(sale, null, body());
+        HttpResponse<String> refused = seckill.system.ServedContract.of(target).check(launch(sale, null, body()));
         assertThat(refused.body(), refused.statusCode(), is(501));
         assertThat(SaleFixture.field(refused.body(), "code"), is("REHEARSAL_NOT_AVAILABLE"));
     }
