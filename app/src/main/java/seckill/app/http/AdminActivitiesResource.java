@@ -30,6 +30,7 @@ import seckill.ledger.api.IdempotentRequest;
 import seckill.ledger.api.catalogue.NewActivity;
 import seckill.ledger.api.catalogue.SkuLine;
 import seckill.ledger.api.catalogue.SkuPrice;
+import seckill.redis.World;
 import seckill.reservation.api.ReservationId;
 import seckill.reservation.api.ReservationUnavailable;
 
@@ -62,11 +63,18 @@ public class AdminActivitiesResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     public Response create(@HeaderParam("Idempotency-Key") String idempotencyKey, String body) {
-        NewActivity activity = read(JsonBody.parse(body), clock.instant(), pictures::problemWith);
+        LaunchRequest asked = readLaunch(JsonBody.parse(body), clock.instant(), pictures::problemWith);
+        if (asked.rehearsal() && !launching.rehearsalsAvailable()) {
+            throw rehearsalNotAvailable();
+        }
+        NewActivity activity = asked.activity();
         LaunchingActivities.Launch launched;
         try {
-            launched = idempotencyKey == null ? new LaunchingActivities.Launch(launching.launch(activity), false)
-                    : launching.launch(activity, idempotentRequest(idempotencyKey, body));
+            Optional<IdempotentRequest> request = idempotencyKey == null ? Optional.empty()
+                    : Optional.of(idempotentRequest(idempotencyKey, body));
+            launched = asked.rehearsal() ? launching.launch(World.REHEARSAL, activity, request)
+                    : request.isEmpty() ? new LaunchingActivities.Launch(launching.launch(activity), false)
+                    : launching.launch(activity, request.get());
         } catch (IdempotentRequest.Conflict e) {
             throw new Problem(422, "IDEMPOTENCY_KEY_REUSED", "Idempotency key reused",
                     "This Idempotency-Key was used for a different request; use a new key for a new activity.");
@@ -97,8 +105,32 @@ public class AdminActivitiesResource {
         }
     }
 
-    /** {@code pictureProblem}: why a picture's file name cannot be used here ({@link Pictures#problemWith}). */
+    /** A launch as asked: the activity, and whether it is a rehearsal ({@code "rehearsal": true}). */
+    record LaunchRequest(NewActivity activity, boolean rehearsal) {
+    }
+
+    /**
+     * {@link #readLaunch} for a service that launches no rehearsal: {@code "rehearsal": true} answers 501
+     * REHEARSAL_NOT_AVAILABLE (never read as a real activity), nothing created.
+     */
     static NewActivity read(JsonBody body, Instant now, Function<String, Optional<String>> pictureProblem) {
+        LaunchRequest asked = readLaunch(body, now, pictureProblem);
+        if (asked.rehearsal()) {
+            throw rehearsalNotAvailable();
+        }
+        return asked.activity();
+    }
+
+    private static Problem rehearsalNotAvailable() {
+        // issue #34: a drill asking for a shadow sale must never get a real activity instead
+        return new Problem(501, "REHEARSAL_NOT_AVAILABLE", "Rehearsal not available",
+                "This service does not launch rehearsals (shadow sales, docs/rehearsal.md): "
+                        + "seckill.rehearsal.launch.enabled is off or no shadow database (seckill.rehearsal.db.url) "
+                        + "is configured; nothing was created.");
+    }
+
+    /** {@code pictureProblem}: why a picture's file name cannot be used here ({@link Pictures#problemWith}). */
+    static LaunchRequest readLaunch(JsonBody body, Instant now, Function<String, Optional<String>> pictureProblem) {
         Optional<String> name = body.text("name", true, 200);
         Optional<Instant> startsAt = body.instant("startsAt", true);
         Optional<Instant> endsAt = body.instant("endsAt", true);
@@ -136,15 +168,8 @@ public class AdminActivitiesResource {
         }
         boolean rehearsal = body.bool("rehearsal").orElse(false);
         body.check();
-        if (rehearsal) {
-            // issue #34: refused until the shadow path is separated end to end (docs/rehearsal.md); never
-            // read as a real activity, which a drill asking for a shadow sale would not expect
-            throw new Problem(501, "REHEARSAL_NOT_AVAILABLE", "Rehearsal not available",
-                    "This service cannot run a rehearsal (a shadow sale) yet: its stock, orders and keys would not be "
-                            + "kept apart from the real sales (docs/rehearsal.md); nothing was created.");
-        }
-        return new NewActivity(name.orElseThrow(), startsAt.orElseThrow(), endsAt.orElseThrow(),
-                Duration.ofSeconds(paymentWindow), skus);
+        return new LaunchRequest(new NewActivity(name.orElseThrow(), startsAt.orElseThrow(), endsAt.orElseThrow(),
+                Duration.ofSeconds(paymentWindow), skus), rehearsal);
     }
 
     /** A decimal as written: digits, optionally a point and digits; no sign, exponent or spaces. */

@@ -8,15 +8,19 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObjectBuilder;
+import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
 import seckill.admission.api.Admission;
 import seckill.admission.api.HaltReason;
 import seckill.app.sale.LaunchingActivities;
+import seckill.app.sale.PurgingRehearsals;
+import seckill.redis.World;
 import seckill.ledger.api.catalogue.Activity;
 import seckill.ledger.api.catalogue.ActivityCatalog;
 import seckill.reservation.api.RestoreStock;
@@ -39,18 +43,47 @@ public class AdminSalesResource {
     private final Reconciliation reconciliation;
     private final ActivityCatalog catalog;
     private final LaunchingActivities launching;
+    private final PurgingRehearsals purging;
 
     @Inject
     AdminSalesResource(Admission admission,
                        SettlementSweeps sweeps,
                        Reconciliation reconciliation,
                        ActivityCatalog catalog,
-                       LaunchingActivities launching) {
+                       LaunchingActivities launching,
+                       PurgingRehearsals purging) {
         this.admission = admission;
         this.sweeps = sweeps;
         this.reconciliation = reconciliation;
         this.catalog = catalog;
         this.launching = launching;
+        this.purging = purging;
+    }
+
+    /**
+     * Deletes a rehearsal completely (issue #34, docs/rehearsal.md "The purge"): its keys and its shadow rows.
+     * A real activity: 405 REAL_ACTIVITY_NOT_DELETABLE. 204 also when nothing of it is left.
+     */
+    @DELETE
+    @Path("activities/{activityId}")
+    public Response delete(@PathParam("activityId") String activityIdText) {
+        long activityId = Buyer.pathId(activityIdText, "activity");
+        if (World.of(activityId) != World.REHEARSAL) {
+            throw new Problem(405, "REAL_ACTIVITY_NOT_DELETABLE", "Real activity not deletable",
+                    "Only a rehearsal (a shadow sale, docs/rehearsal.md) can be deleted; a real activity's rows and "
+                            + "keys are its sale's record. Nothing was changed.");
+        }
+        try {
+            purging.purge(activityId);
+        } catch (IllegalStateException noShadowLedger) {
+            throw new Problem(501, "REHEARSAL_NOT_AVAILABLE", "Rehearsal not available",
+                    "No shadow database (seckill.rehearsal.db.url) is configured: this service holds no rehearsal; "
+                            + "nothing was changed.");
+        } catch (ReservationUnavailable | redis.clients.jedis.exceptions.JedisException e) {
+            throw new Problem(503, "REDIS_UNAVAILABLE", "Redis unavailable",
+                    "Redis does not answer; the purge is unfinished. Send the DELETE again.", Duration.ofSeconds(5));
+        }
+        return Response.noContent().build();
     }
 
     @GET

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -20,6 +21,7 @@ import seckill.ledger.api.catalogue.SkuLine;
 import seckill.reservation.api.PreheatStock;
 import seckill.reservation.api.RestoreStock;
 import seckill.reservation.api.Preheating;
+import seckill.redis.World;
 
 /**
  * Launching an activity: its rows go into the ledger first (that gives it its id), then every SKU's
@@ -35,16 +37,53 @@ public class LaunchingActivities {
     private final Preheating preheating;
     private final LedgerHoldings ledger;
     private final long keysOutliveEndSeconds;
+    private final boolean rehearsalsAvailable;
 
     @Inject
     LaunchingActivities(ActivityCatalog catalog,
                         Preheating preheating,
                         LedgerHoldings ledger,
-                        @ConfigProperty(name = "seckill.reservation.keys-outlive-end-seconds", defaultValue = "259200") long keysOutliveEndSeconds) {
+                        @ConfigProperty(name = "seckill.reservation.keys-outlive-end-seconds", defaultValue = "259200") long keysOutliveEndSeconds,
+                        @ConfigProperty(name = "seckill.rehearsal.launch.enabled", defaultValue = "false") boolean rehearsalLaunches,
+                        @ConfigProperty(name = "seckill.rehearsal.db.url") Optional<String> shadowDatabase) {
         this.catalog = catalog;
         this.preheating = preheating;
         this.ledger = ledger;
         this.keysOutliveEndSeconds = keysOutliveEndSeconds;
+        this.rehearsalsAvailable = rehearsalLaunches && shadowDatabase.filter(url -> !url.isBlank()).isPresent();
+    }
+
+    /**
+     * Whether {@code "rehearsal": true} launches a rehearsal (issue #34, docs/rehearsal.md): only with
+     * {@code seckill.rehearsal.launch.enabled} (false until the rehearsal path is apart end to end) and a shadow
+     * database ({@code seckill.rehearsal.db.url}); otherwise it answers 501, nothing created.
+     */
+    public boolean rehearsalsAvailable() {
+        return rehearsalsAvailable;
+    }
+
+    /**
+     * Launches an activity in {@code world}: registered in that world's catalogue (a rehearsal in the shadow
+     * ledger, its id from 10^15), then preheated (a rehearsal's keys are {@code rh:} by its id).
+     *
+     * @throws IllegalStateException for a rehearsal when {@link #rehearsalsAvailable()} is false
+     */
+    public Launch launch(World world, NewActivity activity, Optional<IdempotentRequest> request) {
+        if (world == World.REHEARSAL && !rehearsalsAvailable) {
+            throw new IllegalStateException("rehearsal launches are off (docs/rehearsal.md)");
+        }
+        if (request.isEmpty()) {
+            Activity registered = catalog.register(world, activity);
+            preheat(registered);
+            return new Launch(registered, false);
+        }
+        ActivityCatalog.Registration registration = catalog.register(world, activity, request.get());
+        if (registration.created()) {
+            preheat(registration.activity());
+        } else {
+            restoreMissing(registration.activity());
+        }
+        return new Launch(registration.activity(), !registration.created());
     }
 
     /** What a launch came to: the activity, and whether it was registered by an earlier request. */

@@ -57,6 +57,11 @@ class CataloguesByWorld implements ActivityCatalog {
     }
 
     @Override
+    public Registration register(World world, NewActivity activity, IdempotentRequest request) {
+        return of(world).register(activity, request);
+    }
+
+    @Override
     public Optional<Activity> find(long activityId) {
         if (World.of(activityId) == World.REAL) {
             return real.find(activityId);

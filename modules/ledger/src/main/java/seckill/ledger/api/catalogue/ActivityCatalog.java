@@ -34,6 +34,19 @@ public interface ActivityCatalog {
      */
     Registration register(NewActivity activity, IdempotentRequest request);
 
+    /**
+     * {@link #register(NewActivity, IdempotentRequest)} in the ledger of {@code world}: the idempotency record is
+     * kept in that world's ledger, beside the activity.
+     *
+     * @throws IllegalStateException for {@link World#REHEARSAL} when no shadow ledger is configured
+     */
+    default Registration register(World world, NewActivity activity, IdempotentRequest request) {
+        if (world == World.REAL) {
+            return register(activity, request);
+        }
+        throw new IllegalStateException("this catalogue registers no rehearsal");
+    }
+
     /** An activity, and whether this call registered it ({@code false}: an earlier request did). */
     record Registration(Activity activity, boolean created) {
     }
