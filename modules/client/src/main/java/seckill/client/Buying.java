@@ -111,6 +111,20 @@ public final class Buying {
                     });
                 } catch (QueueEvents.DeadlinePassed passed) {
                     throw new DeadlinePassed("not called from the waiting line before " + deadline, passed);
+                } catch (SeckillProblem off) {
+                    if (!"QUEUE_OFF".equals(off.code())) {
+                        throw off;
+                    }
+                    // the queue was switched off since the purchase asked for a pass (or this instance has not seen
+                    // it switched on yet): buy directly, as the page does, after a pause, so that two instances
+                    // disagreeing for a moment do not make the buyer spin between the purchase and the line
+                    if (!clock.instant().plus(AFTER_A_LOST_ANSWER).isBefore(deadline)) {
+                        throw new DeadlinePassed("the waiting line was off and the purchase asked for a pass until "
+                                + deadline, off);
+                    }
+                    pause.sleep(AFTER_A_LOST_ANSWER);
+                    pass = null;
+                    continue;
                 }
                 lastEventId = last.id();
                 QueuePlace place = ((QueueEvents.PlaceChanged) last).place();
