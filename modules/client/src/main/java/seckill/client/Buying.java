@@ -78,7 +78,8 @@ public final class Buying {
      * request ({@code POST …/queue/events}, {@link QueueEvents#joinAndFollow}) until the buyer's turn, buys again (the same {@code requestId}) with the
      * pass as {@code X-Queue-Pass}, then follows the same stream (reconnecting with {@code Last-Event-ID}) until the
      * reservation is no longer QUEUED. Returns the reservation as pushed: ORDERED with its {@code orderNo}, or
-     * FAILED with its reason. A pass that expired unused, or a place the service lost, joins again. Throws
+     * FAILED with its reason. A pass that expired unused, or a place the service lost, joins again. A join refused
+     * {@code 409 QUEUE_OFF} (the line switched off meanwhile) buys directly after a short pause. Throws
      * {@link SeckillProblem.SoldOut} when the line closed sold out and the buyer holds nothing, any other final
      * problem as {@link #buy} does, or {@link DeadlinePassed}. Without the queue on, it buys and polls
      * {@code GET /api/v1/reservations/{id}} for the order.
