@@ -112,6 +112,14 @@ public final class Buying {
                     });
                 } catch (QueueEvents.DeadlinePassed passed) {
                     throw new DeadlinePassed("not called from the waiting line before " + deadline, passed);
+                } catch (SeckillProblem.SoldOut closed) {
+                    // the line closed and holds no place of this buyer: what they hold (an earlier call that
+                    // bought, its answer lost, or a place Redis lost) is the answer, never reported as a loss
+                    Optional<Reservation> mine = heldQuietly(activityId, userId, request.skuId());
+                    if (mine.isEmpty()) {
+                        throw closed;
+                    }
+                    return awaitOrder(activityId, userId, null, false, null, mine.get(), deadline);
                 } catch (SeckillProblem off) {
                     if (!"QUEUE_OFF".equals(off.code())) {
                         throw off;

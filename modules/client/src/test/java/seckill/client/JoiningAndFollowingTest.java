@@ -174,6 +174,31 @@ class JoiningAndFollowingTest {
         assertThat("paused before buying again (two instances may disagree a moment)", waits.isEmpty(), is(false));
     }
 
+    /**
+     * Buying's promise, "a reservation that exists is never reported as a loss": a join refused {@code 410 SOLD_OUT}
+     * (the line closed, and no place of this buyer in it: an earlier call bought and its answer was lost, or Redis
+     * lost the place) was thrown as SoldOut without looking at what the buyer holds. Fails before the fix: SoldOut.
+     */
+    @Test
+    void aJoinRefusedSoldOutLooksUpWhatTheBuyerHoldsBeforeReportingALoss() throws Exception {
+        script.add(out -> problem(out, 410, "SOLD_OUT", null));
+        SeckillApi api = (SeckillApi) java.lang.reflect.Proxy.newProxyInstance(SeckillApi.class.getClassLoader(),
+                new Class<?>[] {SeckillApi.class}, (proxy, method, args) -> switch (method.getName()) {
+                    case "purchase" -> throw SeckillProblem.typed(new SeckillProblem(403, "QUEUE_PASS_REQUIRED",
+                            "scripted", Optional.empty(), Map.of()));
+                    case "reservations" -> new BuyerReservations(List.of(new ReservationView("9-3-0-1ab", "QUEUED",
+                            3L, null, null, null, null, null, null, null)));
+                    case "reservation" -> new ReservationView("9-3-0-1ab", "ORDERED", 3L, null, "o-1", null, null,
+                            null, null, null);
+                    default -> throw new AssertionError("unexpected " + method.getName());
+                });
+        Buying buying = new Buying(api, events, Clock.systemUTC(), duration -> { });
+        ReservationView view = buying.buyAndAwaitOrder(9, 77, null, new PurchaseRequest(3, 1, "r-77"),
+                Instant.now().plusSeconds(20));
+        assertThat(view.status(), is("ORDERED"));
+        assertThat(view.orderNo(), is("o-1"));
+    }
+
     private static String event(String id, String data) {
         return "id: " + id + "\nevent: place\nretry: 100\ndata: " + data + "\n\n";
     }
