@@ -44,6 +44,9 @@ import static org.hamcrest.Matchers.notNullValue;
 @AddConfig(key = "seckill.admission.blocked-users", value = "666,667")
 class WaitingRoomDoorTest extends ServiceTest {
 
+    @jakarta.inject.Inject
+    seckill.dev.api.DevServers devServers;
+
     private static final long SKU = 3311;
     private static final long BLOCKED = 666;
     private static final AtomicLong BUYERS = new AtomicLong(System.currentTimeMillis() % 100_000_000 * 1000 + 7);
@@ -239,6 +242,60 @@ class WaitingRoomDoorTest extends ServiceTest {
         // a stream (200) still open after 3 s comes back as null: the join was taken
         assertThat(refused == null ? "200, streaming" : refused.statusCode() + " " + refused.body(),
                 refused == null || refused.statusCode() == 200, is(true));
+    }
+
+    /**
+     * A second instance: joined on this one, the stream resumed on the other by GET with the ticket and
+     * {@code Last-Event-ID} sends nothing until the place changes, and joining there again is the same place.
+     */
+    @Test
+    void aStreamJoinedHereResumesOnASecondInstanceWithoutTheSamePlaceAgain() throws Exception {
+        Instant now = Instant.now();
+        long activity = sale.createActivity(now.plusSeconds(3600), now.plusSeconds(7200), SKU, 10, 1);
+        long buyer = BUYERS.incrementAndGet();
+        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        CompletableFuture<HttpResponse<Void>> stream = events(activity, buyer, null, null, lines, true);
+        Map<String, String> first = nextEvent(lines, 10);
+        assertThat(first.toString(), first.get("event"), is("place"));
+        String ticket = SaleFixture.field(first.get("data"), "ticket");
+        stream.cancel(true);
+        try (seckill.system.SecondInstance other = seckill.system.SecondInstance.start(
+                seckill.system.SecondInstance.storesOf(config, devServers), db, "seckill.queue.enabled=true",
+                "seckill.queue.events-poll-millis=100", "seckill.queue.max-streams-per-buyer=2")) {
+            SaleFixture there = new SaleFixture(other.base(), db);
+            BlockingQueue<String> resumed = new LinkedBlockingQueue<>();
+            HttpRequest.Builder request = HttpRequest.newBuilder(other.base().resolve("/api/v1/activities/" + activity
+                            + "/queue/events")).header("Accept", "text/event-stream")
+                    .header("Last-Event-ID", first.get("id")).header("X-Queue-Ticket", ticket).GET();
+            CompletableFuture<HttpResponse<Void>> resume = there.http.sendAsync(SaleFixture.asBuyer(request, buyer)
+                    .build(), HttpResponse.BodyHandlers.fromLineSubscriber(new java.util.concurrent.Flow.Subscriber<String>() {
+                        @Override
+                        public void onSubscribe(java.util.concurrent.Flow.Subscription subscription) {
+                            subscription.request(Long.MAX_VALUE);
+                        }
+
+                        @Override
+                        public void onNext(String line) {
+                            resumed.add(line);
+                        }
+
+                        @Override
+                        public void onError(Throwable throwable) {
+                        }
+
+                        @Override
+                        public void onComplete() {
+                        }
+                    }));
+            // the stream's opening comment, not a refusal's body (the line is on there too)
+            assertThat("the resumed stream opened there", nextLine(resumed, 10), is(": waiting line"));
+            assertThat("no place again there", nextEvent(resumed, 2), is(Map.of()));
+            resume.cancel(true);
+            HttpResponse<String> again = there.send(SaleFixture.asBuyer(HttpRequest.newBuilder(other.base().resolve(
+                    "/api/v1/activities/" + activity + "/queue")).POST(HttpRequest.BodyPublishers.noBody()), buyer));
+            assertThat(again.body(), SaleFixture.number(again.body(), "place"),
+                    is(SaleFixture.number(first.get("data"), "place")));
+        }
     }
 
     private URI eventsPath(long activity) {
