@@ -78,7 +78,8 @@ public final class Buying {
      * request ({@code POST …/queue/events}, {@link QueueEvents#joinAndFollow}) until the buyer's turn, buys again (the same {@code requestId}) with the
      * pass as {@code X-Queue-Pass}, then follows the same stream (reconnecting with {@code Last-Event-ID}) until the
      * reservation is no longer QUEUED. Returns the reservation as pushed: ORDERED with its {@code orderNo}, or
-     * FAILED with its reason. A pass that expired unused, or a place the service lost, joins again. Throws
+     * FAILED with its reason. A pass that expired unused, or a place the service lost, joins again. A join refused
+     * {@code 409 QUEUE_OFF} (the line switched off meanwhile) buys directly after a short pause. Throws
      * {@link SeckillProblem.SoldOut} when the line closed sold out and the buyer holds nothing, any other final
      * problem as {@link #buy} does, or {@link DeadlinePassed}. Without the queue on, it buys and polls
      * {@code GET /api/v1/reservations/{id}} for the order.
@@ -111,6 +112,28 @@ public final class Buying {
                     });
                 } catch (QueueEvents.DeadlinePassed passed) {
                     throw new DeadlinePassed("not called from the waiting line before " + deadline, passed);
+                } catch (SeckillProblem.SoldOut closed) {
+                    // the line closed and holds no place of this buyer: what they hold (an earlier call that
+                    // bought, its answer lost, or a place Redis lost) is the answer, never reported as a loss
+                    Optional<Reservation> mine = heldQuietly(activityId, userId, request.skuId());
+                    if (mine.isEmpty()) {
+                        throw closed;
+                    }
+                    return awaitOrder(activityId, userId, null, false, null, mine.get(), deadline);
+                } catch (SeckillProblem off) {
+                    if (!"QUEUE_OFF".equals(off.code())) {
+                        throw off;
+                    }
+                    // the queue was switched off since the purchase asked for a pass (or this instance has not seen
+                    // it switched on yet): buy directly, as the page does, after a pause, so that two instances
+                    // disagreeing for a moment do not make the buyer spin between the purchase and the line
+                    if (!clock.instant().plus(AFTER_A_LOST_ANSWER).isBefore(deadline)) {
+                        throw new DeadlinePassed("the waiting line was off and the purchase asked for a pass until "
+                                + deadline, off);
+                    }
+                    pause.sleep(AFTER_A_LOST_ANSWER);
+                    pass = null;
+                    continue;
                 }
                 lastEventId = last.id();
                 QueuePlace place = ((QueueEvents.PlaceChanged) last).place();

@@ -133,7 +133,7 @@ public final class QueueEvents {
                     body = String.join("\n", (Iterable<String>) lines::iterator);
                 }
                 SeckillProblem problem = ProblemExceptions.of(response.statusCode(), body,
-                        response.headers().firstValue("Retry-After").map(s -> Duration.ofSeconds(Long.parseLong(s))));
+                        response.headers().firstValue("Retry-After").flatMap(this::retryAfter));
                 if (!problem.retryable() && problem.status() < 500) {
                     throw problem;
                 }
@@ -184,6 +184,26 @@ public final class QueueEvents {
                     json.fromJson(dispatched.data(), BuyerReservations.class));
             default -> null;  // an event type this client does not know yet: skipped
         };
+    }
+
+    /**
+     * {@code Retry-After} as seconds or as an HTTP date (RFC 9110 allows both; a proxy or CDN may send the date), so
+     * that neither fails the client (a date used to throw NumberFormatException out of {@link #joinAndFollow}).
+     */
+    private Optional<Duration> retryAfter(String header) {
+        String value = header.trim();
+        try {
+            return Optional.of(Duration.ofSeconds(Math.max(0, Long.parseLong(value))));
+        } catch (NumberFormatException notSeconds) {
+            try {
+                Instant at = java.time.ZonedDateTime.parse(value, java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME)
+                        .toInstant();
+                Duration wait = Duration.between(clock.instant(), at);
+                return Optional.of(wait.isNegative() ? Duration.ZERO : wait);
+            } catch (java.time.format.DateTimeParseException neither) {
+                return Optional.empty();
+            }
+        }
     }
 
     private void pauseBefore(Duration retry, Instant deadline) throws InterruptedException {
