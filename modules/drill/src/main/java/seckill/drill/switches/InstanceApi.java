@@ -14,6 +14,7 @@ import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
 import jakarta.json.JsonValue;
+import seckill.client.RehearsalMark;
 
 /**
  * One instance as the switch drill asks it, over plain HTTP with a short timeout per request (a paused
@@ -76,11 +77,21 @@ final class InstanceApi {
         return object(admin("GET", "/api/v1/admin/overview", 200));
     }
 
+    /** The instance launches no rehearsal ({@code 501 REHEARSAL_NOT_AVAILABLE}): nothing was created. */
+    static final class RehearsalNotAvailable extends IOException {
+        RehearsalNotAvailable(String message) {
+            super(message);
+        }
+    }
+
     /** Creates an activity; its id. */
     long launch(String json, String idempotencyKey) throws IOException, InterruptedException {
         HttpResponse<String> answer = send(adminRequest("POST", "/api/v1/admin/activities")
                 .header("Content-Type", "application/json").header("Idempotency-Key", idempotencyKey)
                 .POST(HttpRequest.BodyPublishers.ofString(json)));
+        if (answer.statusCode() == 501) {
+            throw new RehearsalNotAvailable(base + " launches no rehearsal: " + answer.statusCode() + " " + answer.body());
+        }
         if (answer.statusCode() != 201) {
             throw new IOException(base + ": creating the probe activity answered " + answer.statusCode() + " "
                     + answer.body());
@@ -88,15 +99,33 @@ final class InstanceApi {
         return object(answer.body()).getJsonNumber("activityId").longValue();
     }
 
+    /** Purges a rehearsal ({@code DELETE}, docs/rehearsal.md "The purge"); {@code 204}, else an {@link IOException}. */
+    void purge(long activity) throws IOException, InterruptedException {
+        HttpResponse<String> answer = send(adminRequest("DELETE", "/api/v1/admin/activities/" + activity).DELETE());
+        if (answer.statusCode() != 204) {
+            throw new IOException(base + ": purging rehearsal " + activity + " answered " + answer.statusCode() + " "
+                    + answer.body());
+        }
+    }
+
     /**
      * A purchase of {@code quantity} as {@code bearer}'s buyer; its answer in short: {@code 409
      * INSUFFICIENT_STOCK}, {@code 503 HALTED}, {@code 429 THROTTLED GLOBAL}, {@code 202}, or {@link #NO_ANSWER}.
      */
     String purchase(long activity, long sku, int quantity, String requestId, String bearer) throws InterruptedException {
+        return purchase(activity, sku, quantity, requestId, bearer, null);
+    }
+
+    /** The same with the edge's rehearsal mark ({@code X-Seckill-Rehearsal}; null: none), for a rehearsal's activity. */
+    String purchase(long activity, long sku, int quantity, String requestId, String bearer, String rehearsalMark)
+            throws InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve("/api/v1/activities/" + activity + "/purchases"))
                 .timeout(timeout).header("Authorization", "Bearer " + bearer).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"skuId\":%d,\"quantity\":%d,\"requestId\":\"%s\"}"
                         .formatted(sku, quantity, requestId)));
+        if (rehearsalMark != null) {
+            request.header(RehearsalMark.HEADER, rehearsalMark);
+        }
         try {
             return answer(send(request));
         } catch (IOException e) {
