@@ -70,6 +70,10 @@ public class ScriptCost {
             // since its fourth step a reservation is answered by the units left alone, any other verdict by
             // its name and as many values as it has (older scripts: three values per buyer)
             compact = source.contains("'SOLD_OUT'; o = o + 1");
+            // since its sixth step a buyer's arguments are userId, reservationId and event; a quantity
+            // other than 1 follows the buyers' with the buyer's place in the call (all take 1 here)
+            noQuantity = source.contains("place in the call");
+            packed = packed || noQuantity;
             call("FLUSHALL");
             String sha;
             if (Files.exists(dir.resolve("function"))) {
@@ -107,6 +111,7 @@ public class ScriptCost {
     static String shape;
     static boolean mixed;
     static boolean compact;
+    static boolean noQuantity;
 
     static void phase(String variant, String phase, String sha, String tag, int calls, int k, int userOffset,
                       long t0, long later, String cgPid, File cgDir, String... expected) throws Exception {
@@ -144,7 +149,9 @@ public class ScriptCost {
                 long user = 100_000_000L + userOffset + (long) c * k + j + (mixed && j % 2 == 0 ? 2_000_000 : 0);
                 String id = "7-1-0-" + Long.toString(idSequence++, 36);
                 cmd.add(Long.toString(user));
-                cmd.add("1");
+                if (!noQuantity) {
+                    cmd.add("1");
+                }
                 cmd.add(id);
                 cmd.add(packed ? id + "," + user + ",1," + at + ",r" + user : "r" + user);
             }

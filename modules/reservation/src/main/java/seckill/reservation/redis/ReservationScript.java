@@ -71,7 +71,7 @@ public final class ReservationScript {
         if (window.judged()) {
             addWindows(keys, buckets, first.bucket(), window, reservedAt);
         }
-        List<String> args = new java.util.ArrayList<>(7 + claims.size() * 4);
+        List<String> args = new java.util.ArrayList<>(7 + claims.size() * 3);
         args.add(Integer.toString(claims.size()));
         args.add(Long.toString(reservedAt.toEpochMilli()));
         args.add(Long.toString(first.activityId()));
@@ -83,12 +83,21 @@ public final class ReservationScript {
         long at = reservedAt.toEpochMilli();
         for (Claim claim : claims) {
             args.add(Long.toString(claim.userId()));
-            args.add(Integer.toString(claim.quantity()));
             args.add(claim.candidate().toString());
-            // the event the script records when it reserves, built from the same claim as the three
+            // the event the script records when it reserves, built from the same claim as the
             // arguments it judges (one stream field instead of five: issue #35), or the request id
             args.add(packedEvents ? ReservationEventFields.packed(claim.candidate(), claim.userId(),
                     claim.quantity(), at, claim.requestId()) : claim.requestId());
+        }
+        // a quantity other than 1 after the buyers', with the buyer's place in the call: a buyer not
+        // listed takes 1, one argument less per buyer (issue #35's sixth step)
+        int place = 0;
+        for (Claim claim : claims) {
+            place++;
+            if (claim.quantity() != 1) {
+                args.add(Integer.toString(place));
+                args.add(Integer.toString(claim.quantity()));
+            }
         }
         // one WAIT serves the whole coalesced call
         List<?> reply = (List<?>) many.runAcknowledged(redis, keys, args, acks);

@@ -77,6 +77,11 @@ local function windows(earlierKey, currentKey, now, limit, millis, users)
   local changed = room(n) -- windows to write back, in order
   local nChanged = 0
   local nEarlier = 0 -- of them in the earlier period's hash
+  -- windows this call opens (issue #35's sixth step): most buyers have none yet, and theirs is the
+  -- same text for all but the id an attempt let through adds, so no table is made for one: open[user]
+  -- holds true, or the id let through, and the buyer is listed in `fresh` (made at the first one)
+  local fresh
+  local nFresh = 0
   -- (the opening's text is kept as read, so writing the window back formats no number but the attempts)
   local match, find = string.match, string.find
   -- the usual counts of attempts need no tonumber (a strtod each): what the table holds is their text
@@ -94,7 +99,13 @@ local function windows(earlierKey, currentKey, now, limit, millis, users)
   -- not counted again.
   function self.judge(i, user, id, reserves)
     local w = open[user]
-    if not w then
+    if w and (w == true or type(w) == 'string') then
+      -- a window this call opened, judged again (the buyer twice in the call): a table from now on
+      w = {currentKey, false, 1, '', user, now, w ~= true and w}
+      open[user] = w
+      nChanged = nChanged + 1
+      changed[nChanged] = w
+    elseif not w then
       -- judged now, so written back
       -- (most buyers have no window yet: no call to parse for them)
       local value = current[i]
@@ -113,7 +124,14 @@ local function windows(earlierKey, currentKey, now, limit, millis, users)
           end
         end
         if not w then
-          w = {currentKey, false, 0, '', user, now, false}
+          -- opened by this attempt, its first, within any limit (limit >= 1)
+          if not fresh then
+            fresh = room(n)
+          end
+          nFresh = nFresh + 1
+          fresh[nFresh] = user
+          open[user] = reserves or id
+          return nil, nil
         end
       end
       open[user] = w
@@ -143,8 +161,23 @@ local function windows(earlierKey, currentKey, now, limit, millis, users)
     -- ',n,' per count of attempts, formatted once per call (numbers print whole: %.14g)
     local counts = {',1,', ',2,', ',3,'}
     for _, key in ipairs(nEarlier > 0 and {earlierKey, currentKey} or {currentKey}) do
-      local fields = room(2 * nChanged)
+      local fields = room(2 * (nChanged + nFresh))
       local f = 0
+      if key == currentKey then
+        for k = 1, nFresh do
+          local user = fresh[k]
+          local w = open[user]
+          if w == true then
+            fields[f + 1] = user
+            fields[f + 2] = freshText
+            f = f + 2
+          elseif type(w) == 'string' then
+            fields[f + 1] = user
+            fields[f + 2] = freshText .. w .. ','
+            f = f + 2
+          end
+        end
+      end
       for c = 1, nChanged do
         local w = changed[c]
         if w[1] == key then

@@ -4,9 +4,12 @@
 -- then, when a window is judged, the bucket's window hashes of the period before reservedAt's and of
 -- reservedAt's (one hash tag).
 -- ARGV: count, reservedAtMillis, activityId, skuId, window attempts (0 = none), window millis, the
--- events' shape ('es', 'e' or 'named'), then per buyer: userId, quantity, reservationId, and with 'es'
--- or 'e' the event to record if the buyer reserves, 'reservationId,userId,quantity,reservedAt,requestId'
--- (ReservationEventFields.packed), with 'named' the requestId. 'es' records the call's reservations in
+-- events' shape ('es', 'e' or 'named'), then per buyer: userId, reservationId, and with 'es' or 'e' the
+-- event to record if the buyer reserves, 'reservationId,userId,quantity,reservedAt,requestId'
+-- (ReservationEventFields.packed), with 'named' the requestId; then, for each buyer whose quantity is
+-- not 1, their place in the call (1 for the first buyer) and their quantity. A buyer not listed there
+-- takes 1: most buyers of a flash sale take one unit, and an argument costs the call about 0.65k
+-- instructions a buyer (issue #35's sixth step). 'es' records the call's reservations in
 -- ONE stream entry, field 'es', their events joined by a newline in the call's order (one reservation
 -- alone: field 'e', as with 'e'); 'e' one entry per reservation, field 'e' (consumers from before issue
 -- #35's third step read only those: seckill.reservation.one-entry-per-call); 'named' one entry per
@@ -27,12 +30,25 @@ local n = tonumber(ARGV[1])
 local argv = ARGV -- a local: a global is a table lookup each time it is named
 local out = room(n) -- (room: buyer_window.lua)
 local o = 0 -- answers so far (#out is a search each time)
+-- quantities other than 1, by the buyer's place in the call (nil: every buyer of the call takes 1)
+local quantityOf
+local extra = 8 + 3 * n
+if argv[extra] then
+  quantityOf = {}
+  for j = extra, #argv, 2 do
+    local place = argv[j]
+    if not positiveInteger(place) or tonumber(place) > n or not argv[j + 1] then
+      return redis.error_reply('ERR a quantity must follow a buyer\'s place in the call (1 to count)')
+    end
+    quantityOf[tonumber(place)] = argv[j + 1]
+  end
+end
 local stock = redis.call('GET', KEYS[1])
 local users, ids = room(n), room(n)
 for i = 1, n do
-  local base = 4 + i * 4
+  local base = 5 + i * 3
   users[i] = argv[base]
-  ids[i] = argv[base + 2]
+  ids[i] = argv[base + 1]
 end
 local window = windows(KEYS[5], KEYS[6], tonumber(ARGV[2]), stock and tonumber(ARGV[5]) or 0, tonumber(ARGV[6]), users)
 -- one HMGET of `key` for the call's buyers or ids, in slices, here and for the HSET below: unpack has a
@@ -81,11 +97,14 @@ local oneEntry = shape == 'es'
 local recorded = room(n) -- with 'es': the events of the buyers reserved so far, for the call's one XADD
 local r = 0
 for i = 1, n do
-  local base = 4 + i * 4
-  local user, quantityText, id = users[i], argv[base + 1], ids[i]
-  local quantity = quantities[quantityText]
-  if not quantity and positiveInteger(quantityText) then
-    quantity = tonumber(quantityText)
+  local user, id = users[i], ids[i]
+  local quantityText, quantity = '1', 1
+  if quantityOf and quantityOf[i] then
+    quantityText = quantityOf[i]
+    quantity = quantities[quantityText]
+    if not quantity and positiveInteger(quantityText) then
+      quantity = tonumber(quantityText)
+    end
   end
   -- (positiveInteger inlined: a function call per buyer costs more than its test)
   if not quantity or not user or #user > 19 or not match(user, '^[1-9]%d*$') then
@@ -145,12 +164,12 @@ for i = 1, n do
           -- one XADD for the call (below): an XADD's redis.call and stream append cost about as much
           -- as the rest of a reservation's Lua, and one per call saves most of it (issue #35)
           r = r + 1
-          recorded[r] = argv[base + 3]
+          recorded[r] = argv[7 + i * 3]
         elseif packed then
-          redis.call('XADD', KEYS[3], '*', 'e', argv[base + 3])
+          redis.call('XADD', KEYS[3], '*', 'e', argv[7 + i * 3])
         else
           redis.call('XADD', KEYS[3], '*', 'reservationId', id, 'userId', user, 'quantity', quantityText,
-            'requestId', argv[base + 3], 'reservedAt', argv[2])
+            'requestId', argv[7 + i * 3], 'reservedAt', argv[2])
         end
         out[o + 1] = left; o = o + 1
       end

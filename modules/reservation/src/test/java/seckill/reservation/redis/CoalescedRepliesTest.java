@@ -51,6 +51,70 @@ class CoalescedRepliesTest {
     }
 
     @Test
+    void aQuantityOtherThanOneIsTheOneOfTheBuyerAtItsPlaceInTheCall() {
+        // issue #35's sixth step: a buyer takes 1 unless their place in the call is listed after the
+        // buyers' arguments with another quantity; each buyer is judged with their own
+        long activity = System.currentTimeMillis() % 1_000_000_000L * 100 + 11;
+        StockBuckets keys = StockBuckets.of(activity, 1, 1);
+        new PreheatScript().preheat(SERVER.client(), keys, 0, 7, "ordering", Instant.now().plusSeconds(600), 1);
+        Instant at = Instant.ofEpochMilli(System.currentTimeMillis());
+        List<ReservationScript.Claim> claims = List.of(
+                new ReservationScript.Claim(new ReservationId(activity, 1, 0, 1), 81, 1, "a", seckill.reservation.api.BuyerWindow.NONE),
+                new ReservationScript.Claim(new ReservationId(activity, 1, 0, 2), 82, 3, "b", seckill.reservation.api.BuyerWindow.NONE),
+                new ReservationScript.Claim(new ReservationId(activity, 1, 0, 3), 83, 1, "c", seckill.reservation.api.BuyerWindow.NONE),
+                new ReservationScript.Claim(new ReservationId(activity, 1, 0, 4), 84, 0, "d", seckill.reservation.api.BuyerWindow.NONE),
+                new ReservationScript.Claim(new ReservationId(activity, 1, 0, 5), 85, 5, "e", seckill.reservation.api.BuyerWindow.NONE),
+                new ReservationScript.Claim(new ReservationId(activity, 1, 0, 6), 86, 2, "f", seckill.reservation.api.BuyerWindow.NONE));
+        ReservationScript script = new ReservationScript();
+        List<ReservationOutcome> outcomes = script.reserveMany(SERVER.client(), keys, claims, at, seckill.redis.ReplicaAcks.NONE);
+        assertThat(outcomes, is(List.of(
+                new ReservationOutcome.Reserved(new ReservationId(activity, 1, 0, 1), 6),
+                new ReservationOutcome.Reserved(new ReservationId(activity, 1, 0, 2), 3),
+                new ReservationOutcome.Reserved(new ReservationId(activity, 1, 0, 3), 2),
+                new ReservationOutcome.Unreadable("INVALID "),
+                new ReservationOutcome.InsufficientStock(2),
+                new ReservationOutcome.Reserved(new ReservationId(activity, 1, 0, 6), 0))));
+        assertThat(SERVER.client().get(keys.stock(0)), is("0"));
+        List<ReservationOutcome> again = script.reserveMany(SERVER.client(), keys, claims, at, seckill.redis.ReplicaAcks.NONE);
+        for (int place : new int[] {0, 1, 2, 5}) {
+            assertThat("run again, the same reservation", again.get(place),
+                    is(new ReservationOutcome.Reserved(claims.get(place).candidate(), 0)));
+        }
+        assertThat(SERVER.client().get(keys.stock(0)), is("0"));
+        var entries = SERVER.client().xrange(keys.events(0), (redis.clients.jedis.StreamEntryID) null, null);
+        assertThat("nothing recorded again", entries.size(), is(1));
+        var position = new seckill.reservation.api.EventPosition(keys.events(0), entries.getFirst().getID().toString());
+        assertThat(seckill.reservation.api.ReservationEventFields.decodeAll(entries.getFirst().getFields(), position, 1)
+                .stream().map(seckill.reservation.api.ReservationEvent::quantity).toList(), is(List.of(1, 3, 1, 2)));
+    }
+
+    @Test
+    void theCoalescedScriptRefusesAQuantityWithoutAPlaceInTheCall() {
+        long activity = System.currentTimeMillis() % 1_000_000_000L * 100 + 12;
+        StockBuckets keys = StockBuckets.of(activity, 1, 1);
+        new PreheatScript().preheat(SERVER.client(), keys, 0, 7, "ordering", Instant.now().plusSeconds(600), 1);
+        String source;
+        try (var window = ReservationScript.class.getResourceAsStream("buyer_window.lua");
+             var many = ReservationScript.class.getResourceAsStream("reserve_many.lua")) {
+            source = new String(window.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8) + "\n"
+                    + new String(many.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        List<String> callKeys = new java.util.ArrayList<>(keys.bucketKeys(0));
+        callKeys.add(keys.served(0));
+        String id = new ReservationId(activity, 1, 0, 1).toString();
+        for (List<String> tail : List.of(List.of("2", "3"), List.of("0", "3"), List.of("1"), List.of("x", "3"))) {
+            List<String> args = new java.util.ArrayList<>(List.of("1", "1000", Long.toString(activity), "1", "0", "0", "e",
+                    "81", id, id + ",81,1,1000,a"));
+            args.addAll(tail);
+            assertThrows(redis.clients.jedis.exceptions.JedisDataException.class,
+                    () -> SERVER.client().eval(source, callKeys, args), "places " + tail);
+        }
+        assertThat("nothing taken", SERVER.client().get(keys.stock(0)), is("7"));
+    }
+
+    @Test
     void aCallWithMoreBuyersThanLuaUnpacksAtOnceJudgesEveryOne() {
         // Lua's unpack returns at most about 8,000 values at once; the script reads and writes the
         // buyers hash in slices, so an operator's large max-batch cannot break the call
