@@ -57,6 +57,15 @@ class RehearsalHaltTest extends ServiceTest {
             String units = redis.get(stock);
             assertThat(units, is("20"));
             MetricSamples before = MetricSamples.of(sale);
+            // the rehearsals' reconciliation series exist beside the real ones (an instance with a shadow database)
+            for (String family : List.of("seckill_reconciliation_mismatches_total", "seckill_reconciliation_oversold_total",
+                    "seckill_reconciliation_refills_lost_total", "seckill_orders_timeouts_total",
+                    "seckill_refills_applied_total", "seckill_outbox_backlog")) {
+                for (String world : List.of(REAL, REHEARSAL)) {
+                    assertThat(family + " " + world, before.where(series -> series.startsWith(family + "{")
+                            && series.contains(world)).isEmpty(), is(false));
+                }
+            }
 
             // the fault, from outside: the rehearsal bucket's stock is no longer a counter
             redis.del(stock);

@@ -188,6 +188,7 @@ class RehearsalLedgerTest extends ServiceTest {
             assertThat(redis.get(stock), is("5"));
             // the real world as it is with this instance running (its start wrote its own lease)
             RealWorldDump before = RealWorldDump.settled(redis, config);
+            MetricSamples figuresBefore = MetricSamples.of(sale);
 
             HttpResponse<String> bought = sale.markedByTheEdge(rehearsal, BUYER + 1)
                     .purchaseRetrying(rehearsal, BUYER + 1, SKU, 1, "rehearsal-timeout-1");
@@ -207,6 +208,17 @@ class RehearsalLedgerTest extends ServiceTest {
             assertThat(sale.count("SELECT available FROM " + shadow + ".seckill_stock WHERE activity_id = ?", rehearsal),
                     is(5L));
             assertThat(sale.count("SELECT COUNT(*) FROM stock_sync_outbox WHERE reservation_id = ?", reservation), is(0L));
+            // counted under world="rehearsal" (step 5): the timeout and the refill; the real series as they were
+            MetricSamples figures = MetricSamples.of(sale);
+            assertThat(figures.sum("seckill_orders_timeouts_total", REHEARSAL_WORLD), is(1.0));
+            assertThat(figures.sum("seckill_refills_applied_total", REHEARSAL_WORLD), is(1.0));
+            assertThat(figures.sum("seckill_outbox_backlog", REHEARSAL_WORLD), is(0.0));
+            for (String family : List.of("seckill_orders_timeouts_total", "seckill_refills_applied_total",
+                    "seckill_outbox_backlog", "seckill_reconciliation_mismatches_total")) {
+                assertThat(family, figures.where(series -> series.startsWith(family + "{")
+                        && series.contains("world=\"real\"")).isEmpty(), is(false));
+                assertThat(family, figures.sum(family, "world=\"real\""), is(figuresBefore.sum(family, "world=\"real\"")));
+            }
             RealWorldDump.settled(redis, config).assertUnchangedSince(before);
         } finally {
             deleteRehearsalKeys();
