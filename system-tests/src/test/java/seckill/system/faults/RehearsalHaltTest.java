@@ -55,6 +55,7 @@ class RehearsalHaltTest extends ServiceTest {
             SaleFixture sale = setup.sale;
             String stock = "rh:{a" + setup.rehearsal + ":s" + REHEARSAL_SKU + ":b0}:stock";
             String units = redis.get(stock);
+            long ttl = redis.pttl(stock);
             assertThat(units, is("20"));
             MetricSamples before = MetricSamples.of(sale);
             // the rehearsals' reconciliation series exist beside the real ones (an instance with a shadow database)
@@ -104,6 +105,7 @@ class RehearsalHaltTest extends ServiceTest {
             // healed from outside: the stock a counter again, as it was (nothing was taken meanwhile)
             redis.del(stock);
             redis.set(stock, units);
+            redis.pexpire(stock, ttl);  // a bucket's keys expire together (a refill's ids expire like its stock)
             SaleFixture.await("the rehearsal world resumed by itself", Duration.ofSeconds(30),
                     () -> state(sale, "rehearsal").equals("{\"state\":\"OPEN\",\"world\":\"rehearsal\"}"));
             HttpResponse<String> bought = setup.buyRehearsal(3, "halt-a-3");
