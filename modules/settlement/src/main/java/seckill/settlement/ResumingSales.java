@@ -101,6 +101,10 @@ class ResumingSales {
 
     /** Returns whether {@code world}'s sales are open afterwards. */
     boolean tryResume(World world, boolean operatorAsked) {
+        if (world != World.REAL && admission.haltedBecause(world).isEmpty()) {
+            // nothing to lift; the eviction policy is read on its own schedule for both worlds, not once more here
+            return true;
+        }
         Optional<String> foreign = world == World.REAL ? binding.foreign() : Optional.empty();
         if (foreign.isPresent()) {
             // the namespace is another ledger's (or nobody's): halt, whatever else is the matter, and stay so
