@@ -30,7 +30,7 @@ import static org.hamcrest.Matchers.startsWith;
 /**
  * Shadow sales, the ledger's part (issue #34, docs/rehearsal.md steps 1 and 2): an instance given a shadow
  * database ({@code seckill.rehearsal.db.url}) runs a second worker graph for rehearsals. A rehearsal activity
- * (put in the shadow tables by hand: a launch of one still answers 501) is preheated from the shadow ledger
+ * (put in the shadow tables by hand, as a launch registers one) is preheated from the shadow ledger
  * through the admin route, bought through the purchase route, ordered by the rehearsal workers into the
  * shadow tables, looked up and paid there; every real row is as it was. The real world is kept quiet as in
  * {@link RehearsalTest} (no settlement on either instance).
@@ -259,7 +259,7 @@ class RehearsalLedgerTest extends ServiceTest {
 
     /**
      * A rehearsal of 5 units of {@link #SKU} put in the shadow tables by SQL (its id from 10^15), as step 4's launch
-     * will register it while a launch still answers 501, then preheated through the admin route.
+     * registers it, then preheated through the admin route.
      */
     private long launchedByHand(SaleFixture sale, String shadow, String name, int paymentWindowSeconds) {
         db.execute().dml("INSERT INTO " + shadow + ".seckill_activity (name, starts_at, ends_at, payment_window_seconds,"
