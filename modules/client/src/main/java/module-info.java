@@ -3,7 +3,7 @@
  * its requests and answers, problem+json turned into typed exceptions, and a buyer that speaks the
  * flash-sale protocol (Retry-After, one request id across retries, look up instead of guessing); and
  * what the other side signs in a rehearsal: payment callbacks ({@code PaymentSigner}) and buyer
- * tokens ({@code TokenMint}).
+ * tokens ({@code TokenMint}), and the edge's mark of a shadow sale's traffic ({@code RehearsalMark}).
  * It depends on no server module; a REST Client implementation and a JSON-B provider come from the
  * application that uses it.
  */

@@ -6,7 +6,9 @@
  * seeded faults, a history the chaos module's checker judges), and the ramp ({@code drill rehearse},
  * {@code seckill.drill.ramp}: load in steps up to 1.5 times a target rate against a deployment, its
  * stores read-only, and the first layer to shed or saturate judged by the plain
- * {@code seckill.drill.ramp.rules}). Not part of the service: the app only
+ * {@code seckill.drill.ramp.rules}); with {@code --rehearsal} the ramp and the switch drill ({@code drill switches})
+ * run as a shadow sale, launched as a rehearsal, every buyer request signed with the edge's mark (the client's
+ * {@code RehearsalMark}) and purged at the end. Not part of the service: the app only
  * dispatches to it. It names no table of the ledger: the audit, the wait for a sale to settle and the
  * chaos runner's wait for quiet ask the ledger's {@code LedgerAudit} on a connection of their own.
  * Only {@code seckill.drill.api} is visible to other modules.

@@ -6,9 +6,26 @@ import jakarta.json.bind.annotation.JsonbCreator;
 
 /**
  * An activity to launch: name, window (ISO-8601 instants), payment window, and its SKUs with their
- * stock, per-buyer limit and stock buckets (null fields take the service's defaults).
+ * stock, per-buyer limit and stock buckets (null fields take the service's defaults); {@code rehearsal}
+ * {@code true} launches a shadow sale (docs/rehearsal.md; null: not sent, a real sale).
  */
-public record NewActivity(String name, String startsAt, String endsAt, Long paymentWindowSeconds, List<Sku> skus) {
+public record NewActivity(String name, String startsAt, String endsAt, Long paymentWindowSeconds, List<Sku> skus,
+                          Boolean rehearsal) {
+
+    /** The one JSON-B reads a launch with. */
+    @JsonbCreator
+    public NewActivity {
+    }
+
+    /** A real sale's activity, as before rehearsals existed. */
+    public NewActivity(String name, String startsAt, String endsAt, Long paymentWindowSeconds, List<Sku> skus) {
+        this(name, startsAt, endsAt, paymentWindowSeconds, skus, null);
+    }
+
+    /** The same activity launched as a rehearsal (a shadow sale). */
+    public NewActivity asRehearsal() {
+        return new NewActivity(name, startsAt, endsAt, paymentWindowSeconds, skus, Boolean.TRUE);
+    }
 
     /**
      * A SKU of a new activity, and what buyers are shown of it (each optional, null: not shown): its

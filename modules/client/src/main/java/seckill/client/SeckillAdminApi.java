@@ -1,6 +1,7 @@
 package seckill.client;
 
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
@@ -27,6 +28,14 @@ public interface SeckillAdminApi {
     @Path("activities")
     @Consumes(MediaType.APPLICATION_JSON)
     LaunchedActivity launch(@HeaderParam("Idempotency-Key") String idempotencyKey, NewActivity activity);
+
+    /**
+     * Purges a rehearsal (issue #34, docs/rehearsal.md "The purge"): every key and shadow row of it goes; {@code 204},
+     * also when nothing was left. A real activity: {@code 405 REAL_ACTIVITY_NOT_DELETABLE}.
+     */
+    @DELETE
+    @Path("activities/{activityId}")
+    void purge(@PathParam("activityId") long activityId);
 
     /** Puts back into Redis whatever stock of the activity it lacks, from the ledger's view. */
     @POST

@@ -34,6 +34,14 @@ public interface SeckillApi {
     @Path("activities/{activityId}")
     ActivityView activity(@PathParam("activityId") long activityId);
 
+    /**
+     * The activity as one buyer sees it (the buyer's bearer token sent): what a rehearsal's activity needs, whose
+     * view the service shows only to a buyer the edge marked ({@link SeckillClients#rehearsalBuyers}).
+     */
+    @GET
+    @Path("activities/{activityId}")
+    ActivityView activity(@PathParam("activityId") long activityId, @HeaderParam(USER) long userId);
+
     @POST
     @Path("activities/{activityId}/challenges")
     Challenge challenge(@PathParam("activityId") long activityId, @HeaderParam(USER) long userId);

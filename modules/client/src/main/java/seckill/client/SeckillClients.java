@@ -65,6 +65,30 @@ public final class SeckillClients {
     }
 
     /**
+     * The buyers of a rehearsal (issue #34, docs/rehearsal.md): as {@link #buyers(URI, Duration, LongFunction)}, and
+     * every call naming an activity (in its path, or a reservation id's first part) also carries the edge's signed
+     * mark for that activity and the call's buyer, signed when it is sent ({@link RehearsalMark}). Only for an
+     * activity of a rehearsal: the service refuses a marked request for a real one ({@code 403}).
+     */
+    public static SeckillApi rehearsalBuyers(URI base, Duration readTimeout, LongFunction<String> tokenOf,
+                                             RehearsalMark mark) {
+        ClientRequestFilter bearerAndMark = request -> {
+            Object userId = request.getHeaders().getFirst(SeckillApi.USER);
+            request.getHeaders().remove(SeckillApi.USER);
+            if (userId != null) {
+                long buyer = Long.parseLong(userId.toString());
+                request.getHeaders().putSingle("Authorization", "Bearer " + tokenOf.apply(buyer));
+                RehearsalMark.activityOf(request.getUri().getRawPath()).ifPresent(activity -> request.getHeaders()
+                        .putSingle(RehearsalMark.HEADER, mark.sign(activity, buyer, java.time.Instant.now())));
+            }
+        };
+        return RestClientBuilder.newBuilder().baseUri(base)
+                .connectTimeout(2, TimeUnit.SECONDS).readTimeout(readTimeout.toMillis(), TimeUnit.MILLISECONDS)
+                .register(bearerAndMark)
+                .build(SeckillApi.class);
+    }
+
+    /**
      * The waiting line's event stream at {@code base} for buyers whose bearer token is {@code tokenOf.apply(userId)}
      * (a null {@code tokenOf}: {@code X-User-Id} is sent instead, for a back end behind a signing gateway).
      */

@@ -19,6 +19,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongFunction;
 
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
@@ -30,6 +31,7 @@ import org.HdrHistogram.Histogram;
 import seckill.client.ActivityView;
 import seckill.client.NewActivity;
 import seckill.client.PurchaseRequest;
+import seckill.client.RehearsalMark;
 import seckill.client.Reservation;
 import seckill.client.SeckillAdminApi;
 import seckill.client.SeckillApi;
@@ -46,6 +48,7 @@ import seckill.drill.ramp.rules.Layer;
 import seckill.drill.ramp.rules.LayerJudgement;
 import seckill.drill.ramp.rules.StepFigures;
 import seckill.ledger.api.LedgerAudit;
+import seckill.reservation.api.StockAudit;
 
 /**
  * The ramp ({@code drill rehearse}): offers a sale's purchase load at a rate that rises step by step
@@ -60,18 +63,33 @@ public final class Ramp {
 
     private static final JsonProvider JSON = JsonProvider.provider();
     private static final long MAX_MICROS = 120_000_000L;
+    /** The ordering workers' consumer group ({@code seckill.reservation.consumer-group}'s default). */
+    private static final String CONSUMER_GROUP = "ordering";
 
     private final RampOptions options;
     private final String adminToken;
     private final Optional<String> redisUri;
     private final Optional<LedgerAudit> ledger;
     private final PrintStream out;
-    private final SeckillApi buyers;
+    /** The buyers' API, one per {@code --url}: request k goes to the (k mod n)-th. */
+    private final List<SeckillApi> buyers;
     private final SeckillAdminApi admin;
+    private final boolean rehearsal;
+
+    /**
+     * The deployment refuses rehearsals ({@code 501 REHEARSAL_NOT_AVAILABLE}: no shadow database, or
+     * {@code seckill.rehearsal.launch.enabled} off): nothing was created. {@code drill rehearse} exits 3.
+     */
+    public static final class RehearsalRefused extends Exception {
+        public RehearsalRefused(String message) {
+            super(message);
+        }
+    }
 
     /**
      * @param redisUri the deployment's Redis ({@code seckill.redis.uri}), read-only; empty: no Redis figures
-     * @param ledger   the deployment's ledger, read-only; empty: the ordering rate comes from the metrics
+     * @param ledger   the deployment's ledger, read-only (a rehearsal's: the shadow database); empty: the ordering
+     *                 rate comes from the metrics
      */
     public Ramp(RampOptions options, String adminToken, Optional<String> redisUri, Optional<LedgerAudit> ledger,
                 PrintStream out) {
@@ -80,41 +98,94 @@ public final class Ramp {
         this.redisUri = redisUri;
         this.ledger = ledger;
         this.out = out;
+        this.rehearsal = options.rehearsal();
         TokenMint mint = Drill.identityMint(options.identityKey());
         Map<Long, String> tokens = new ConcurrentHashMap<>();
-        this.buyers = SeckillClients.buyers(options.url(), options.requestTimeout(), user -> tokens.computeIfAbsent(user,
-                u -> mint.mint(u, Instant.now(), Duration.ofHours(2))));
+        LongFunction<String> tokenOf = user -> tokens.computeIfAbsent(user,
+                u -> mint.mint(u, Instant.now(), Duration.ofHours(2)));
+        Optional<RehearsalMark> mark = options.edgeKeyFile().map(Ramp::edgeKey).map(RehearsalMark::new);
+        this.buyers = options.urls().stream().map(url -> mark.isPresent()
+                ? SeckillClients.rehearsalBuyers(url, options.requestTimeout(), tokenOf, mark.get())
+                : SeckillClients.buyers(url, options.requestTimeout(), tokenOf)).toList();
         this.admin = SeckillClients.admin(options.url(), adminToken);
     }
 
+    /** The edge's key from its file: its first line, surrounding blanks left out. */
+    private static String edgeKey(java.nio.file.Path file) {
+        try {
+            return Files.readAllLines(file).stream().findFirst().orElse("").strip();
+        } catch (IOException e) {
+            throw new IllegalArgumentException("--edge-key-file " + file + " cannot be read: " + e, e);
+        }
+    }
+
     /**
-     * The one place the ramp's activity is created (a shadow sale's {@code "rehearsal": true} belongs
-     * here): stock for every request the ramp will send unless {@code --stock} says otherwise, one unit
-     * per buyer, open from now for two hours.
+     * The one place the ramp's activity is created: stock for every request the ramp will send unless
+     * {@code --stock} says otherwise, one unit per buyer, open from now for two hours; with {@code --rehearsal} a
+     * shadow sale ({@code "rehearsal": true}).
      */
-    private long createActivity() {
+    private long createActivity() throws RehearsalRefused {
         long stock = options.stock().orElse(Math.max(1, options.plannedRequests()));
         List<NewActivity.Sku> skus = new ArrayList<>();
         for (int i = 1; i <= options.skus(); i++) {
             skus.add(new NewActivity.Sku(i, stock, 1, options.buckets()));
         }
-        return admin.launch(java.util.UUID.randomUUID().toString(), new NewActivity("ramp " + Instant.now(),
-                Instant.now().minusSeconds(1).toString(), Instant.now().plus(Duration.ofHours(2)).toString(),
-                900L, skus)).activityId();
+        NewActivity activity = new NewActivity((rehearsal ? "ramp rehearsal " : "ramp ") + Instant.now(),
+                Instant.now().minusSeconds(1).toString(), Instant.now().plus(Duration.ofHours(2)).toString(), 900L, skus);
+        try {
+            return admin.launch(java.util.UUID.randomUUID().toString(), rehearsal ? activity.asRehearsal() : activity)
+                    .activityId();
+        } catch (SeckillProblem refused) {
+            if (rehearsal && refused.status() == 501) {
+                throw new RehearsalRefused("the deployment at " + options.url() + " does not launch rehearsals ("
+                        + refused.status() + " " + refused.code() + ": no shadow database, seckill.rehearsal.db.url, or "
+                        + "seckill.rehearsal.launch.enabled off); nothing was created");
+            }
+            throw refused;
+        }
     }
 
-    /** Runs the ramp; returns the report (also written as files). */
+    /**
+     * Runs the ramp; returns the report (also written as files). A rehearsal the ramp launched is purged at the end
+     * (also when the ramp fails), unless {@code --keep-rehearsal}.
+     */
     public JsonObject run() throws Exception {
-        long activity = options.activity().orElseGet(this::createActivity);
-        List<Long> skus = buyers.activity(activity).skus().stream().map(ActivityView.Sku::skuId).toList();
-        // the ramp's own HTTP client is warmed up first (connections, first-call set-up), so the first
+        if (options.activity().isPresent()) {
+            return ramp(options.activity().get());
+        }
+        long activity = createActivity();
+        if (!rehearsal) {
+            return ramp(activity);
+        }
+        out.printf(Locale.ROOT, "ramp: rehearsal %d launched (shadow sale, docs/rehearsal.md)%n", activity);
+        try {
+            return ramp(activity);
+        } finally {
+            if (options.keepRehearsal()) {
+                out.printf(Locale.ROOT, "ramp: rehearsal %d kept (--keep-rehearsal): purge it with DELETE "
+                        + "/api/v1/admin/activities/%d%n", activity, activity);
+            } else {
+                admin.purge(activity);
+                out.printf(Locale.ROOT, "ramp: rehearsal %d purged (no key and no shadow row of it is left)%n", activity);
+            }
+        }
+    }
+
+    private JsonObject ramp(long activity) throws Exception {
+        // buyer ids from the activity's, far apart for activities far apart (a rehearsal's id is 10^15 and above)
+        long firstBuyer = Math.floorMod(activity, 100_000_000_000L) * 10_000_000L + 1;
+        List<Long> skus = view(buyers.getFirst(), activity, firstBuyer).skus().stream().map(ActivityView.Sku::skuId)
+                .toList();
+        // the ramp's own HTTP clients are warmed up first (connections, first-call set-up), so the first
         // step's latencies are the service's, not this process's start
-        for (int i = 0; i < 10; i++) {
-            buyers.activity(activity);
+        for (SeckillApi api : buyers) {
+            for (int i = 0; i < 10; i++) {
+                view(api, activity, firstBuyer);
+            }
         }
         List<Double> rates = options.rates();
-        out.printf(Locale.ROOT, "ramp: activity %d, target %.1f req/s, %d steps of %.1f s from %.1f to %.1f req/s%n",
-                activity, options.targetRate(), rates.size(), options.stepLength().toMillis() / 1000.0, rates.getFirst(),
+        out.printf(Locale.ROOT, "ramp: %s %d, target %.1f req/s, %d steps of %.1f s from %.1f to %.1f req/s%n",
+                rehearsal ? "rehearsal" : "activity", activity, options.targetRate(), rates.size(), options.stepLength().toMillis() / 1000.0, rates.getFirst(),
                 rates.getLast());
         ServiceFigures service = new ServiceFigures(options.metrics(), options.url(), adminToken, activity);
         RedisStats redis = null;
@@ -125,15 +196,24 @@ public final class Ramp {
                 out.println("ramp: Redis not readable, its figures are left out: " + e.getMessage());
             }
         }
+        // a rehearsal's streams, whose backlog the service's gauges do not count (they count the real streams)
+        List<String> streams = new ArrayList<>();
+        if (rehearsal) {
+            for (long sku : skus) {
+                for (int b = 0; b < options.buckets(); b++) {
+                    streams.add(StockAudit.bucketKey(activity, sku, b, options.buckets(), "events"));
+                }
+            }
+        }
         List<StepRun> runs = new ArrayList<>();
         Semaphore inFlight = new Semaphore(options.maxInFlight());
-        AtomicLong nextBuyer = new AtomicLong(activity * 10_000_000L + 1);
+        AtomicLong nextBuyer = new AtomicLong(firstBuyer);
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             for (int i = 0; i < rates.size(); i++) {
                 StepRun run = new StepRun(i + 1, rates.get(i));
-                run.before = sample(redis, service, activity);
+                run.before = sample(redis, service, activity, streams);
                 offer(run, pool, inFlight, activity, skus, nextBuyer);
-                run.after = sample(redis, service, activity);
+                run.after = sample(redis, service, activity, streams);
                 run.redis = redis == null ? null : RedisStats.between(run.before.redis, run.after.redis);
                 runs.add(run);
                 out.printf(Locale.ROOT, "ramp: step %d at %.1f req/s: %d sent, answered so far %s%n", run.step,
@@ -150,6 +230,11 @@ public final class Ramp {
             }
         }
         return report(activity, runs, service.source(), redis != null);
+    }
+
+    /** The activity as the buyers see it; a rehearsal's only with the edge's mark, which names a buyer. */
+    private ActivityView view(SeckillApi api, long activity, long buyer) {
+        return rehearsal ? api.activity(activity, buyer) : api.activity(activity);
     }
 
     /** Sends one step's requests on their schedule: the k-th at k / rate seconds into the step. */
@@ -185,7 +270,8 @@ public final class Ramp {
         Answer answer;
         String detail = null;
         try {
-            Reservation reservation = buyers.purchase(activity, user, null, new PurchaseRequest(sku, 1, "ramp-" + user));
+            SeckillApi api = buyers.get((int) Math.floorMod(user, (long) buyers.size()));
+            Reservation reservation = api.purchase(activity, user, null, new PurchaseRequest(sku, 1, "ramp-" + user));
             answer = reservation.isNew() ? Answer.RESERVED : Answer.ALREADY_RESERVED;
         } catch (SeckillProblem problem) {
             answer = Answer.of(problem.status(), problem.code(), problem.field("limit"));
@@ -206,11 +292,16 @@ public final class Ramp {
         }
     }
 
-    private Sample sample(RedisStats redis, ServiceFigures service, long activity) {
+    private Sample sample(RedisStats redis, ServiceFigures service, long activity, List<String> streams) {
         Sample s = new Sample();
         s.nanos = System.nanoTime();
         s.redis = redis == null ? null : redis.sample();
         s.service = service.read();
+        if (!streams.isEmpty() && redis != null) {
+            ServiceFigures.Reading r = s.service;
+            s.service = new ServiceFigures.Reading(redis.backlog(streams, CONSUMER_GROUP), Double.NaN, r.ordersCreated(),
+                    r.transactionSeconds(), r.transactions());
+        }
         s.orders = Double.NaN;
         ledger.ifPresent(l -> {
             try {
@@ -236,6 +327,7 @@ public final class Ramp {
         }
         JsonObjectBuilder json = JSON.createObjectBuilder()
                 .add("activityId", activity)
+                .add("world", rehearsal ? "rehearsal" : "real")
                 .add("targetRate", options.targetRate())
                 .add("stepSeconds", options.stepLength().toMillis() / 1000.0)
                 .add("sources", JSON.createObjectBuilder()
@@ -243,7 +335,9 @@ public final class Ramp {
                         .add("redis", redisRead ? "INFO commandstats, SLOWLOG, LATENCY LATEST on every master"
                                 : "not read")
                         .add("orders", ledger.isPresent() ? "the ledger (orders of the activity)"
-                                : "seckill_orders_created_total"))
+                                : rehearsal ? "seckill_orders_created_total{world=\"rehearsal\"}"
+                                : "seckill_orders_created_total")
+                        .add("backlog", rehearsal ? "XINFO GROUPS of the rehearsal's streams" : "seckill_stream_pending"))
                 .add("thresholds", JSON.createObjectBuilder()
                         .add("shedPercent", options.thresholds().shedPercent())
                         .add("p99Millis", options.thresholds().p99Millis())
@@ -279,7 +373,7 @@ public final class Ramp {
             points.add(run.point());
         }
         Files.writeString(options.report().resolve("ramp.svg"), RampChart.svg(String.format(Locale.ROOT,
-                "Ramp of activity %d to 1.5 x %.0f req/s: %s", activity, options.targetRate(),
+                "Ramp of %s %d to 1.5 x %.0f req/s: %s", rehearsal ? "rehearsal" : "activity", activity, options.targetRate(),
                 first.map(f -> f.layer().jsonName() + " " + f.named().how().word() + " first at "
                         + String.format(Locale.ROOT, "%.0f req/s", f.offeredRate())).orElse("no layer gave")),
                 points, first));

@@ -10,6 +10,7 @@ import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import seckill.drill.ramp.rules.Thresholds;
+import seckill.redis.World;
 
 /**
  * {@code drill rehearse}'s command line as picocli reads it; ranges picocli cannot express are
@@ -18,11 +19,14 @@ import seckill.drill.ramp.rules.Thresholds;
 @Command(name = "java -jar seckill.jar drill rehearse", sortOptions = false, usageHelpWidth = 110,
         footer = {"Ramps the purchase load from --start-fraction x R to 1.5 x R in --steps steps and names the first "
                 + "layer to shed or saturate. Redis is read (INFO, SLOWLOG, LATENCY; never written) at "
-                + "seckill.redis.uri, the ledger at seckill.db.url when set."})
+                + "seckill.redis.uri, the ledger at seckill.db.url when set (with --rehearsal: at seckill.rehearsal.db.url, "
+                + "the shadow database)."})
 final class RampArguments {
 
-    @Option(names = "--url", required = true, paramLabel = "URL", description = "the deployment (its edge or an instance)")
-    String url;
+    @Option(names = "--url", required = true, paramLabel = "URL", description = "the deployment (its edge or an instance); "
+            + "repeat for each instance to spread the buyers over them, one after the other (the first is asked the "
+            + "admin calls)")
+    List<String> url = new ArrayList<>();
 
     @Option(names = "--target-rate", required = true, paramLabel = "R",
             description = "the sale's target purchase rate, requests per second; the ramp ends at 1.5 R")
@@ -38,8 +42,24 @@ final class RampArguments {
             description = "the first step's rate as a share of R, 0 < F <= 1.5 (default ${DEFAULT-VALUE})")
     double startFraction = 0.25;
 
-    @Option(names = "--activity", paramLabel = "ID", description = "buy in this open activity instead of creating one")
+    @Option(names = "--activity", paramLabel = "ID", description = "buy in this open activity instead of creating one "
+            + "(with --rehearsal: a rehearsal's, launched already; it is not purged)")
     Long activity;
+
+    @Option(names = "--rehearsal", description = "a shadow sale (docs/rehearsal.md): the activity is launched with "
+            + "\"rehearsal\": true, every buyer request carries the edge's signed mark, and the rehearsal is purged "
+            + "(DELETE) at the end; a deployment that refuses rehearsals (501) stops the ramp with exit code 3, nothing "
+            + "created")
+    boolean rehearsal;
+
+    @Option(names = "--edge-key-file", paramLabel = "FILE",
+            description = "with --rehearsal: a file holding the edge's rehearsal key (seckill.rehearsal.edge-key), "
+                    + "which signs the mark")
+    Path edgeKeyFile;
+
+    @Option(names = "--keep-rehearsal", description = "with --rehearsal: leave the launched rehearsal in place "
+            + "(purge it later with DELETE /api/v1/admin/activities/{id})")
+    boolean keepRehearsal;
 
     @Option(names = "--skus", paramLabel = "N", description = "SKUs of the created activity (default ${DEFAULT-VALUE})")
     int skus = 1;
@@ -130,10 +150,25 @@ final class RampArguments {
                 || orderingShortfallPercent > 100 || minReservations < 0 || databaseWaitMillis < 0) {
             throw new IllegalArgumentException("thresholds must not be negative (a percentage at most 100)");
         }
-        return new RampOptions(URI.create(url), targetRate, steps, Duration.ofMillis(Math.round(stepSeconds * 1000)),
+        if (rehearsal && edgeKeyFile == null) {
+            throw new IllegalArgumentException("--rehearsal needs --edge-key-file FILE (the edge's key signs every "
+                    + "buyer request's mark)");
+        }
+        if (!rehearsal && (edgeKeyFile != null || keepRehearsal)) {
+            throw new IllegalArgumentException("--edge-key-file and --keep-rehearsal go with --rehearsal");
+        }
+        if (activity != null && (World.of(activity) == World.REHEARSAL) != rehearsal) {
+            throw new IllegalArgumentException(rehearsal
+                    ? "--activity " + activity + " is a real activity: a rehearsal's id is " + World.REHEARSAL_IDS_FROM
+                    + " or above, and the service refuses the edge's mark on a real one"
+                    : "--activity " + activity + " is a rehearsal's: give --rehearsal and --edge-key-file");
+        }
+        List<URI> urls = url.stream().map(URI::create).toList();
+        return new RampOptions(urls.getFirst(), targetRate, steps, Duration.ofMillis(Math.round(stepSeconds * 1000)),
                 startFraction, Optional.ofNullable(activity), skus, buckets, Optional.ofNullable(stock), maxInFlight,
                 Duration.ofSeconds(requestTimeoutSeconds), List.copyOf(metrics), Optional.ofNullable(adminToken),
                 Optional.ofNullable(identityKey), report, new Thresholds(shedPercent, p99Millis, scriptMicros,
-                backlogEntries, orderingShortfallPercent, minReservations, databaseWaitMillis));
+                backlogEntries, orderingShortfallPercent, minReservations, databaseWaitMillis), urls, rehearsal,
+                Optional.ofNullable(edgeKeyFile), keepRehearsal);
     }
 }

@@ -12,12 +12,15 @@ import seckill.drill.ramp.rules.Thresholds;
 
 /**
  * Options of {@code seckill.jar drill rehearse} (the ramp), parsed by picocli from
- * {@link RampArguments}; unknown or malformed options are an error with the usage text.
+ * {@link RampArguments}; unknown or malformed options are an error with the usage text. {@code url} is the first
+ * of {@code urls} (the admin calls go there; the buyers are spread over all of them); {@code rehearsal}: a shadow
+ * sale, its mark signed with the key in {@code edgeKeyFile}, purged at the end unless {@code keepRehearsal}.
  */
 public record RampOptions(URI url, double targetRate, int steps, Duration stepLength, double startFraction,
                           Optional<Long> activity, int skus, int buckets, Optional<Long> stock, int maxInFlight,
                           Duration requestTimeout, List<URI> metrics, Optional<String> adminToken,
-                          Optional<String> identityKey, Path report, Thresholds thresholds) {
+                          Optional<String> identityKey, Path report, Thresholds thresholds, List<URI> urls,
+                          boolean rehearsal, Optional<Path> edgeKeyFile, boolean keepRehearsal) {
 
     /** The usage text picocli writes from {@link RampArguments}' annotations. */
     public static final String USAGE = new CommandLine(new RampArguments()).getUsageMessage(CommandLine.Help.Ansi.OFF);

@@ -14,13 +14,16 @@ import java.util.Optional;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
+import seckill.redis.World;
 
 /**
  * The service's own figures at one moment, read from each instance's {@code /metrics} (Prometheus
  * text, on the management port) or, without those, from the admin overview
  * ({@code GET /api/v1/admin/overview} through {@code --url}). Counters are summed over the instances;
  * the stream gauges describe the shared streams, which every instance reads alike, so their largest
- * reading counts. A figure no source gave is NaN.
+ * reading counts. A figure no source gave is NaN. The figures are the activity's world's (docs/rehearsal.md): for a
+ * real activity every sample but a rehearsal's, for a rehearsal's only the samples labelled {@code world="rehearsal"}
+ * (the stream gauges count real streams only: a rehearsal's backlog is read from Redis, {@link RedisStats#backlog}).
  */
 public final class ServiceFigures {
 
@@ -34,12 +37,14 @@ public final class ServiceFigures {
     private final List<URI> metrics;
     private final URI overview;
     private final String adminToken;
+    private final World world;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     public ServiceFigures(List<URI> metrics, URI base, String adminToken, long activityId) {
         this.metrics = List.copyOf(metrics);
         this.overview = base.resolve("/api/v1/admin/overview?activity=" + activityId);
         this.adminToken = adminToken;
+        this.world = World.of(activityId);
     }
 
     /** Where the figures come from, for the report. */
@@ -62,7 +67,7 @@ public final class ServiceFigures {
             if (text.isEmpty()) {
                 continue;
             }
-            Map<String, Double> series = sums(text.get());
+            Map<String, Double> series = sums(text.get(), world);
             backlog = max(backlog, series.get("seckill_stream_pending"));
             lag = max(lag, series.get("seckill_stream_lag"));
             orders = plus(orders, series.get("seckill_orders_created_total"));
@@ -74,7 +79,8 @@ public final class ServiceFigures {
 
     private Reading fromOverview() {
         Optional<String> body = get(HttpRequest.newBuilder(overview).header("Authorization", "Bearer " + adminToken));
-        if (body.isEmpty()) {
+        if (body.isEmpty() || world == World.REHEARSAL) {
+            // the overview's stream figures are the real streams'
             return Reading.UNKNOWN;
         }
         try (JsonReader reader = Json.createReader(new StringReader(body.get()))) {
@@ -104,6 +110,14 @@ public final class ServiceFigures {
 
     /** Prometheus text as the sum of each series name's samples (over its labels), a rehearsal's left out. */
     static Map<String, Double> sums(String text) {
+        return sums(text, World.REAL);
+    }
+
+    /**
+     * Prometheus text as the sum of each series name's samples of one world: the real one's (every sample but those
+     * labelled {@code world="rehearsal"}), or a rehearsal's (only those).
+     */
+    static Map<String, Double> sums(String text, World world) {
         Map<String, Double> sums = new HashMap<>();
         for (String line : text.split("\n")) {
             if (line.isBlank() || line.startsWith("#")) {
@@ -115,8 +129,9 @@ public final class ServiceFigures {
                 continue;
             }
             String name = line.substring(0, brace >= 0 ? brace : space);
-            if (brace >= 0 && line.substring(brace, space).contains(REHEARSAL)) {
-                continue;  // a rehearsal's series (issue #34, docs/rehearsal.md): a ramp judges real sales only
+            boolean rehearsals = brace >= 0 && line.substring(brace, space).contains(REHEARSAL);
+            if (rehearsals != (world == World.REHEARSAL)) {
+                continue;  // the other world's series (issue #34, docs/rehearsal.md): a ramp judges its own world only
             }
             String[] rest = line.substring(space + 1).trim().split(" ");
             try {

@@ -14,6 +14,7 @@ import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
 import jakarta.json.JsonValue;
+import seckill.client.RehearsalMark;
 
 /**
  * One instance as the switch drill asks it, over plain HTTP with a short timeout per request (a paused
@@ -29,12 +30,27 @@ final class InstanceApi {
     private final String adminToken;
     private final HttpClient http;
     private final Duration timeout;
+    /** The sales whose halt {@link #sales()}, {@link #halt()} and {@link #resume()} ask: "" real, or "?world=rehearsal". */
+    private final String world;
 
     InstanceApi(URI base, String adminToken, HttpClient http, Duration timeout) {
+        this(base, adminToken, http, timeout, "");
+    }
+
+    private InstanceApi(URI base, String adminToken, HttpClient http, Duration timeout, String world) {
         this.base = base;
         this.adminToken = adminToken;
         this.http = http;
         this.timeout = timeout;
+        this.world = world;
+    }
+
+    /**
+     * The same instance whose sales state, halt and resume are the rehearsals' own ({@code ?world=rehearsal},
+     * docs/rehearsal.md: one halt per world), leaving real sales alone.
+     */
+    InstanceApi rehearsals() {
+        return new InstanceApi(base, adminToken, http, timeout, "?world=rehearsal");
     }
 
     URI base() {
@@ -46,7 +62,7 @@ final class InstanceApi {
      * started answers its first requests slowly), never while a flip is timed.
      */
     InstanceApi patient(Duration longer) {
-        return new InstanceApi(base, adminToken, http, longer);
+        return new InstanceApi(base, adminToken, http, longer, world);
     }
 
     /** Each switch in force: key to {value, source}. */
@@ -60,20 +76,27 @@ final class InstanceApi {
 
     /** {@code OPEN} or {@code HALTED: <reason>}. */
     String sales() throws IOException, InterruptedException {
-        return state(object(admin("GET", "/api/v1/admin/sales", 200)));
+        return state(object(admin("GET", "/api/v1/admin/sales" + world, 200)));
     }
 
     String halt() throws IOException, InterruptedException {
-        return state(object(admin("POST", "/api/v1/admin/sales/halt", 200)));
+        return state(object(admin("POST", "/api/v1/admin/sales/halt" + world, 200)));
     }
 
     /** Resumes this instance's sales (not forced: it reconciles first); the answer's status and body. */
     HttpResponse<String> resume() throws IOException, InterruptedException {
-        return send(adminRequest("POST", "/api/v1/admin/sales/resume").POST(HttpRequest.BodyPublishers.noBody()));
+        return send(adminRequest("POST", "/api/v1/admin/sales/resume" + world).POST(HttpRequest.BodyPublishers.noBody()));
     }
 
     JsonObject overview() throws IOException, InterruptedException {
         return object(admin("GET", "/api/v1/admin/overview", 200));
+    }
+
+    /** The instance launches no rehearsal ({@code 501 REHEARSAL_NOT_AVAILABLE}): nothing was created. */
+    static final class RehearsalNotAvailable extends IOException {
+        RehearsalNotAvailable(String message) {
+            super(message);
+        }
     }
 
     /** Creates an activity; its id. */
@@ -81,6 +104,9 @@ final class InstanceApi {
         HttpResponse<String> answer = send(adminRequest("POST", "/api/v1/admin/activities")
                 .header("Content-Type", "application/json").header("Idempotency-Key", idempotencyKey)
                 .POST(HttpRequest.BodyPublishers.ofString(json)));
+        if (answer.statusCode() == 501) {
+            throw new RehearsalNotAvailable(base + " launches no rehearsal: " + answer.statusCode() + " " + answer.body());
+        }
         if (answer.statusCode() != 201) {
             throw new IOException(base + ": creating the probe activity answered " + answer.statusCode() + " "
                     + answer.body());
@@ -88,15 +114,33 @@ final class InstanceApi {
         return object(answer.body()).getJsonNumber("activityId").longValue();
     }
 
+    /** Purges a rehearsal ({@code DELETE}, docs/rehearsal.md "The purge"); {@code 204}, else an {@link IOException}. */
+    void purge(long activity) throws IOException, InterruptedException {
+        HttpResponse<String> answer = send(adminRequest("DELETE", "/api/v1/admin/activities/" + activity).DELETE());
+        if (answer.statusCode() != 204) {
+            throw new IOException(base + ": purging rehearsal " + activity + " answered " + answer.statusCode() + " "
+                    + answer.body());
+        }
+    }
+
     /**
      * A purchase of {@code quantity} as {@code bearer}'s buyer; its answer in short: {@code 409
      * INSUFFICIENT_STOCK}, {@code 503 HALTED}, {@code 429 THROTTLED GLOBAL}, {@code 202}, or {@link #NO_ANSWER}.
      */
     String purchase(long activity, long sku, int quantity, String requestId, String bearer) throws InterruptedException {
+        return purchase(activity, sku, quantity, requestId, bearer, null);
+    }
+
+    /** The same with the edge's rehearsal mark ({@code X-Seckill-Rehearsal}; null: none), for a rehearsal's activity. */
+    String purchase(long activity, long sku, int quantity, String requestId, String bearer, String rehearsalMark)
+            throws InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve("/api/v1/activities/" + activity + "/purchases"))
                 .timeout(timeout).header("Authorization", "Bearer " + bearer).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"skuId\":%d,\"quantity\":%d,\"requestId\":\"%s\"}"
                         .formatted(sku, quantity, requestId)));
+        if (rehearsalMark != null) {
+            request.header(RehearsalMark.HEADER, rehearsalMark);
+        }
         try {
             return answer(send(request));
         } catch (IOException e) {

@@ -25,6 +25,7 @@ import java.util.function.Predicate;
 
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
+import seckill.client.RehearsalMark;
 import seckill.client.TokenMint;
 
 /**
@@ -35,6 +36,13 @@ import seckill.client.TokenMint;
  * it is put back byte for byte after each switch and, whatever happens (a failure, an interrupt), at
  * the end. Instances the drill halted through the admin endpoint are resumed. Callable from another
  * drill (a rehearsal) with its own probe activity ({@link #withProbeActivity}).
+ * <p>
+ * With {@code --rehearsal} the probe activity is a shadow sale (docs/rehearsal.md): launched with
+ * {@code "rehearsal": true}, each probe carrying the edge's signed mark for it and its buyer, purged
+ * ({@code DELETE}) at the end, so the probes write nothing of the real world. The switches themselves are the
+ * deployment's, except the endpoint's halt and resume: one halt per world (docs/rehearsal.md step 3), so the drill
+ * halts, reads and resumes the rehearsal world's ({@code ?world=rehearsal}) and leaves real sales alone; the switches
+ * file's {@code seckill.admission.halt} is the instance's and halts both worlds.
  */
 public final class SwitchDrill {
 
@@ -49,6 +57,7 @@ public final class SwitchDrill {
 
     private final SwitchDrillOptions options;
     private final Optional<TokenMint> mint;
+    private final Optional<RehearsalMark> mark;
     private final PrintStream out;
     private final LongSupplier nanos;
     private final SwitchesFile file;
@@ -59,7 +68,8 @@ public final class SwitchDrill {
     private volatile byte[] original;
     private volatile boolean fileFlipped;
     private volatile boolean stopping;
-    private long probeActivity;
+    private final java.util.concurrent.atomic.AtomicBoolean purged = new java.util.concurrent.atomic.AtomicBoolean();
+    private volatile long probeActivity;
     private long probeSku = 1;
     private boolean ownProbeActivity = true;
 
@@ -71,6 +81,7 @@ public final class SwitchDrill {
                        LongSupplier nanos) {
         this.options = options;
         this.mint = options.probes() ? mint : Optional.empty();
+        this.mark = options.edgeKeyFile().map(SwitchDrill::edgeKey).map(RehearsalMark::new);
         this.out = out;
         this.nanos = nanos;
         this.file = new SwitchesFile(options.switchesFile());
@@ -78,11 +89,23 @@ public final class SwitchDrill {
                 .connectTimeout(Duration.ofSeconds(1)).build();
         // one request may take at most the poll's share of the bound: a paused instance must not hold the others up
         Duration timeout = Duration.ofMillis(Math.max(500, Math.min(1_000, options.bound().toMillis() / 2)));
-        this.instances = options.instances().stream().map(u -> new InstanceApi(u, adminToken, http, timeout)).toList();
+        // a rehearsal's drill halts and resumes the rehearsals only (one halt per world, docs/rehearsal.md step 3)
+        this.instances = options.instances().stream().map(u -> new InstanceApi(u, adminToken, http, timeout))
+                .map(api -> options.rehearsal() ? api.rehearsals() : api).toList();
+    }
+
+    /** The edge's key from its file: its first line, surrounding blanks left out. */
+    private static String edgeKey(java.nio.file.Path file) {
+        try {
+            return java.nio.file.Files.readAllLines(file).stream().findFirst().orElse("").strip();
+        } catch (IOException e) {
+            throw new IllegalArgumentException("--edge-key-file " + file + " cannot be read: " + e, e);
+        }
     }
 
     /**
-     * Probes purchases of {@code sku} of {@code activity} (an activity of the caller's own, e.g. a rehearsal's)
+     * Probes purchases of {@code sku} of {@code activity} (an activity of the caller's own, e.g. a rehearsal's,
+     * whose probes then need the drill's {@code --rehearsal} and edge key)
      * instead of creating one. A probe asks {@code perUserLimit} units of a SKU that has fewer left, so it
      * never reserves; the activity must be open and its SKU hold fewer units than a buyer may ask.
      */
@@ -121,26 +144,30 @@ public final class SwitchDrill {
             });
         }
         refuseWhileASaleIsOpen();
-        Map<InstanceApi, String> baseline = probeBaselines();
-        Thread hook = Thread.ofPlatform().unstarted(this::restoreOnExit);
-        Runtime.getRuntime().addShutdownHook(hook);
         List<SwitchReport.SwitchResult> results = new ArrayList<>();
         Instant started = Instant.now();
         try {
-            for (HotSwitch hot : HotSwitch.SALE_DAY) {
-                if (Thread.currentThread().isInterrupted()) {
-                    throw new InterruptedException();
+            Map<InstanceApi, String> baseline = probeBaselines();
+            Thread hook = Thread.ofPlatform().unstarted(this::restoreOnExit);
+            Runtime.getRuntime().addShutdownHook(hook);
+            try {
+                for (HotSwitch hot : HotSwitch.SALE_DAY) {
+                    if (Thread.currentThread().isInterrupted()) {
+                        throw new InterruptedException();
+                    }
+                    results.add(hot.endpoint() ? endpoint(hot, salesBefore, baseline)
+                            : fileSwitch(hot, originalText, before, baseline));
                 }
-                results.add(hot.endpoint() ? endpoint(hot, salesBefore, baseline)
-                        : fileSwitch(hot, originalText, before, baseline));
+            } finally {
+                restore();
+                try {
+                    Runtime.getRuntime().removeShutdownHook(hook);
+                } catch (IllegalStateException shuttingDown) {
+                    // the hook runs or ran: it restores the same way
+                }
             }
         } finally {
-            restore();
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException shuttingDown) {
-                // the hook runs or ran: it restores the same way
-            }
+            purgeProbeRehearsal();
         }
         if (!Arrays.equals(file.bytes(), original)) {
             note("the switches file differs from what it was before the drill (someone else wrote it meanwhile?)");
@@ -148,6 +175,20 @@ public final class SwitchDrill {
         Optional<Long> probed = probeActivity == 0 ? Optional.empty() : Optional.of(probeActivity);
         return new SwitchReport(started, Instant.now(), file.path().toString(), options.instances(), options.bound(),
                 options.resumeBound(), options.watch(), probed, results, List.copyOf(notes));
+    }
+
+    /** The rehearsal the drill launched for its probes, purged: nothing of it is left. */
+    private void purgeProbeRehearsal() {
+        if (!options.rehearsal() || !ownProbeActivity || probeActivity == 0 || purged.getAndSet(true)) {
+            return;
+        }
+        try {
+            instances.getFirst().patient(PATIENT).purge(probeActivity);
+            note("probe rehearsal " + probeActivity + " purged (no key and no shadow row of it is left)");
+        } catch (IOException | InterruptedException e) {
+            note("PROBE REHEARSAL " + probeActivity + " NOT PURGED (" + e + "): DELETE /api/v1/admin/activities/"
+                    + probeActivity);
+        }
     }
 
     private void note(String note) {
@@ -183,7 +224,7 @@ public final class SwitchDrill {
     // ---- probes
 
     /** Each instance's answer to a probe before any flip; instances whose answer shows nothing are not probed. */
-    private Map<InstanceApi, String> probeBaselines() throws IOException, InterruptedException {
+    private Map<InstanceApi, String> probeBaselines() throws IOException, InterruptedException, Refused {
         Map<InstanceApi, String> baseline = new HashMap<>();
         if (mint.isEmpty()) {
             note("no probes (--no-probes or no identity key): only the values the instances show are timed");
@@ -195,10 +236,16 @@ public final class SwitchDrill {
             Instant now = Instant.parse(overview.getString("serverTime"));
             Duration planned = options.watch().multipliedBy(2L * HotSwitch.SALE_DAY.size()).plusMinutes(1);
             String json = ("{\"name\":\"%s %s\",\"startsAt\":\"%s\",\"endsAt\":\"%s\",\"paymentWindowSeconds\":60,"
-                    + "\"skus\":[{\"skuId\":%d,\"stock\":1,\"perUserLimit\":2}]}").formatted(PROBE_NAME, now,
-                    now.minusSeconds(5), now.plus(planned), probeSku);
-            probeActivity = instances.getFirst().patient(PATIENT).launch(json, "switch-drill-" + java.util.UUID.randomUUID());
-            out.println("switch drill: probe activity " + probeActivity + " (1 unit, each probe asks 2: never reserves)");
+                    + "\"skus\":[{\"skuId\":%d,\"stock\":1,\"perUserLimit\":2}]%s}").formatted(PROBE_NAME, now,
+                    now.minusSeconds(5), now.plus(planned), probeSku, options.rehearsal() ? ",\"rehearsal\":true" : "");
+            try {
+                probeActivity = instances.getFirst().patient(PATIENT).launch(json, "switch-drill-" + java.util.UUID.randomUUID());
+            } catch (InstanceApi.RehearsalNotAvailable e) {
+                throw new Refused(e.getMessage() + " (a shadow database, seckill.rehearsal.db.url, and "
+                        + "seckill.rehearsal.launch.enabled are needed): nothing was created or flipped");
+            }
+            out.println("switch drill: probe " + (options.rehearsal() ? "rehearsal " : "activity ") + probeActivity
+                    + " (1 unit, each probe asks 2: never reserves)");
         }
         for (InstanceApi api : instances) {
             // the first purchase of the activity on an instance loads it from the ledger: warm it before timing
@@ -219,7 +266,8 @@ public final class SwitchDrill {
     private String probe(InstanceApi api) throws InterruptedException {
         long buyer = ThreadLocalRandom.current().nextLong(1_000_000_000L, 9_000_000_000_000L);
         String token = mint.orElseThrow().mint(buyer, Instant.now(), Duration.ofMinutes(10));
-        return api.purchase(probeActivity, probeSku, 2, "switch-drill-" + buyer, token);
+        return api.purchase(probeActivity, probeSku, 2, "switch-drill-" + buyer, token,
+                mark.map(m -> m.sign(probeActivity, buyer, Instant.now())).orElse(null));
     }
 
     /** {@link #BURST} probes in a row; the first refused for the global rate, else the last answer. */
@@ -506,5 +554,6 @@ public final class SwitchDrill {
     private void restoreOnExit() {
         stopping = true;
         restore();
+        purgeProbeRehearsal();
     }
 }

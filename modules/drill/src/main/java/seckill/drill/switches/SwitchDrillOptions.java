@@ -21,10 +21,13 @@ import java.util.Optional;
  * @param probes       whether to probe purchases at all
  * @param force        run although a sale is open
  * @param report       where the report goes ({@code <report>.json} and {@code <report>.txt})
+ * @param rehearsal    the probes buy in a shadow sale the drill launches ({@code "rehearsal": true}) and purges at
+ *                     its end, each probe with the edge's signed mark (docs/rehearsal.md)
+ * @param edgeKeyFile  with {@code rehearsal}: the file holding the edge's key ({@code seckill.rehearsal.edge-key})
  */
 public record SwitchDrillOptions(List<URI> instances, Optional<String> adminToken, Path switchesFile, Duration bound,
                                  Duration resumeBound, Duration watch, Optional<String> identityKey, boolean probes, boolean force,
-                                 Path report) {
+                                 Path report, boolean rehearsal, Optional<Path> edgeKeyFile) {
 
     /** The bound unless {@code --bound-millis}: the switches are re-read twice a second, so 2 s is four chances. */
     public static final Duration DEFAULT_BOUND = Duration.ofSeconds(2);
@@ -35,6 +38,7 @@ public record SwitchDrillOptions(List<URI> instances, Optional<String> adminToke
             Usage: seckill.jar drill switches --instance URL [--instance URL ...] --switches-file PATH
                    [--admin-token TOKEN] [--bound-millis MS] [--resume-bound-millis MS] [--wait-seconds S]
                    [--identity-key ID=KEY] [--no-probes] [--force] [--report PREFIX]
+                   [--rehearsal --edge-key-file FILE]
             Flips each hot switch a sale day relies on, one at a time, in the switches file every instance
             reads (halt, global rate, buyer rate, sold-out threshold, ordering pace, queue on/off, queue
             rate) and the admin halt/resume of each instance, and times on every instance how long until
@@ -46,8 +50,11 @@ public record SwitchDrillOptions(List<URI> instances, Optional<String> adminToke
             resume through the endpoint, which reconciles first, has its own (default 5000 ms).
             Refuses to run while any activity's sale window is open, unless --force (halting halts sales).
             --wait-seconds (default 10): how long one flip is watched. Report: PREFIX.json and PREFIX.txt
-            (default switch-drill-<time>). Exit 0: every switch within the bound on every instance; 1: a
-            failure; 2: bad options; 3: refused (a sale is open).""";
+            (default switch-drill-<time>). --rehearsal: the probe activity is a shadow sale (docs/rehearsal.md),
+            launched with "rehearsal": true, every probe signed with the edge's mark (key in --edge-key-file),
+            purged (DELETE) at the end: nothing is left behind. Exit 0: every switch within the bound on every
+            instance; 1: a failure; 2: bad options; 3: refused (a sale is open, or the deployment launches no
+            rehearsal: 501).""";
 
     public static SwitchDrillOptions parse(String[] args) {
         List<URI> instances = new ArrayList<>();
@@ -59,11 +66,17 @@ public record SwitchDrillOptions(List<URI> instances, Optional<String> adminToke
         String identity = null;
         boolean probes = true;
         boolean force = false;
+        boolean rehearsal = false;
+        Path edgeKeyFile = null;
         Path report = null;
         for (int i = 0; i < args.length; i++) {
             String name = args[i];
             if (name.equals("--force")) {
                 force = true;
+                continue;
+            }
+            if (name.equals("--rehearsal")) {
+                rehearsal = true;
                 continue;
             }
             if (name.equals("--no-probes")) {
@@ -84,6 +97,7 @@ public record SwitchDrillOptions(List<URI> instances, Optional<String> adminToke
                     case "--wait-seconds" -> wait = Duration.ofSeconds(Long.parseLong(value));
                     case "--identity-key" -> identity = value;
                     case "--report" -> report = Path.of(value);
+                    case "--edge-key-file" -> edgeKeyFile = Path.of(value);
                     default -> throw new IllegalArgumentException("unknown option " + name);
                 }
             } catch (NumberFormatException e) {
@@ -102,11 +116,17 @@ public record SwitchDrillOptions(List<URI> instances, Optional<String> adminToke
         if (wait.compareTo(bound) < 0 || wait.compareTo(resumeBound) < 0) {
             throw new IllegalArgumentException("--wait-seconds must be at least each bound");
         }
+        if (rehearsal && edgeKeyFile == null) {
+            throw new IllegalArgumentException("--rehearsal needs --edge-key-file FILE (the edge's key signs every probe's mark)");
+        }
+        if (!rehearsal && edgeKeyFile != null) {
+            throw new IllegalArgumentException("--edge-key-file goes with --rehearsal");
+        }
         if (report == null) {
             report = Path.of("switch-drill-" + java.time.Instant.now().toString().replace(":", "").replaceAll("\\..*", ""));
         }
         return new SwitchDrillOptions(List.copyOf(instances), Optional.ofNullable(token), file, bound, resumeBound, wait,
-                Optional.ofNullable(identity), probes, force, report);
+                Optional.ofNullable(identity), probes, force, report, rehearsal, Optional.ofNullable(edgeKeyFile));
     }
 
     private static URI instance(String url) {

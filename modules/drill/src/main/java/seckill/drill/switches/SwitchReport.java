@@ -113,7 +113,8 @@ public record SwitchReport(Instant startedAt, Instant endedAt, String switchesFi
         text.append("instances     ").append(instances).append('\n');
         text.append("bound         ").append(bound.toMillis()).append(" ms; a resume through the endpoint ")
                 .append(resumeBound.toMillis()).append(" ms (watched up to ").append(watch.toSeconds()).append(" s)\n");
-        probeActivity.ifPresent(a -> text.append("probe         activity ").append(a).append('\n'));
+        probeActivity.ifPresent(a -> text.append(seckill.redis.World.of(a) == seckill.redis.World.REHEARSAL
+                ? "probe         rehearsal " : "probe         activity ").append(a).append('\n'));
         text.append(String.format("%-46s %-22s %-8s %9s %10s  %-7s %s%n", "switch", "instance", "phase", "value ms",
                 "behaviour", "verdict", "detail"));
         for (SwitchResult s : switches) {

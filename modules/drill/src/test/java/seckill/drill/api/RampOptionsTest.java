@@ -25,6 +25,29 @@ class RampOptionsTest {
     }
 
     @Test
+    void aRehearsalNeedsTheEdgesKeyAndARehearsalsActivity() {
+        RampOptions o = RampOptions.parse(new String[] {"--url", "http://a", "--url", "http://b", "--target-rate", "10",
+                "--rehearsal", "--edge-key-file", "/etc/edge.key"});
+        assertThat(o.rehearsal(), is(true));
+        assertThat(o.keepRehearsal(), is(false));
+        assertThat(o.edgeKeyFile().orElseThrow().toString(), is("/etc/edge.key"));
+        assertThat(o.url().toString(), is("http://a"));
+        assertThat(o.urls().toString(), is("[http://a, http://b]"));
+        RampOptions kept = RampOptions.parse(new String[] {"--url", "http://a", "--target-rate", "10", "--rehearsal",
+                "--edge-key-file", "k", "--keep-rehearsal", "--activity", "1000000000000004"});
+        assertThat(kept.keepRehearsal(), is(true));
+        assertThat(kept.activity().orElseThrow(), is(1_000_000_000_000_004L));
+        assertThat(RampOptions.parse(new String[] {"--url", "http://a", "--target-rate", "10"}).rehearsal(), is(false));
+        for (String[] args : new String[][] {{"--url", "http://x", "--target-rate", "5", "--rehearsal"},
+                {"--url", "http://x", "--target-rate", "5", "--edge-key-file", "k"},
+                {"--url", "http://x", "--target-rate", "5", "--keep-rehearsal"},
+                {"--url", "http://x", "--target-rate", "5", "--rehearsal", "--edge-key-file", "k", "--activity", "7"},
+                {"--url", "http://x", "--target-rate", "5", "--activity", "1000000000000004"}}) {
+            assertThrows(IllegalArgumentException.class, () -> RampOptions.parse(args), String.join(" ", args));
+        }
+    }
+
+    @Test
     void badOptionsAreRefused() {
         for (String[] args : new String[][] {{"--target-rate", "10"}, {"--url", "http://x"},
                 {"--url", "http://x", "--target-rate", "0"}, {"--url", "http://x", "--target-rate", "5", "--steps", "0"},

@@ -94,6 +94,12 @@ class RampReadingsTest {
         assertThat(sums.get("seckill_orders_created_total"), is(5.0));
         assertThat(sums.get("seckill_ordering_transaction_seconds_count"), is(2.0));
         assertThat(sums.get("seckill_stream_pending"), is(12.0));
+        // a ramp of a rehearsal (drill rehearse --rehearsal) judges the rehearsal's series alone; the stream gauges
+        // count real streams only, so its backlog is not theirs (it is read from Redis)
+        Map<String, Double> rehearsals = ServiceFigures.sums(text, seckill.redis.World.REHEARSAL);
+        assertThat(rehearsals.get("seckill_orders_created_total"), is(40.0));
+        assertThat(rehearsals.get("seckill_ordering_transaction_seconds_count"), is(9.0));
+        assertThat(rehearsals.containsKey("seckill_stream_pending"), is(false));
     }
 
     @Test

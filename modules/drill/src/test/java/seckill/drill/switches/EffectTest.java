@@ -113,5 +113,15 @@ class EffectTest {
         org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                 () -> SwitchDrillOptions.parse(new String[] {"--instance", "http://a", "--switches-file", "s",
                         "--bound-millis", "20000"}));
+        assertThat(o.rehearsal(), is(false));
+        var rehearsal = SwitchDrillOptions.parse(new String[] {"--instance", "http://a", "--switches-file", "s",
+                "--rehearsal", "--edge-key-file", "edge.key"});
+        assertThat(rehearsal.rehearsal(), is(true));
+        assertThat(rehearsal.edgeKeyFile().orElseThrow().toString(), is("edge.key"));
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> SwitchDrillOptions.parse(new String[] {"--instance", "http://a", "--switches-file", "s", "--rehearsal"}));
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> SwitchDrillOptions.parse(new String[] {"--instance", "http://a", "--switches-file", "s",
+                        "--edge-key-file", "edge.key"}));
     }
 }
