@@ -89,7 +89,7 @@ public class AdminOverviewResource {
         return json
                 .add("streamPending", gauge("seckill.stream.pending"))
                 .add("streamLag", gauge("seckill.stream.lag"))
-                .add("outboxBacklog", gauge("seckill.outbox.backlog"))
+                .add("outboxBacklog", gauge("seckill.outbox.backlog", World.REAL))
                 .add("activities", activities)
                 .build().toString();
     }
@@ -159,6 +159,12 @@ public class AdminOverviewResource {
 
     private long gauge(String name) {
         return metrics.getGauges((id, metric) -> id.getName().equals(name)).values().stream()
+                .map(Gauge::getValue).mapToLong(v -> v == null ? 0 : v.longValue()).sum();
+    }
+
+    /** One world's series of a gauge (a series without the label is the real world's). */
+    private long gauge(String name, World world) {
+        return metrics.getGauges((id, metric) -> id.getName().equals(name) && in(id, world)).values().stream()
                 .map(Gauge::getValue).mapToLong(v -> v == null ? 0 : v.longValue()).sum();
     }
 

@@ -86,30 +86,41 @@ public class AdminSalesResource {
         return Response.noContent().build();
     }
 
+    /**
+     * The sales state of one world on this instance: {@code ?world=rehearsal} the rehearsals' own halt
+     * (docs/rehearsal.md), absent or {@code real} the real sales', as before.
+     */
     @GET
     @Path("sales")
     @Produces(MediaType.APPLICATION_JSON)
-    public String sales() {
-        return salesState();
+    public String sales(@jakarta.ws.rs.QueryParam("world") String worldText) {
+        return salesState(world(worldText));
     }
 
+    /** Halts one world on this instance: the real sales (default) or, with {@code ?world=rehearsal}, the rehearsals only. */
     @POST
     @Path("sales/halt")
     @Produces(MediaType.APPLICATION_JSON)
-    public String halt() {
-        admission.halt(HaltReason.OPERATOR);
-        return salesState();
+    public String halt(@jakarta.ws.rs.QueryParam("world") String worldText) {
+        World world = world(worldText);
+        admission.halt(world, HaltReason.OPERATOR);
+        return salesState(world);
     }
 
-    /** Resumes only when nothing is unsettled and reconciliation is clean; otherwise 409 says why not. */
+    /**
+     * Resumes one world (default real) only when nothing of it is unsettled and its reconciliation is clean;
+     * otherwise 409 says why not.
+     */
     @POST
     @Path("sales/resume")
     @Produces(MediaType.APPLICATION_JSON)
-    public String resume(@jakarta.ws.rs.QueryParam("force") boolean force) {
+    public String resume(@jakarta.ws.rs.QueryParam("force") boolean force,
+                         @jakarta.ws.rs.QueryParam("world") String worldText) {
+        World world = world(worldText);
         if (force) {
             // the operator takes responsibility for whatever is unsettled or unreconciled
-            admission.resume();
-        } else if (!sweeps.tryResumeSales()) {
+            admission.resume(world);
+        } else if (!sweeps.tryResumeSales(world)) {
             throw new Problem(409, "NOT_RECONCILED", "Cannot resume yet",
                     "Events are still unsettled, Redis does not answer, fewer replicas are online than"
                             + " seckill.redis.min-replica-acks requires (the halt's reason says NO_REPLICA; lower the"
@@ -118,7 +129,19 @@ public class AdminSalesResource {
                             + " and /api/v1/admin/activities/{id}/reconciliation. ?force=true resumes anyway.",
                     Duration.ofSeconds(5));
         }
-        return salesState();
+        return salesState(world);
+    }
+
+    /** The {@code world} query parameter: absent or {@code real}, or {@code rehearsal}; anything else 400. */
+    private static World world(String text) {
+        if (text == null || text.isEmpty() || text.equals(World.REAL.label())) {
+            return World.REAL;
+        }
+        if (text.equals(World.REHEARSAL.label())) {
+            return World.REHEARSAL;
+        }
+        throw new Problem(400, "INVALID_REQUEST", "Invalid request",
+                "world must be real (the default) or rehearsal; nothing was changed.");
     }
 
     @POST
@@ -178,14 +201,23 @@ public class AdminSalesResource {
         return Jsons.PROVIDER.createObjectBuilder().add("activityId", activity.id()).add("skus", skus).build().toString();
     }
 
-    private String salesState() {
-        return salesState(admission).build().toString();
+    private String salesState(World world) {
+        JsonObjectBuilder json = salesState(admission, world);
+        if (world != World.REAL) {
+            json.add("world", world.label());
+        }
+        return json.build().toString();
     }
 
     /** This instance's sales state: {@code OPEN}, or {@code HALTED} with the reason (also in the overview). */
     static JsonObjectBuilder salesState(Admission admission) {
+        return salesState(admission, World.REAL);
+    }
+
+    /** {@link #salesState(Admission)} of one world's halt. */
+    static JsonObjectBuilder salesState(Admission admission, World world) {
         JsonObjectBuilder json = Jsons.PROVIDER.createObjectBuilder();
-        admission.haltedBecause().ifPresentOrElse(reason -> json.add("state", "HALTED").add("reason", reason.words()),
+        admission.haltedBecause(world).ifPresentOrElse(reason -> json.add("state", "HALTED").add("reason", reason.words()),
                 () -> json.add("state", "OPEN"));
         return json;
     }

@@ -44,7 +44,7 @@ public class LaunchingActivities {
                         Preheating preheating,
                         LedgerHoldings ledger,
                         @ConfigProperty(name = "seckill.reservation.keys-outlive-end-seconds", defaultValue = "259200") long keysOutliveEndSeconds,
-                        @ConfigProperty(name = "seckill.rehearsal.launch.enabled", defaultValue = "false") boolean rehearsalLaunches,
+                        @ConfigProperty(name = "seckill.rehearsal.launch.enabled", defaultValue = "true") boolean rehearsalLaunches,
                         @ConfigProperty(name = "seckill.rehearsal.db.url") Optional<String> shadowDatabase) {
         this.catalog = catalog;
         this.preheating = preheating;
@@ -55,8 +55,9 @@ public class LaunchingActivities {
 
     /**
      * Whether {@code "rehearsal": true} launches a rehearsal (issue #34, docs/rehearsal.md): only with
-     * {@code seckill.rehearsal.launch.enabled} (false until the rehearsal path is apart end to end) and a shadow
-     * database ({@code seckill.rehearsal.db.url}); otherwise it answers 501, nothing created.
+     * {@code seckill.rehearsal.launch.enabled} (default true since the rehearsal path is apart end to end, halt per
+     * world included; false refuses launches on this instance) and a shadow database ({@code seckill.rehearsal.db.url});
+     * otherwise it answers 501, nothing created.
      */
     public boolean rehearsalsAvailable() {
         return rehearsalsAvailable;

@@ -172,7 +172,7 @@ public class PlacingPurchase {
             // the buyer's window travels with the reservation: one script call judges it, dedupe and stock
             case AdmissionDecision.Admitted admitted -> reserve(purchase, sku, attempt, window,
                     new BuyerWindow(admitted.buyerAttempts(), admitted.buyerWindowMillis()));
-            case AdmissionDecision.InDoubt inDoubt -> haltInDoubt(HaltReason.RATE_LIMITS_IN_DOUBT, null);
+            case AdmissionDecision.InDoubt inDoubt -> haltInDoubt(purchase, HaltReason.RATE_LIMITS_IN_DOUBT, null);
             default -> new PurchaseOutcome.NotAdmitted(decision, window);
         };
     }
@@ -199,13 +199,13 @@ public class PlacingPurchase {
         } catch (ReplicasMissing e) {
             // on the master, not on enough replicas: in doubt, and so will every next one be until a
             // replica is back; the halt says so, and settlement resumes only once one is
-            return haltInDoubt(new HaltReason.NoReplica(e.replicas().online(), e.replicas().required()), e);
+            return haltInDoubt(purchase, new HaltReason.NoReplica(e.replicas().online(), e.replicas().required()), e);
         } catch (ReservationUnavailable e) {
             if (!e.inDoubt()) {
                 // the call never left this instance: nothing happened, a retry is safe
                 return new PurchaseOutcome.Busy();
             }
-            return haltInDoubt(HaltReason.RESERVATION_STORE_IN_DOUBT, e);
+            return haltInDoubt(purchase, HaltReason.RESERVATION_STORE_IN_DOUBT, e);
         }
         return switch (outcome) {
             case ReservationOutcome.Reserved reserved -> {
@@ -235,11 +235,17 @@ public class PlacingPurchase {
         };
     }
 
-    /** The arbiter is in doubt: stop issuing here until what is unsettled is counted (settlement resumes). */
-    private PurchaseOutcome haltInDoubt(HaltReason reason, Throwable cause) {
+    /**
+     * The arbiter is in doubt: stop issuing here until what is unsettled is counted (settlement resumes). Only the
+     * purchase's world halts (docs/rehearsal.md): doubt met by a rehearsal never halts real sales; a real purchase
+     * meets the same doubt itself if it is real.
+     */
+    private PurchaseOutcome haltInDoubt(Purchase purchase, HaltReason reason, Throwable cause) {
+        World world = World.of(purchase.activityId());
         // the client library's error text goes to the log; clients and probes see the reason's stable words
-        LOG.log(Level.WARNING, "Redis in doubt (" + reason.words() + "); halting sales on this instance", cause);
-        admission.halt(reason);
+        LOG.log(Level.WARNING, "Redis in doubt (" + reason.words() + "); halting " + (world == World.REAL ? ""
+                : "rehearsal ") + "sales on this instance", cause);
+        admission.halt(world, reason);
         return new PurchaseOutcome.HaltedInDoubt(reason);
     }
 }

@@ -36,6 +36,9 @@ import static org.hamcrest.Matchers.is;
  */
 class PlacingPurchaseTest {
 
+    /** A rehearsal's id (from 10^15): its world is read from the id alone. */
+    private static final long REHEARSAL = seckill.redis.World.REHEARSAL_IDS_FROM + 7;
+
     private static final Activity ACTIVITY = new Activity(7, "sale", Instant.parse("2026-01-01T00:00:00Z"),
             Instant.parse("2030-01-01T00:00:00Z"), Duration.ofMinutes(15), List.of(new SkuLine(1, 100, 2, 1)));
     private static final ReservationId ID = new ReservationId(7, 1, 0, 42);
@@ -80,6 +83,22 @@ class PlacingPurchaseTest {
         };
         assertThat(place(7, 1, 1), is(new PurchaseOutcome.HaltedInDoubt(HaltReason.RESERVATION_STORE_IN_DOUBT)));
         assertThat(admissionCalls, contains("admit", "halt RESERVATION_STORE_IN_DOUBT"));
+    }
+
+    @Test
+    void aRehearsalsDoubtHaltsTheRehearsalsOnly() {
+        // docs/rehearsal.md: one halt per world; doubt met by a rehearsal's purchase never halts real sales
+        decision = new AdmissionDecision.InDoubt();
+        assertThat(place(REHEARSAL, 1, 1), is(new PurchaseOutcome.HaltedInDoubt(HaltReason.RATE_LIMITS_IN_DOUBT)));
+        assertThat(admissionCalls, contains("admit", "halt REHEARSAL RATE_LIMITS_IN_DOUBT"));
+
+        admissionCalls.clear();
+        decision = new AdmissionDecision.Admitted(1, 1000);
+        reservation = command -> {
+            throw new ReservationUnavailable("timed out", null, true);
+        };
+        assertThat(place(REHEARSAL, 1, 1), is(new PurchaseOutcome.HaltedInDoubt(HaltReason.RESERVATION_STORE_IN_DOUBT)));
+        assertThat(admissionCalls, contains("admit", "halt REHEARSAL RESERVATION_STORE_IN_DOUBT"));
     }
 
     @Test
@@ -211,8 +230,8 @@ class PlacingPurchaseTest {
     }
 
     private ActivityCatalog catalog() {
-        return fake(ActivityCatalog.class, (method, args) -> method.equals("find") && (long) args[0] == 7
-                ? Optional.of(ACTIVITY) : Optional.empty());
+        return fake(ActivityCatalog.class, (method, args) -> method.equals("find")
+                && ((long) args[0] == 7 || (long) args[0] == REHEARSAL) ? Optional.of(ACTIVITY) : Optional.empty());
     }
 
     private Admission admission() {
@@ -222,7 +241,9 @@ class PlacingPurchaseTest {
                     admissionCalls.add("admit");
                     return decision;
                 }
-                case "halt" -> admissionCalls.add("halt " + args[0]);
+                // the real world's halt reads as before; another world's names it
+                case "halt" -> admissionCalls.add("halt " + (args.length == 1 || args[0] == seckill.redis.World.REAL
+                        ? args[args.length - 1] : args[0] + " " + args[1]));
                 case "soldOut" -> admissionCalls.add("soldOut " + args[0] + "/" + args[1]);
                 case "throttledAtReservation" -> {
                     admissionCalls.add("throttledAtReservation " + args[1] + " " + args[2]);

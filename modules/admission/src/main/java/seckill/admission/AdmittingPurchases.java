@@ -33,7 +33,8 @@ import seckill.redis.World;
 class AdmittingPurchases implements Admission {
     private static final Metadata SALES_HALTED = Metadata.builder().withName("seckill.sales.halted")
             .withDescription("1 while this instance does not sell (halted for Redis doubt, missing replicas, a foreign "
-                    + "ledger, or by an operator or the seckill.admission.halt switch), else 0. GET "
+                    + "ledger, or by an operator or the seckill.admission.halt switch), else 0; one series per world "
+                    + "(world=\"rehearsal\": the rehearsals' own halt, docs/rehearsal.md). GET "
                     + "/api/v1/admin/sales says why.").build();
     private static final Metadata SALES_HALTS = Metadata.builder().withName("seckill.sales.halts")
             .withDescription("Times this instance went from selling to halted; with seckill_sales_resumes_total a "
@@ -90,22 +91,40 @@ class AdmittingPurchases implements Admission {
         spends = new TokenSpend(redis, acksInForce);
         checks = new CheapChecks((activityId, skuId) -> broadcast.flags().isSet(activityId, skuId), this::tokenRefusal);
         if (metrics != null) {
-            // 1 while this instance does not sell, whatever the reason: the alert an operator pages on
-            metrics.gauge(SALES_HALTED, () -> haltReason.get() != null || this.switches.halt() ? 1 : 0);
-            // transitions, so that a sale flapping between halted and open shows as a rate, not as a gauge that looks steady
-            halts = metrics.counter(SALES_HALTS);
-            resumes = metrics.counter(SALES_RESUMES);
             // the real series exist (at 0) from the start; a rehearsal's appear when a rehearsal moves them
+            haltFigures(World.REAL);
             ADMISSION_OUTCOMES.forEach(o -> counter(World.REAL, o));
-        } else {
-            halts = null;
-            resumes = null;
         }
     }
 
-    private final AtomicReference<HaltReason> haltReason = new AtomicReference<>();
-    private final org.eclipse.microprofile.metrics.Counter halts;
-    private final org.eclipse.microprofile.metrics.Counter resumes;
+    /** One halt state per world (docs/rehearsal.md): a rehearsal's doubt halts rehearsals only. */
+    private final java.util.Map<World, AtomicReference<HaltReason>> haltReasons = new java.util.EnumMap<>(java.util.Map.of(
+            World.REAL, new AtomicReference<>(), World.REHEARSAL, new AtomicReference<>()));
+    /** The halted gauge and the transitions' counters of each world, registered with the world's first use. */
+    private final java.util.Map<World, HaltFigures> haltFigures = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private record HaltFigures(org.eclipse.microprofile.metrics.Counter halts,
+                               org.eclipse.microprofile.metrics.Counter resumes) {
+    }
+
+    private HaltFigures haltFigures(World world) {
+        if (metrics == null) {
+            return null;
+        }
+        return haltFigures.computeIfAbsent(world, w -> {
+            Tag label = new Tag(World.LABEL, w.label());
+            AtomicReference<HaltReason> reason = haltReasons.get(w);
+            // 1 while this instance does not sell the world's activities, whatever the reason: the alert an
+            // operator pages on (the real world's)
+            metrics.gauge(SALES_HALTED, () -> reason.get() != null || this.switches.halt() ? 1 : 0, label);
+            // transitions, so that a sale flapping between halted and open shows as a rate, not as a gauge that looks steady
+            return new HaltFigures(metrics.counter(SALES_HALTS, label), metrics.counter(SALES_RESUMES, label));
+        });
+    }
+
+    private AtomicReference<HaltReason> haltOf(long activityId) {
+        return haltReasons.get(World.of(activityId));
+    }
 
     @Override
     public AdmissionDecision admit(PurchaseAttempt attempt) {
@@ -118,7 +137,7 @@ class AdmittingPurchases implements Admission {
     public AdmissionDecision admitToLine(PurchaseAttempt attempt) {
         CheapChecks.Switches inForce = new CheapChecks.Switches(switches.halt(), switches.blockedUsers(),
                 switches.blockedIps(), switches.tokenRequired());
-        return checks.lineRefusal(attempt, Optional.ofNullable(haltReason.get()), inForce, clock.instant())
+        return checks.lineRefusal(attempt, Optional.ofNullable(haltOf(attempt.activityId()).get()), inForce, clock.instant())
                 .orElseGet(() -> new AdmissionDecision.Admitted(switches.buyerRate(), switches.buyerWindowMillis()));
     }
 
@@ -137,7 +156,8 @@ class AdmittingPurchases implements Admission {
         Instant now = clock.instant();
         CheapChecks.Switches inForce = new CheapChecks.Switches(switches.halt(), switches.blockedUsers(),
                 switches.blockedIps(), switches.tokenRequired());
-        Optional<AdmissionDecision> refused = checks.refusal(attempt, Optional.ofNullable(haltReason.get()), inForce, now);
+        Optional<AdmissionDecision> refused = checks.refusal(attempt, Optional.ofNullable(haltOf(attempt.activityId()).get()),
+                inForce, now);
         if (refused.isPresent()) {
             return refused.get();
         }
@@ -268,38 +288,45 @@ class AdmittingPurchases implements Admission {
     }
 
     @Override
-    public void halt(HaltReason reason) {
-        if (haltReason.compareAndSet(null, reason)) {
-            LOG.warning(() -> "sales HALTED on this instance: " + reason.words());
-            if (halts != null) {
-                halts.inc();
+    public void halt(World world, HaltReason reason) {
+        if (haltReasons.get(world).compareAndSet(null, reason)) {
+            LOG.warning(() -> worldWords(world) + "sales HALTED on this instance: " + reason.words());
+            HaltFigures figures = haltFigures(world);
+            if (figures != null) {
+                figures.halts().inc();
             }
         }
     }
 
     @Override
-    public boolean explainHalt(HaltReason was, HaltReason now) {
-        if (haltReason.compareAndSet(was, now)) {
-            LOG.warning(() -> "sales still halted on this instance, now because: " + now.words() + " (was: "
-                    + was.words() + ")");
+    public boolean explainHalt(World world, HaltReason was, HaltReason now) {
+        if (haltReasons.get(world).compareAndSet(was, now)) {
+            LOG.warning(() -> worldWords(world) + "sales still halted on this instance, now because: " + now.words()
+                    + " (was: " + was.words() + ")");
             return true;
         }
         return false;
     }
 
     @Override
-    public void resume() {
-        HaltReason was = haltReason.getAndSet(null);
+    public void resume(World world) {
+        HaltReason was = haltReasons.get(world).getAndSet(null);
         if (was != null) {
-            LOG.info(() -> "sales resumed (were halted: " + was.words() + ")");
-            if (resumes != null) {
-                resumes.inc();
+            LOG.info(() -> worldWords(world) + "sales resumed (were halted: " + was.words() + ")");
+            HaltFigures figures = haltFigures(world);
+            if (figures != null) {
+                figures.resumes().inc();
             }
         }
     }
 
     @Override
-    public Optional<HaltReason> haltedBecause() {
-        return Optional.ofNullable(haltReason.get());
+    public Optional<HaltReason> haltedBecause(World world) {
+        return Optional.ofNullable(haltReasons.get(world).get());
+    }
+
+    /** The real world's log lines read as before; a rehearsal's say whose they are. */
+    private static String worldWords(World world) {
+        return world == World.REAL ? "" : "rehearsal ";
     }
 }

@@ -97,7 +97,7 @@ class IssuingPurchaseTokens implements PurchaseTokens {
     public ChallengeIssue challenge(long activityId, long userId, String clientIp, SaleWindow window) {
         // every ask counts as load, refused or not: a flood raises the price of the next token
         challengeRate.count(clock.millis());
-        Optional<HaltReason> halted = admission.haltedBecause();
+        Optional<HaltReason> halted = admission.haltedBecause(seckill.redis.World.of(activityId));
         if (halted.isPresent()) {
             return new ChallengeIssue.Halted(halted.get());
         }

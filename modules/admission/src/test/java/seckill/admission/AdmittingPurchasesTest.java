@@ -59,6 +59,24 @@ class AdmittingPurchasesTest {
     }
 
     @Test
+    void eachWorldHasItsOwnHalt() {
+        // docs/rehearsal.md: a rehearsal's doubt halts rehearsals only, a real halt real sales only
+        PurchaseAttempt rehearsal = new PurchaseAttempt(seckill.redis.World.REHEARSAL_IDS_FROM + 1, 2, 8, "", OPEN,
+                Optional.empty());
+        admission.halt(seckill.redis.World.REHEARSAL, HaltReason.RESERVATION_STORE_IN_DOUBT);
+        assertThat(admission.judge(rehearsal), is(new AdmissionDecision.Halted(HaltReason.RESERVATION_STORE_IN_DOUBT, 2)));
+        assertThat(admission.judge(attempt(8, "", OPEN)), is(new AdmissionDecision.Admitted(100, 1000)));
+        assertThat(admission.haltedBecause(), is(Optional.empty()));
+        admission.halt(HaltReason.OPERATOR);
+        assertThat(admission.judge(attempt(8, "", OPEN)), is(new AdmissionDecision.Halted(HaltReason.OPERATOR, 2)));
+        admission.resume(seckill.redis.World.REHEARSAL);
+        assertThat(admission.judge(rehearsal), is(new AdmissionDecision.Admitted(100, 1000)));
+        assertThat(admission.haltedBecause(), is(Optional.of(HaltReason.OPERATOR)));
+        admission.resume();
+        assertThat(admission.judge(attempt(8, "", OPEN)), is(new AdmissionDecision.Admitted(100, 1000)));
+    }
+
+    @Test
     void blocklistsComeBeforeTheSaleWindow() {
         switches.set(Set.of("7"), Set.of("203.0.113.7"), false);
         assertThat(admission.judge(attempt(7, "", OVER)), is(new AdmissionDecision.Blocked("buyer")));

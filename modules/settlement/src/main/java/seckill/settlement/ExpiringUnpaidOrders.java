@@ -1,7 +1,10 @@
 package seckill.settlement;
 
 import java.time.Clock;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -11,6 +14,9 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.metrics.Counter;
 import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
+import org.eclipse.microprofile.metrics.Tag;
+import io.helidon.dbclient.DbClient;
+import seckill.ledger.wiring.ShadowLedger;
 import seckill.ledger.api.ExpiredOrder;
 import seckill.ledger.api.OrderExpiry;
 import seckill.redis.World;
@@ -19,8 +25,8 @@ import seckill.redis.World;
  * The timeout sweep: overdue pending orders are expired in small pages, each by its own
  * compare-and-set transaction, so a payment arriving at the same moment either wins or loses
  * cleanly and several instances can sweep at once. One sweep per world (docs/rehearsal.md): the rehearsals' sweep
- * expires in the shadow ledger only, and is not counted in {@code seckill.orders.timeouts} (a rehearsal's series
- * waits for the {@code world} label, step 5).
+ * expires in the shadow ledger only, and is counted in {@code seckill.orders.timeouts} under {@code world="rehearsal"}
+ * (the real sweep under {@code world="real"}; the rehearsal series exists when the shadow database is configured).
  */
 @ApplicationScoped
 class ExpiringUnpaidOrders {
@@ -33,22 +39,30 @@ class ExpiringUnpaidOrders {
     private final MetricRegistry metrics;
     private final int pageSize;
 
+    private final boolean shadowLedger;
+
     @Inject
     ExpiringUnpaidOrders(OrderExpiry ledger,
                          Clock clock,
                          MetricRegistry metrics,
-                         SettlementSettings settings) {
+                         SettlementSettings settings,
+                         @ShadowLedger Optional<DbClient> shadow) {
+        this.shadowLedger = shadow.isPresent();
         this.ledger = ledger;
         this.clock = clock;
         this.metrics = metrics;
         this.pageSize = settings.timeoutPageSize();
     }
 
-    private Counter timeouts;
+    private final Map<World, Counter> timeouts = new EnumMap<>(World.class);
 
     @PostConstruct
     void init() {
-        timeouts = metrics.counter(TIMEOUTS);
+        for (World world : World.values()) {
+            if (world == World.REAL || shadowLedger) {
+                timeouts.put(world, metrics.counter(TIMEOUTS, new Tag(World.LABEL, world.label())));
+            }
+        }
     }
 
     /**
@@ -68,8 +82,9 @@ class ExpiringUnpaidOrders {
         while (true) {
             List<ExpiredOrder> page = ledger.expireOverdue(world, clock.instant(), pageSize);
             expired += page.size();
-            if (world == World.REAL) {
-                timeouts.inc(page.size());
+            Counter counted = timeouts.get(world);
+            if (counted != null) {
+                counted.inc(page.size());
             }
             if (page.size() < pageSize) {
                 return expired;

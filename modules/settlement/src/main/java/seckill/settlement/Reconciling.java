@@ -5,21 +5,26 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Semaphore;
 import java.util.logging.Logger;
 
 import io.helidon.dbclient.DbClient;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.faulttolerance.Bulkhead;
+import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
 import org.eclipse.microprofile.faulttolerance.Timeout;
 import org.eclipse.microprofile.metrics.Counter;
 import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
+import org.eclipse.microprofile.metrics.Tag;
+import seckill.ledger.wiring.ShadowLedger;
+import seckill.redis.World;
 import seckill.ledger.api.catalogue.Activity;
 import seckill.ledger.api.catalogue.ActivityCatalog;
 import seckill.ledger.api.LedgerFigures;
@@ -44,6 +49,11 @@ import seckill.settlement.sql.SettlementRows;
  * stream entries trimmed. Each bucket's refills marked applied in the ledger are compared with those
  * Redis holds ({@link LostRefills}): a lost refill leaves the bucket balanced, so only this finds it,
  * and it goes back to the outbox to be applied again (idempotently, by its reservation id).
+ * <p>
+ * One reconciliation per world (docs/rehearsal.md): {@link #reconcileLive(World)} judges that world's live
+ * activities, from that world's ledger and keys, stores the results in that world's {@code seckill_reconciliation}
+ * and keeps that world's latest results apart, so a rehearsal can neither make the real reconciliation dirty (nor
+ * readiness, which asks the real world's {@link #alarm()}) nor clean it. The metrics carry {@code world}.
  */
 @ApplicationScoped
 class Reconciling implements Reconciliation {
@@ -63,6 +73,7 @@ class Reconciling implements Reconciliation {
     private final LedgerReconciliation ledger;
     private final ReservationEvents events;
     private final DbClient db;
+    private final Optional<DbClient> shadow;
     private final Clock clock;
     private final MetricRegistry metrics;
     private final long keysOutliveEndSeconds;
@@ -75,7 +86,9 @@ class Reconciling implements Reconciliation {
                 DbClient db,
                 Clock clock,
                 MetricRegistry metrics,
-                SettlementSettings settings) {
+                SettlementSettings settings,
+                @ShadowLedger Optional<DbClient> shadow) {
+        this.shadow = shadow;
         this.catalog = catalog;
         this.ledger = ledger;
         this.events = events;
@@ -86,50 +99,74 @@ class Reconciling implements Reconciliation {
         this.snapshotPageSize = settings.snapshotPageSize();
     }
 
-    private SettlementRows rows;
-    private final java.util.Map<String, SkuReconciliation> latest = new java.util.concurrent.ConcurrentHashMap<>();
-    private volatile boolean seeded;
-    private Counter mismatches;
-    private Counter oversells;
-    private Counter lostRefills;
+    /** What this instance keeps of one world: its rows, its latest results, its figures, its one pass at a time. */
+    private record Judged(SettlementRows rows, Map<String, SkuReconciliation> latest, Semaphore pass,
+                          java.util.concurrent.atomic.AtomicBoolean seeded, Counter mismatches, Counter oversells,
+                          Counter lostRefills) {
+    }
+
+    private final Map<World, Judged> worlds = new EnumMap<>(World.class);
 
     @PostConstruct
     void init() {
-        rows = new SettlementRows(db);
-        mismatches = metrics.counter(MISMATCHES);
-        oversells = metrics.counter(OVERSOLD);
-        lostRefills = metrics.counter(REFILLS_LOST);
+        for (World world : World.values()) {
+            Optional<DbClient> client = world == World.REAL ? Optional.of(db) : shadow;
+            client.ifPresent(c -> {
+                Tag label = new Tag(World.LABEL, world.label());
+                worlds.put(world, new Judged(new SettlementRows(c), new java.util.concurrent.ConcurrentHashMap<>(),
+                        new Semaphore(1), new java.util.concurrent.atomic.AtomicBoolean(),
+                        metrics.counter(MISMATCHES, label), metrics.counter(OVERSOLD, label),
+                        metrics.counter(REFILLS_LOST, label)));
+            });
+        }
+    }
+
+    /** The real world's {@link #reconcileLive(World)}. */
+    public List<SkuReconciliation> reconcileLive() {
+        return reconcileLive(World.REAL);
     }
 
     /**
-     * Every activity whose Redis keys still exist. One at a time per instance: the schedule, the
-     * resume check and an operator's resume share one pass; a caller that finds one running is
-     * refused ({@code BulkheadException}) and asks again on its next turn.
+     * Every activity of {@code world} whose Redis keys still exist. One pass at a time per world and instance:
+     * the schedule, the resume check and an operator's resume share one pass; a caller that finds one running is
+     * refused ({@code BulkheadException}) and asks again on its next turn. The two worlds' passes may overlap.
+     * Nothing for {@code REHEARSAL} without a shadow ledger.
      */
-    @Bulkhead(1)
-    public List<SkuReconciliation> reconcileLive() {
-        List<SkuReconciliation> all = new ArrayList<>();
-        List<Long> live = liveActivities();
-        for (long activityId : live) {
-            all.addAll(reconcile(activityId));
+    public List<SkuReconciliation> reconcileLive(World world) {
+        Judged judged = worlds.get(world);
+        if (judged == null) {
+            return List.of();
         }
-        // activities whose keys expired are no longer judged, nor alarming
-        latest.values().removeIf(r -> !live.contains(r.activityId()));
-        return all;
+        if (!judged.pass().tryAcquire()) {
+            throw new BulkheadException("a " + world.label() + " reconciliation pass is already running on this instance");
+        }
+        try {
+            List<SkuReconciliation> all = new ArrayList<>();
+            List<Long> live = liveActivities(world);
+            for (long activityId : live) {
+                all.addAll(reconcile(activityId));
+            }
+            // activities whose keys expired are no longer judged, nor alarming
+            judged.latest().values().removeIf(r -> !live.contains(r.activityId()));
+            return all;
+        } finally {
+            judged.pass().release();
+        }
     }
 
     /** An operator's reconciliation of one activity; the admin call gives up after 30 s (503, retry). */
     @Override
     @Timeout(value = 30, unit = ChronoUnit.SECONDS)
     public List<SkuReconciliation> reconcile(long activityId) {
-        Activity activity = catalog.find(activityId).orElse(null);
+        Judged judged = worlds.get(World.of(activityId));
+        Activity activity = judged == null ? null : catalog.find(activityId).orElse(null);
         if (activity == null) {
             return List.of();
         }
         List<SkuReconciliation> results = new ArrayList<>();
         for (SkuLine sku : activity.skus()) {
             // the registry first: a bucket missing from it is read by no worker, its events "in flight" for ever
-            List<String> unregistered = events.registerStreams(streamsOf(activityId, sku));
+            List<String> unregistered = events.registerStreams(World.of(activityId), streamsOf(activityId, sku));
             SkuReconciliation result = judge(activityId, sku);
             if (result.alarming()) {
                 sleep();
@@ -145,9 +182,9 @@ class Reconciling implements Reconciliation {
                             + " registry, so no worker read them; registered again, judged again next time");
                 }
             }
-            rows.recordReconciliation(result);
-            latest.put(key(result), result);
-            report(result);
+            judged.rows().recordReconciliation(result);
+            judged.latest().put(key(result), result);
+            report(judged, result);
             if (result.clean()) {
                 trim(activityId, sku);
             }
@@ -159,7 +196,8 @@ class Reconciling implements Reconciliation {
     @Override
     @Timeout(value = 5, unit = ChronoUnit.SECONDS)
     public List<SkuReconciliation> latest(long activityId) {
-        return rows.latest(activityId);
+        Judged judged = worlds.get(World.of(activityId));
+        return judged == null ? List.of() : judged.rows().latest(activityId);
     }
 
     /**
@@ -167,26 +205,30 @@ class Reconciling implements Reconciliation {
      * it, seeded once from the stored results so an alarm survives a restart.
      */
     @Override
-    public Optional<SkuReconciliation> alarm() {
-        if (!seeded) {
-            synchronized (latest) {
-                if (!seeded) {
-                    for (long activityId : liveActivities()) {
-                        rows.latest(activityId).forEach(r -> latest.putIfAbsent(key(r), r));
+    public Optional<SkuReconciliation> alarm(World world) {
+        Judged judged = worlds.get(world);
+        if (judged == null) {
+            return Optional.empty();
+        }
+        if (!judged.seeded().get()) {
+            synchronized (judged) {
+                if (!judged.seeded().get()) {
+                    for (long activityId : liveActivities(world)) {
+                        judged.rows().latest(activityId).forEach(r -> judged.latest().putIfAbsent(key(r), r));
                     }
-                    seeded = true;
+                    judged.seeded().set(true);
                 }
             }
         }
-        return latest.values().stream().filter(SkuReconciliation::alarming).findFirst();
+        return judged.latest().values().stream().filter(SkuReconciliation::alarming).findFirst();
     }
 
     private static String key(SkuReconciliation result) {
         return result.activityId() + ":" + result.skuId();
     }
 
-    private List<Long> liveActivities() {
-        return catalog.endingAfter(clock.instant().minus(Duration.ofSeconds(keysOutliveEndSeconds)));
+    private List<Long> liveActivities(World world) {
+        return catalog.endingAfter(world, clock.instant().minus(Duration.ofSeconds(keysOutliveEndSeconds)));
     }
 
     private SkuReconciliation judge(long activityId, SkuLine sku) {
@@ -269,23 +311,24 @@ class Reconciling implements Reconciliation {
                 applied.stream().map(LostRefills.Applied::reservationId).toList());
         LostRefills.Finding finding = refills.judge(applied, inRedis);
         if (finding instanceof LostRefills.Lost lost) {
-            int pending = ledger.refillsLost(lost.refills().stream().map(LostRefills.Applied::refillId).toList());
-            lostRefills.inc(pending);
+            World world = World.of(activityId);
+            int pending = ledger.refillsLost(world, lost.refills().stream().map(LostRefills.Applied::refillId).toList());
+            worlds.get(world).lostRefills().inc(pending);
             LOG.warning(() -> "activity " + activityId + " sku " + sku.skuId() + ", " + lost.detail() + ": "
                     + lost.refills().stream().map(LostRefills.Applied::reservationId).toList());
         }
         return finding;
     }
 
-    private void report(SkuReconciliation result) {
+    private void report(Judged judged, SkuReconciliation result) {
         switch (result.state()) {
             case "OVERSOLD" -> {
-                oversells.inc();
+                judged.oversells().inc();
                 LOG.severe(() -> "OVERSELL ALARM activity " + result.activityId() + " sku " + result.skuId() + ": "
                         + result.detail() + " " + result.figures());
             }
             case "MISMATCH" -> {
-                mismatches.inc();
+                judged.mismatches().inc();
                 LOG.warning(() -> "reconciliation mismatch activity " + result.activityId() + " sku " + result.skuId()
                         + ": " + result.detail() + " " + result.figures());
             }

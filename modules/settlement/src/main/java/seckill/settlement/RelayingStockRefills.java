@@ -10,6 +10,9 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.metrics.Counter;
 import org.eclipse.microprofile.metrics.Metadata;
 import org.eclipse.microprofile.metrics.MetricRegistry;
+import org.eclipse.microprofile.metrics.Tag;
+import io.helidon.dbclient.DbClient;
+import seckill.ledger.wiring.ShadowLedger;
 import seckill.admission.api.Admission;
 import seckill.ledger.api.catalogue.ActivityCatalog;
 import seckill.ledger.api.RefillOutbox;
@@ -31,8 +34,9 @@ import seckill.reservation.api.Restocking;
  * <p>
  * One relay per world (docs/rehearsal.md): {@link #relay(World)} reads the outbox of that world's ledger and
  * applies only refills of that world's activities (their keys follow from the id: {@code rh:} for a rehearsal);
- * a row naming an activity of the other world is left for an operator, never applied. The rehearsals' relay is
- * not counted in {@code seckill.refills.applied} nor in the backlog gauge (the {@code world} label, step 5).
+ * a row naming an activity of the other world is left for an operator, never applied. {@code seckill.refills.applied}
+ * and the backlog gauge carry {@code world="real"}, and a {@code world="rehearsal"} twin when the shadow database is
+ * configured.
  */
 @ApplicationScoped
 class RelayingStockRefills {
@@ -64,7 +68,9 @@ class RelayingStockRefills {
                          Admission admission,
                          ActivityCatalog catalog,
                          Clock clock,
-                         MetricRegistry metrics) {
+                         MetricRegistry metrics,
+                         @ShadowLedger java.util.Optional<DbClient> shadow) {
+        this.shadowLedger = shadow.isPresent();
         this.ledger = ledger;
         this.restocking = restocking;
         this.admission = admission;
@@ -73,12 +79,18 @@ class RelayingStockRefills {
         this.metrics = metrics;
     }
 
-    private Counter refills;
+    private final boolean shadowLedger;
+    private final java.util.Map<World, Counter> refills = new java.util.EnumMap<>(World.class);
 
     @PostConstruct
     void init() {
-        refills = metrics.counter(REFILLS_APPLIED);
-        metrics.gauge(OUTBOX_BACKLOG, this::backlog);
+        for (World world : World.values()) {
+            if (world == World.REAL || shadowLedger) {
+                Tag label = new Tag(World.LABEL, world.label());
+                refills.put(world, metrics.counter(REFILLS_APPLIED, label));
+                metrics.gauge(OUTBOX_BACKLOG, () -> backlog(world), label);
+            }
+        }
     }
 
     private final Object realRun = new Object();
@@ -145,8 +157,9 @@ class RelayingStockRefills {
                 ledger.refillApplied(world, refill.id(), clock.instant());
                 if (outcome == RestockOutcome.APPLIED) {
                     applied++;
-                    if (world == World.REAL) {
-                        refills.inc();
+                    Counter counted = refills.get(world);
+                    if (counted != null) {
+                        counted.inc();
                     }
                 }
                 if (outcome != RestockOutcome.KEYS_GONE) {
@@ -160,9 +173,9 @@ class RelayingStockRefills {
         }
     }
 
-    private long backlog() {
+    private long backlog(World world) {
         try {
-            return ledger.refillBacklog();
+            return ledger.refillBacklog(world);
         } catch (RuntimeException e) {
             return -1;
         }

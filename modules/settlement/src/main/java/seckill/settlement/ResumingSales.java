@@ -1,5 +1,6 @@
 package seckill.settlement;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.logging.Logger;
 
@@ -9,6 +10,7 @@ import org.eclipse.microprofile.faulttolerance.exceptions.BulkheadException;
 import seckill.admission.api.Admission;
 import seckill.admission.api.HaltReason;
 import seckill.ledger.api.LedgerBinding;
+import seckill.redis.World;
 import seckill.reservation.api.EvictionStatus;
 import seckill.reservation.api.ReplicaStatus;
 import seckill.reservation.api.ReservationUnavailable;
@@ -23,6 +25,11 @@ import seckill.settlement.rules.ResumeRule;
  * reservation must reach: such a halt stays, saying so ({@code NO_REPLICA}), until one is back or an
  * operator lowers {@code seckill.redis.min-replica-acks}. Checked first, each time: a namespace bound
  * to another ledger halts sales ({@link HaltReason.ForeignLedger}) and keeps them halted.
+ * <p>
+ * Per world (docs/rehearsal.md): each world's halt is resumed on that world's own reconciliation, so a rehearsal's
+ * doubt is cleared by the rehearsals' figures and never holds real sales (nor the reverse). The replicas and the
+ * eviction policy are Redis's, the same for both worlds; the ledger binding checked here is the real namespace's
+ * (a foreign {@code rh:ledger} idles the rehearsal workers, docs/rehearsal.md).
  */
 @ApplicationScoped
 class ResumingSales {
@@ -60,6 +67,11 @@ class ResumingSales {
      * seconds in a reconciliation waiting for the database) and before every resume; returns whether unsafe.
      */
     boolean evictionUnsafe() {
+        return evictionUnsafe(List.of(World.REAL));
+    }
+
+    /** {@link #evictionUnsafe()}, the policy read once, halting each of {@code worlds}. */
+    boolean evictionUnsafe(List<World> worlds) {
         Optional<String> unsafe;
         try {
             unsafe = eviction.unsafePolicy();
@@ -70,19 +82,30 @@ class ResumingSales {
             return false;
         }
         HaltReason.EvictionPolicy why = new HaltReason.EvictionPolicy(unsafe.get());
-        Optional<HaltReason> reason = admission.haltedBecause();
-        if (reason.isEmpty()) {
-            LOG.severe(() -> "sales halted: " + why.words());
-            admission.halt(why);
-        } else if (reason.get().arbiterInDoubt() && !reason.get().equals(why)) {
-            admission.explainHalt(reason.get(), why);
+        for (World world : worlds) {
+            Optional<HaltReason> reason = admission.haltedBecause(world);
+            if (reason.isEmpty()) {
+                LOG.severe(() -> (world == World.REAL ? "" : "rehearsal ") + "sales halted: " + why.words());
+                admission.halt(world, why);
+            } else if (reason.get().arbiterInDoubt() && !reason.get().equals(why)) {
+                admission.explainHalt(world, reason.get(), why);
+            }
         }
         return true;
     }
 
-    /** Returns whether sales are open afterwards. */
+    /** The real world's {@link #tryResume(World, boolean)}. */
     boolean tryResume(boolean operatorAsked) {
-        Optional<String> foreign = binding.foreign();
+        return tryResume(World.REAL, operatorAsked);
+    }
+
+    /** Returns whether {@code world}'s sales are open afterwards. */
+    boolean tryResume(World world, boolean operatorAsked) {
+        if (world != World.REAL && admission.haltedBecause(world).isEmpty()) {
+            // nothing to lift; the eviction policy is read on its own schedule for both worlds, not once more here
+            return true;
+        }
+        Optional<String> foreign = world == World.REAL ? binding.foreign() : Optional.empty();
         if (foreign.isPresent()) {
             // the namespace is another ledger's (or nobody's): halt, whatever else is the matter, and stay so
             HaltReason.ForeignLedger why = new HaltReason.ForeignLedger(foreign.get());
@@ -91,10 +114,10 @@ class ResumingSales {
                     .ifPresent(reason -> admission.explainHalt(reason, why));
             return false;
         }
-        if (evictionUnsafe()) {
+        if (evictionUnsafe(List.of(world))) {
             return false;
         }
-        var reason = admission.haltedBecause();
+        var reason = admission.haltedBecause(world);
         if (reason.isEmpty()) {
             return true;
         }
@@ -109,7 +132,7 @@ class ResumingSales {
             }
             if (unread.isPresent()) {
                 String what = unread.get();
-                LOG.warning(() -> "sales stay halted: " + what + "; only noeviction read from every node lifts "
+                LOG.warning(() -> worldWords(world) + "sales stay halted: " + what + "; only noeviction read from every node lifts "
                         + reason.get().words());
                 return false;
             }
@@ -122,17 +145,18 @@ class ResumingSales {
             if (missing.isPresent()) {
                 // resuming now would halt again at the next reservation: say what is missing instead
                 if (reason.get().arbiterInDoubt() && !missing.get().equals(reason.get())) {
-                    admission.explainHalt(reason.get(), missing.get());
+                    admission.explainHalt(world, reason.get(), missing.get());
                 }
                 return false;
             }
             // Redis answers again; what must be cleared is whether it still holds exactly what was
             // reserved: every live SKU's buckets balance against the ledger plus the events in flight
             // (counted exactly, so other instances may keep selling meanwhile)
-            Optional<SkuReconciliation> blocking = rule.blocking(operatorAsked ? ownPass() : reconciling.reconcileLive());
+            Optional<SkuReconciliation> blocking = rule.blocking(operatorAsked ? ownPass(world)
+                    : reconciling.reconcileLive(world));
             if (blocking.isPresent()) {
                 SkuReconciliation result = blocking.get();
-                LOG.warning(() -> "sales stay halted: activity " + result.activityId() + " sku " + result.skuId()
+                LOG.warning(() -> worldWords(world) + "sales stay halted: activity " + result.activityId() + " sku " + result.skuId()
                         + " reconciles " + result.state() + " " + result.detail());
                 return false;
             }
@@ -141,11 +165,15 @@ class ResumingSales {
             LOG.fine("resume check deferred: a reconciliation is already running");
             return false;
         } catch (RuntimeException e) {
-            LOG.log(java.util.logging.Level.WARNING, "sales stay halted: the resume check failed", e);
+            LOG.log(java.util.logging.Level.WARNING, worldWords(world) + "sales stay halted: the resume check failed", e);
             return false;
         }
-        admission.resume();
+        admission.resume(world);
         return true;
+    }
+
+    private static String worldWords(World world) {
+        return world == World.REAL ? "" : "rehearsal ";
     }
 
     /**
@@ -154,11 +182,11 @@ class ResumingSales {
      * {@code seckill.settlement.resume-wait-seconds}, instead of refusing the resume as if something
      * were unsettled. Its figures are not borrowed: they may predate what the operator just saw.
      */
-    private java.util.List<SkuReconciliation> ownPass() {
+    private java.util.List<SkuReconciliation> ownPass(World world) {
         long deadline = System.nanoTime() + resumeWait.toNanos();
         while (true) {
             try {
-                return reconciling.reconcileLive();
+                return reconciling.reconcileLive(world);
             } catch (BulkheadException running) {
                 if (System.nanoTime() - deadline > 0) {
                     LOG.warning(() -> "resume refused: a reconciliation pass was still running on this instance after "

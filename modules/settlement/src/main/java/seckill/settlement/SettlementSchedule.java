@@ -23,11 +23,12 @@ import seckill.settlement.api.SettlementSweeps;
  * continuously, reconciliation every minute, and the resume check while sales are halted. Every
  * sweep is safe to run on several instances at once.
  * <p>
- * Rehearsals (docs/rehearsal.md) have their own timeout sweep and outbox relay over the shadow ledger, scheduled
- * beside the real ones only when the shadow database is configured ({@code @ShadowLedger}) and
- * {@code seckill.rehearsal.settlement.enabled} holds (by default as {@code seckill.settlement.enabled}); they share no run
- * with the real sweeps, so a rehearsal's slow or failing sweep never holds back a real one.
- * Reconciliation and the halt/resume are still the real world's only.
+ * Rehearsals (docs/rehearsal.md) have their own timeout sweep, outbox relay, reconciliation and resume check over
+ * the shadow ledger, scheduled beside the real ones only when the shadow database is configured
+ * ({@code @ShadowLedger}) and {@code seckill.rehearsal.settlement.enabled} holds (by default as
+ * {@code seckill.settlement.enabled}); they share no run with the real sweeps, so a rehearsal's slow or failing sweep
+ * never holds back a real one, and a rehearsal's halt is lifted on the rehearsals' reconciliation only. The eviction
+ * policy, Redis's, halts both worlds while rehearsals run.
  */
 @ApplicationScoped
 class SettlementSchedule implements SettlementSweeps {
@@ -68,14 +69,14 @@ class SettlementSchedule implements SettlementSweeps {
         if (!enabled) {
             LOG.info("settlement sweeps disabled (seckill.settlement.enabled=false); the eviction policy is still checked");
             // an instance that sells must not sell on a Redis that may evict the sale's keys, sweeps or not
-            scheduler = Executors.newScheduledThreadPool(rehearsals ? 3 : 1, r -> Thread.ofPlatform().daemon(true)
+            scheduler = Executors.newScheduledThreadPool(rehearsals ? 5 : 1, r -> Thread.ofPlatform().daemon(true)
                     .name("settlement").unstarted(r));
-            every(2_000, "eviction policy check", resuming::evictionUnsafe);
+            every(2_000, "eviction policy check", () -> resuming.evictionUnsafe(worlds()));
             rehearsalSweeps();
             return;
         }
         // one thread per sweep: a long reconciliation must not hold back timeouts or the relay
-        scheduler = Executors.newScheduledThreadPool(rehearsals ? 7 : 5, r -> Thread.ofPlatform().daemon(true)
+        scheduler = Executors.newScheduledThreadPool(rehearsals ? 9 : 5, r -> Thread.ofPlatform().daemon(true)
                 .name("settlement").unstarted(r));
         every(timeoutScanSeconds * 1000, "timeout sweep", () -> {
             if (expiring.sweep() > 0) {
@@ -87,10 +88,18 @@ class SettlementSchedule implements SettlementSweeps {
         every(reconcileSeconds * 1000, "reconciliation", reconciling::reconcileLive);
         every(2_000, "resume check", () -> resuming.tryResume(false));
         // not behind the resume check: a reconciliation waiting for the database must not delay it
-        every(2_000, "eviction policy check", resuming::evictionUnsafe);
+        every(2_000, "eviction policy check", () -> resuming.evictionUnsafe(worlds()));
     }
 
-    /** The rehearsals' timeout sweep and relay, over the shadow ledger, when it is configured and they are on. */
+    /** The worlds this instance settles: the real one, and the rehearsals' when they are on. */
+    private java.util.List<World> worlds() {
+        return rehearsals ? java.util.List.of(World.REAL, World.REHEARSAL) : java.util.List.of(World.REAL);
+    }
+
+    /**
+     * The rehearsals' timeout sweep, relay, reconciliation and resume check, over the shadow ledger, when it is
+     * configured and they are on.
+     */
     private void rehearsalSweeps() {
         if (!rehearsals) {
             return;
@@ -101,6 +110,8 @@ class SettlementSchedule implements SettlementSweeps {
             }
         });
         every(relayMillis, "rehearsal outbox relay", () -> relaying.relay(World.REHEARSAL));
+        every(reconcileSeconds * 1000, "rehearsal reconciliation", () -> reconciling.reconcileLive(World.REHEARSAL));
+        every(2_000, "rehearsal resume check", () -> resuming.tryResume(World.REHEARSAL, false));
     }
 
     private void every(long millis, String what, Runnable task) {
@@ -139,7 +150,7 @@ class SettlementSchedule implements SettlementSweeps {
     }
 
     @Override
-    public boolean tryResumeSales() {
-        return resuming.tryResume(true);
+    public boolean tryResumeSales(World world) {
+        return resuming.tryResume(world, true);
     }
 }

@@ -10,7 +10,6 @@ import java.util.concurrent.Future;
 
 import io.helidon.microprofile.testing.junit5.AddConfig;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Protocol;
 import seckill.system.SaleFixture;
 import seckill.system.ServiceTest;
@@ -40,10 +39,10 @@ class OperatorResumeTest extends ServiceTest {
         sale.createBucketedActivity(SKU, 40, 4);
         assertThat(admin(sale, "sales/halt").body(), containsString("HALTED"));
         List<String> answers = new ArrayList<>();
-        try (ExecutorService pool = Executors.newFixedThreadPool(4);
-             Jedis pauser = new Jedis(System.getProperty("test.redis.host", "127.0.0.1"), 6379)) {
-            // the resumes wait on the paused Redis, then all enter reconciliation together
-            pauser.sendCommand(Protocol.Command.CLIENT, "PAUSE", "1200");
+        try (ExecutorService pool = Executors.newFixedThreadPool(4)) {
+            // the resumes wait on the paused Redis, then all enter reconciliation together (the service's own Redis,
+            // whatever its port: a fixed 6379 paused another Redis where the tests' stores are elsewhere)
+            redis.sendCommand(Protocol.Command.CLIENT, "PAUSE", "1200");
             List<Future<HttpResponse<String>>> resumes = new ArrayList<>();
             for (int i = 0; i < 4; i++) {
                 resumes.add(pool.submit(() -> admin(sale, "sales/resume")));

@@ -107,6 +107,17 @@ class MetricsExpositionTest extends ServiceTest {
                 greaterThanOrEqualTo(3.0));
         assertThat(after.sum("seckill_ordering_transaction_seconds_count", real)
                 - before.sum("seckill_ordering_transaction_seconds_count", real), greaterThanOrEqualTo(1.0));
+        // settlement's and the halt's series are per world too (step 3 and 5): world="real" here, from the start (an
+        // instance without a shadow database has no rehearsal twin)
+        for (String family : List.of("seckill_orders_timeouts_total", "seckill_refills_applied_total",
+                "seckill_outbox_backlog", "seckill_reconciliation_mismatches_total", "seckill_reconciliation_oversold_total",
+                "seckill_reconciliation_refills_lost_total", "seckill_sales_halted", "seckill_sales_halts_total",
+                "seckill_sales_resumes_total")) {
+            java.util.Map<String, Double> samples = after.where(series -> series.startsWith(family + "{"));
+            assertThat(family, samples.isEmpty(), is(false));
+            assertThat(family + " " + samples.keySet(), samples.keySet().stream().allMatch(series -> series.contains(real)),
+                    is(true));
+        }
         Set<String> withoutHelp = new TreeSet<>(families);
         withoutHelp.removeAll(helped);
         assertThat("seckill_ families without help text", withoutHelp, is(empty()));

@@ -41,11 +41,12 @@ import static org.hamcrest.Matchers.not;
  * the drill launches with the edge's signed mark and purges at its end, and every real key and row is as it was
  * ({@link RealWorldDump}). Without the launch switch the drill refuses (exit 3) and flips nothing.
  * <p>
- * Halt and resume are one state for both worlds today (docs/rehearsal.md "What is left", step 3): the drill's halt
- * halts real sales too and its resume through the endpoint reconciles every live real SKU, writing a reconciliation
- * row each. So the real world is made quiet first: the sales the suite left open in this database are ended (long
- * enough ago that no reconciliation counts them live), the real settlement is off here and on both instances. Once
- * halt is per world the rehearsal's drill flips the rehearsal world's halt, and that step can go.
+ * Halt is per world (docs/rehearsal.md step 3): the drill's endpoint halt and resume are the rehearsal world's
+ * ({@code ?world=rehearsal}; its resume reconciles the rehearsal's SKUs in the shadow tables), while the switches
+ * file's {@code seckill.admission.halt} is the instance's and halts real sales too. The real world is still made
+ * quiet first, as when the endpoint's halt was one state for both worlds: the sales the suite left open in this
+ * database are ended (long enough ago that no reconciliation counts them live), the real settlement is off here
+ * and on both instances.
  */
 @AddConfig(key = "seckill.settlement.enabled", value = "false")
 class SwitchDrillRehearsalTest extends ServiceTest {

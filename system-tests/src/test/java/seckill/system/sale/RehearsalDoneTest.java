@@ -58,7 +58,8 @@ class RehearsalDoneTest extends ServiceTest {
         ShadowDatabase shadowDatabase = ShadowDatabase.fresh(db, stores.get("SECKILL_DB_URL"));
         String shadow = shadowDatabase.name();
         deleteRehearsalKeys();
-        String[] settings = {"seckill.rehearsal.db.url=" + shadowDatabase.url(), "seckill.rehearsal.launch.enabled=true",
+        // the launch at its default (on, since halt per world): only the shadow database is configured for rehearsals
+        String[] settings = {"seckill.rehearsal.db.url=" + shadowDatabase.url(),
                 "seckill.settlement.enabled=false", "seckill.rehearsal.settlement.enabled=true",
                 "seckill.admission.token-required=false", "seckill.rehearsal.edge-key=" + EdgeMarks.KEY};
         try (SecondInstance first = SecondInstance.start(stores, db, settings);

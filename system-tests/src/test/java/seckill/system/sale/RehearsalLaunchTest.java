@@ -22,15 +22,15 @@ import static org.hamcrest.Matchers.greaterThanOrEqualTo;
 import static org.hamcrest.Matchers.is;
 
 /**
- * Launching a rehearsal (issue #34, docs/rehearsal.md step 4) is behind {@code seckill.rehearsal.launch.enabled}
- * (default false) and a shadow database: without either, {@code "rehearsal": true} answers 501 as before and
- * nothing is created; with both, the rehearsal is registered in the shadow ledger (its id from 10^15) and
+ * Launching a rehearsal (issue #34, docs/rehearsal.md step 4) needs a shadow database and
+ * {@code seckill.rehearsal.launch.enabled} (default true since halt per world, step 3): without the database, or with
+ * the switch turned off, {@code "rehearsal": true} answers 501 and nothing is created; with the database at the
+ * switch's default, the rehearsal is registered in the shadow ledger (its id from 10^15) and
  * preheated under {@code rh:} keys only; a retry under the same Idempotency-Key finds it. {@code DELETE} then
  * removes it completely (204, again 204), and a real activity is never deleted (405). The real world is kept
  * quiet as in {@link RehearsalTest} (no settlement).
  */
 @AddConfig(key = "seckill.settlement.enabled", value = "false")
-@AddConfig(key = "seckill.rehearsal.launch.enabled", value = "true")
 class RehearsalLaunchTest extends ServiceTest {
 
     private static final long SKU = 3405;
@@ -44,22 +44,23 @@ class RehearsalLaunchTest extends ServiceTest {
         // every answer of the launch and the purge as the served contract declares it
         seckill.system.ServedContract contract = seckill.system.ServedContract.of(target);
         long real = here.createOpenActivity(SKU, 5, 1);
-        // switched on but no shadow database (this in-process service): 501, nothing created
+        // the switch at its default (on) but no shadow database (this in-process service): 501, nothing created
         assertNotAvailable(here);
 
         Map<String, String> stores = SecondInstance.storesOf(config, devServers);
         ShadowDatabase shadowDatabase = ShadowDatabase.fresh(db, stores.get("SECKILL_DB_URL"));
         String shadow = shadowDatabase.name();
-        // a shadow database but the switch at its default (off): 501 as before
+        // a shadow database but the switch turned off: 501
         try (SecondInstance off = SecondInstance.start(stores, db, "seckill.rehearsal.db.url=" + shadowDatabase.url(),
-                "seckill.settlement.enabled=false")) {
+                "seckill.settlement.enabled=false", "seckill.rehearsal.launch.enabled=false")) {
             assertNotAvailable(new SaleFixture(off.base(), db));
         }
         assertThat(here.count("SELECT COUNT(*) FROM " + shadow + ".seckill_activity"), is(0L));
 
         RealWorldDump before;
+        // a shadow database and the switch at its default: launched
         try (SecondInstance on = SecondInstance.start(stores, db, "seckill.rehearsal.db.url=" + shadowDatabase.url(),
-                "seckill.settlement.enabled=false", "seckill.rehearsal.launch.enabled=true")) {
+                "seckill.settlement.enabled=false")) {
             // the real world with this instance running (its start wrote its own node lease)
             before = RealWorldDump.settled(redis, config);
             SaleFixture sale = new SaleFixture(on.base(), db);

@@ -30,7 +30,7 @@ import static org.hamcrest.Matchers.startsWith;
 /**
  * Shadow sales, the ledger's part (issue #34, docs/rehearsal.md steps 1 and 2): an instance given a shadow
  * database ({@code seckill.rehearsal.db.url}) runs a second worker graph for rehearsals. A rehearsal activity
- * (put in the shadow tables by hand: a launch of one still answers 501) is preheated from the shadow ledger
+ * (put in the shadow tables by hand, as a launch registers one) is preheated from the shadow ledger
  * through the admin route, bought through the purchase route, ordered by the rehearsal workers into the
  * shadow tables, looked up and paid there; every real row is as it was. The real world is kept quiet as in
  * {@link RehearsalTest} (no settlement on either instance).
@@ -188,6 +188,7 @@ class RehearsalLedgerTest extends ServiceTest {
             assertThat(redis.get(stock), is("5"));
             // the real world as it is with this instance running (its start wrote its own lease)
             RealWorldDump before = RealWorldDump.settled(redis, config);
+            MetricSamples figuresBefore = MetricSamples.of(sale);
 
             HttpResponse<String> bought = sale.markedByTheEdge(rehearsal, BUYER + 1)
                     .purchaseRetrying(rehearsal, BUYER + 1, SKU, 1, "rehearsal-timeout-1");
@@ -207,6 +208,17 @@ class RehearsalLedgerTest extends ServiceTest {
             assertThat(sale.count("SELECT available FROM " + shadow + ".seckill_stock WHERE activity_id = ?", rehearsal),
                     is(5L));
             assertThat(sale.count("SELECT COUNT(*) FROM stock_sync_outbox WHERE reservation_id = ?", reservation), is(0L));
+            // counted under world="rehearsal" (step 5): the timeout and the refill; the real series as they were
+            MetricSamples figures = MetricSamples.of(sale);
+            assertThat(figures.sum("seckill_orders_timeouts_total", REHEARSAL_WORLD), is(1.0));
+            assertThat(figures.sum("seckill_refills_applied_total", REHEARSAL_WORLD), is(1.0));
+            assertThat(figures.sum("seckill_outbox_backlog", REHEARSAL_WORLD), is(0.0));
+            for (String family : List.of("seckill_orders_timeouts_total", "seckill_refills_applied_total",
+                    "seckill_outbox_backlog", "seckill_reconciliation_mismatches_total")) {
+                assertThat(family, figures.where(series -> series.startsWith(family + "{")
+                        && series.contains("world=\"real\"")).isEmpty(), is(false));
+                assertThat(family, figures.sum(family, "world=\"real\""), is(figuresBefore.sum(family, "world=\"real\"")));
+            }
             RealWorldDump.settled(redis, config).assertUnchangedSince(before);
         } finally {
             deleteRehearsalKeys();
@@ -247,7 +259,7 @@ class RehearsalLedgerTest extends ServiceTest {
 
     /**
      * A rehearsal of 5 units of {@link #SKU} put in the shadow tables by SQL (its id from 10^15), as step 4's launch
-     * will register it while a launch still answers 501, then preheated through the admin route.
+     * registers it, then preheated through the admin route.
      */
     private long launchedByHand(SaleFixture sale, String shadow, String name, int paymentWindowSeconds) {
         db.execute().dml("INSERT INTO " + shadow + ".seckill_activity (name, starts_at, ends_at, payment_window_seconds,"

@@ -1,5 +1,7 @@
 package seckill.admission.api;
 
+import seckill.redis.World;
+
 /**
  * The admission module's door: judge an attempt cheaply, in memory where possible, and learn from
  * reservation results (a SKU seen sold out is answered locally from then on).
@@ -38,22 +40,51 @@ public interface Admission {
     void restocked(long activityId, long skuId);
 
     /**
-     * Stops issuing reservations on this instance: every attempt is answered HALTED until
-     * {@link #resume()}. Called when Redis is in doubt, or by an operator.
+     * Stops issuing reservations of real sales on this instance: every real attempt is answered HALTED until
+     * {@link #resume()}. Called when Redis is in doubt, or by an operator. {@link #halt(World, HaltReason)} for
+     * {@code World.REAL}.
      */
-    void halt(HaltReason reason);
+    default void halt(HaltReason reason) {
+        halt(World.REAL, reason);
+    }
 
-    void resume();
+    /** {@link #resume(World)} of the real world. */
+    default void resume() {
+        resume(World.REAL);
+    }
+
+    /** {@link #explainHalt(World, HaltReason, HaltReason)} of the real world. */
+    default boolean explainHalt(HaltReason was, HaltReason now) {
+        return explainHalt(World.REAL, was, now);
+    }
+
+    /** Why real sales are halted, or empty when they are not. */
+    default java.util.Optional<HaltReason> haltedBecause() {
+        return haltedBecause(World.REAL);
+    }
 
     /**
-     * Says better why sales are halted, if they still are for {@code was}: e.g. a halt in doubt whose
+     * Stops issuing reservations of {@code world}'s activities on this instance (docs/rehearsal.md: one halt state
+     * per world, so Redis doubt met by a rehearsal halts rehearsals only, never real sales); every attempt of that
+     * world is answered HALTED until {@link #resume(World)}. A halt already in force keeps its reason.
+     */
+    void halt(World world, HaltReason reason);
+
+    /** Lifts {@code world}'s halt (nothing when it is not halted). */
+    void resume(World world);
+
+    /**
+     * Says better why {@code world}'s sales are halted, if they still are for {@code was}: e.g. a halt in doubt whose
      * cause turns out to be a missing replica. Sales stay halted throughout (no resume in between);
      * returns whether the reason was replaced.
      */
-    boolean explainHalt(HaltReason was, HaltReason now);
+    boolean explainHalt(World world, HaltReason was, HaltReason now);
 
-    /** Why sales are halted, or empty when they are not. */
-    java.util.Optional<HaltReason> haltedBecause();
+    /**
+     * Why {@code world}'s sales are halted, or empty when they are not (the hot switch {@code seckill.admission.halt}
+     * is not a halt state: it refuses both worlds' attempts while on, and says so in each refusal).
+     */
+    java.util.Optional<HaltReason> haltedBecause(World world);
 
     /** Whether this instance currently answers the SKU as sold out without asking Redis. */
     boolean isFlaggedSoldOut(long activityId, long skuId);

@@ -30,12 +30,27 @@ final class InstanceApi {
     private final String adminToken;
     private final HttpClient http;
     private final Duration timeout;
+    /** The sales whose halt {@link #sales()}, {@link #halt()} and {@link #resume()} ask: "" real, or "?world=rehearsal". */
+    private final String world;
 
     InstanceApi(URI base, String adminToken, HttpClient http, Duration timeout) {
+        this(base, adminToken, http, timeout, "");
+    }
+
+    private InstanceApi(URI base, String adminToken, HttpClient http, Duration timeout, String world) {
         this.base = base;
         this.adminToken = adminToken;
         this.http = http;
         this.timeout = timeout;
+        this.world = world;
+    }
+
+    /**
+     * The same instance whose sales state, halt and resume are the rehearsals' own ({@code ?world=rehearsal},
+     * docs/rehearsal.md: one halt per world), leaving real sales alone.
+     */
+    InstanceApi rehearsals() {
+        return new InstanceApi(base, adminToken, http, timeout, "?world=rehearsal");
     }
 
     URI base() {
@@ -47,7 +62,7 @@ final class InstanceApi {
      * started answers its first requests slowly), never while a flip is timed.
      */
     InstanceApi patient(Duration longer) {
-        return new InstanceApi(base, adminToken, http, longer);
+        return new InstanceApi(base, adminToken, http, longer, world);
     }
 
     /** Each switch in force: key to {value, source}. */
@@ -61,16 +76,16 @@ final class InstanceApi {
 
     /** {@code OPEN} or {@code HALTED: <reason>}. */
     String sales() throws IOException, InterruptedException {
-        return state(object(admin("GET", "/api/v1/admin/sales", 200)));
+        return state(object(admin("GET", "/api/v1/admin/sales" + world, 200)));
     }
 
     String halt() throws IOException, InterruptedException {
-        return state(object(admin("POST", "/api/v1/admin/sales/halt", 200)));
+        return state(object(admin("POST", "/api/v1/admin/sales/halt" + world, 200)));
     }
 
     /** Resumes this instance's sales (not forced: it reconciles first); the answer's status and body. */
     HttpResponse<String> resume() throws IOException, InterruptedException {
-        return send(adminRequest("POST", "/api/v1/admin/sales/resume").POST(HttpRequest.BodyPublishers.noBody()));
+        return send(adminRequest("POST", "/api/v1/admin/sales/resume" + world).POST(HttpRequest.BodyPublishers.noBody()));
     }
 
     JsonObject overview() throws IOException, InterruptedException {

@@ -40,11 +40,9 @@ import seckill.client.TokenMint;
  * With {@code --rehearsal} the probe activity is a shadow sale (docs/rehearsal.md): launched with
  * {@code "rehearsal": true}, each probe carrying the edge's signed mark for it and its buyer, purged
  * ({@code DELETE}) at the end, so the probes write nothing of the real world. The switches themselves are the
- * deployment's: the halt (file and endpoint) is one state for both worlds today, so it halts the real sales too and
- * a resume through the endpoint reconciles the real world's live SKUs (a row each). When halt becomes per world
- * (docs/rehearsal.md "What is left", step 3: a {@code world} parameter on halt and resume), a rehearsal's drill
- * should flip the rehearsal world's halt and leave the real one alone; until then it flips the halt as without
- * {@code --rehearsal}.
+ * deployment's, except the endpoint's halt and resume: one halt per world (docs/rehearsal.md step 3), so the drill
+ * halts, reads and resumes the rehearsal world's ({@code ?world=rehearsal}) and leaves real sales alone; the switches
+ * file's {@code seckill.admission.halt} is the instance's and halts both worlds.
  */
 public final class SwitchDrill {
 
@@ -91,7 +89,9 @@ public final class SwitchDrill {
                 .connectTimeout(Duration.ofSeconds(1)).build();
         // one request may take at most the poll's share of the bound: a paused instance must not hold the others up
         Duration timeout = Duration.ofMillis(Math.max(500, Math.min(1_000, options.bound().toMillis() / 2)));
-        this.instances = options.instances().stream().map(u -> new InstanceApi(u, adminToken, http, timeout)).toList();
+        // a rehearsal's drill halts and resumes the rehearsals only (one halt per world, docs/rehearsal.md step 3)
+        this.instances = options.instances().stream().map(u -> new InstanceApi(u, adminToken, http, timeout))
+                .map(api -> options.rehearsal() ? api.rehearsals() : api).toList();
     }
 
     /** The edge's key from its file: its first line, surrounding blanks left out. */

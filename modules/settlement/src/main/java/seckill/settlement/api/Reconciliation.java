@@ -1,5 +1,7 @@
 package seckill.settlement.api;
 
+import seckill.redis.World;
+
 import java.util.List;
 import java.util.Optional;
 
@@ -13,6 +15,14 @@ public interface Reconciliation {
 
     List<SkuReconciliation> latest(long activityId);
 
-    /** The first alarming result among the latest of live activities, if any. */
-    Optional<SkuReconciliation> alarm();
+    /** The first alarming result among the latest of live real activities, if any (what readiness asks). */
+    default Optional<SkuReconciliation> alarm() {
+        return alarm(World.REAL);
+    }
+
+    /**
+     * {@link #alarm()} among {@code world}'s live activities (docs/rehearsal.md: each world is reconciled apart; empty
+     * for {@code REHEARSAL} without a shadow ledger).
+     */
+    Optional<SkuReconciliation> alarm(World world);
 }

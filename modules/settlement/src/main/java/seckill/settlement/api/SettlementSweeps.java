@@ -31,5 +31,13 @@ public interface SettlementSweeps {
      * Resumes halted sales once Redis answers, no reservation event is in flight and reconciliation
      * of every live activity is clean. Returns whether sales are open afterwards.
      */
-    boolean tryResumeSales();
+    default boolean tryResumeSales() {
+        return tryResumeSales(World.REAL);
+    }
+
+    /**
+     * {@link #tryResumeSales()} of {@code world}'s halt, on that world's own reconciliation (docs/rehearsal.md: one
+     * halt per world). For {@code REHEARSAL} without a shadow ledger nothing is reconciled.
+     */
+    boolean tryResumeSales(World world);
 }
