@@ -46,7 +46,9 @@ import static org.hamcrest.Matchers.not;
  * file's {@code seckill.admission.halt} is the instance's and halts real sales too. The real world is still made
  * quiet first, as when the endpoint's halt was one state for both worlds: the sales the suite left open in this
  * database are ended (long enough ago that no reconciliation counts them live), the real settlement is off here
- * and on both instances.
+ * and on both instances. They must be ended: the switches file's flips are the instances' own, so the queue switch
+ * moves the waiting line of every real sale open (tried with {@code --force} and the sales left open: the real lines'
+ * {@code sk:{q:a<id>}:meta} ticks changed).
  */
 @AddConfig(key = "seckill.settlement.enabled", value = "false")
 class SwitchDrillRehearsalTest extends ServiceTest {

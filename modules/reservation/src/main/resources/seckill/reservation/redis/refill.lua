@@ -29,9 +29,14 @@ if ARGV[4] == '1' and redis.call('HGET', KEYS[2], ARGV[2]) == ARGV[1] then
 end
 redis.call('SADD', KEYS[3], ARGV[1])
 redis.call('INCRBY', KEYS[4], ARGV[3])
-for i = 3, 4 do
-  if redis.call('PTTL', KEYS[i]) < 0 then
-    redis.call('PEXPIRE', KEYS[i], math.max(1, redis.call('PTTL', KEYS[1])))
+-- the record of refills lives as long as the stock it guards: a counter without an expiry (a repair by hand)
+-- keeps its record without one too; a lifetime of -1 taken as 1 ms let the same refill apply again and again
+local lifetime = redis.call('PTTL', KEYS[1])
+if lifetime > 0 then
+  for i = 3, 4 do
+    if redis.call('PTTL', KEYS[i]) < 0 then
+      redis.call('PEXPIRE', KEYS[i], lifetime)
+    end
   end
 end
 return 'APPLIED'

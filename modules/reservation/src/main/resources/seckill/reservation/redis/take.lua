@@ -39,8 +39,11 @@ if stock < quantity then
 end
 local left = redis.call('DECRBY', KEYS[1], quantity)
 redis.call('HSET', KEYS[3], ARGV[3], ARGV[1])
-if redis.call('PTTL', KEYS[3]) < 0 then
-  redis.call('PEXPIRE', KEYS[3], math.max(1, redis.call('PTTL', KEYS[1])))
+-- the ids served here live as long as the counter: one without an expiry (a repair by hand) keeps them for
+-- good; its PTTL of -1 taken as 1 ms let a retried take take a second unit for one reservation
+local lifetime = redis.call('PTTL', KEYS[1])
+if lifetime > 0 and redis.call('PTTL', KEYS[3]) < 0 then
+  redis.call('PEXPIRE', KEYS[3], lifetime)
 end
 -- the event's fields (ReservationEventFields): activityId and skuId are the reservation id's (ARGV[6],
 -- ARGV[7] are no longer written, issue #35)

@@ -16,8 +16,11 @@ if served == ARGV[2] then
 end
 if not served then
   redis.call('HSET', KEYS[1], ARGV[1], 'withdrawn')
-  if redis.call('PTTL', KEYS[1]) < 0 then
-    redis.call('PEXPIRE', KEYS[1], math.max(1, redis.call('PTTL', KEYS[2])))
+  -- as long as the donor's counter lives (for good without an expiry: a withdrawal gone after 1 ms, as a PTTL
+  -- of -1 once gave it, would let the lost take still take)
+  local lifetime = redis.call('PTTL', KEYS[2])
+  if lifetime > 0 and redis.call('PTTL', KEYS[1]) < 0 then
+    redis.call('PEXPIRE', KEYS[1], lifetime)
   end
 else
   redis.call('HSET', KEYS[1], ARGV[1], served)

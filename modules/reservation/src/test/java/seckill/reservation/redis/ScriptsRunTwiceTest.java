@@ -108,6 +108,52 @@ class ScriptsRunTwiceTest {
         assertThat(SERVER.client().get(keys.refilledUnits(0)), is("1"));
     }
 
+    /**
+     * A donor's stock counter without an expiry: the record of ids served there must outlive the call, or the
+     * same take run again (a retry after a lost reply) takes a second unit for one reservation. It was given 1 ms.
+     */
+    @Test
+    void takeTwiceFromADonorWhoseCounterHasNoExpiryTakesOneUnit() throws InterruptedException {
+        long activity = ACTIVITY.incrementAndGet();
+        StockBuckets keys = StockBuckets.of(activity, 1, 3);
+        PreheatScript preheat = new PreheatScript();
+        for (int b = 0; b < 3; b++) {
+            preheat.preheat(SERVER.client(), keys, b, 5, "ordering", expireAt, 44);
+        }
+        SERVER.client().persist(keys.stock(2));
+        BucketScripts scripts = new BucketScripts();
+        ReservationId id = new ReservationId(activity, 1, 2, 9);
+        List<String> first = scripts.take(SERVER.client(), keys, id, 21, 1, "t", now, seckill.redis.ReplicaAcks.NONE);
+        Thread.sleep(20);
+        List<String> second = scripts.take(SERVER.client(), keys, id, 21, 1, "t", now, seckill.redis.ReplicaAcks.NONE);
+        assertThat(first, is(List.of("RESERVED", id.toString(), "4")));
+        assertThat(second, is(first));
+        assertThat(SERVER.client().get(keys.stock(2)), is("4"));
+        assertThat(SERVER.client().xlen(keys.events(2)), is(1L));
+    }
+
+    /**
+     * A stock counter without an expiry (an operator's hand repair with {@code SET}, a restore by hand): the
+     * refill's record of ids refilled must live as long as the stock does. It was given 1 ms (the counter's
+     * {@code PTTL} of -1 taken as a lifetime), so the next run of the same refill, which the relay sends again
+     * when reconciliation finds the refill "lost", put the unit back a second time, and again each pass.
+     */
+    @Test
+    void refillTwiceOnAStockCounterWithoutAnExpiryPutsTheUnitBackOnce() throws InterruptedException {
+        long activity = ACTIVITY.incrementAndGet();
+        StockBuckets keys = StockBuckets.of(activity, 1, 1);
+        new PreheatScript().preheat(SERVER.client(), keys, 0, 3, "ordering", expireAt, 45);
+        ReservationId id = new ReservationId(activity, 1, 0, 4);
+        new ReservationScript().reserve(SERVER.client(), keys, id, 32, 1, "x", now, seckill.redis.ReplicaAcks.NONE, seckill.reservation.api.BuyerWindow.NONE);
+        SERVER.client().persist(keys.stock(0));
+        RefillScript refill = new RefillScript();
+        assertThat(refill.refill(SERVER.client(), keys, id, 32, 1, true, seckill.redis.ReplicaAcks.NONE), is(RestockOutcome.APPLIED));
+        Thread.sleep(20);
+        assertThat(refill.refill(SERVER.client(), keys, id, 32, 1, true, seckill.redis.ReplicaAcks.NONE), is(RestockOutcome.ALREADY_APPLIED));
+        assertThat(SERVER.client().get(keys.stock(0)), is("3"));
+        assertThat(SERVER.client().get(keys.refilledUnits(0)), is("1"));
+    }
+
     @Test
     void snapshotAndTrimTwiceChangeNothingMore() {
         long activity = ACTIVITY.incrementAndGet();
