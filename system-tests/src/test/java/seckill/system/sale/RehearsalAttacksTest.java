@@ -253,4 +253,45 @@ class RehearsalAttacksTest extends ServiceTest {
         }
         assertThat("no real unit taken", here.available(real, SKU + 1), is(5L));
     }
+
+    /**
+     * Guard: a rehearsal launch under the Idempotency-Key of a real launch is its own rehearsal (never the real
+     * activity replayed), a real launch replayed under that key is still the real one, and a launch body naming a
+     * real id ({@code "id"}, {@code "activityId"}) gets a rehearsal id all the same; the real world unchanged.
+     */
+    @Test
+    void aRehearsalLaunchUnderARealLaunchsKeyOrNamingARealIdIsItsOwnRehearsal() throws Exception {
+        ShadowDatabase shadow = ShadowDatabase.fresh(db, SecondInstance.storesOf(config, devServers).get("SECKILL_DB_URL"));
+        SaleFixture here = new SaleFixture(target.getUri(), db);
+        String key = "attack-shared-key-" + System.nanoTime();
+        String rehearsalBody = RehearsalLaunchTest.body().replace("\"skuId\":3405", "\"skuId\":" + SKU);
+        String realBody = rehearsalBody.replace("\"rehearsal\":true,", "");
+        HttpResponse<String> realLaunch = RehearsalLaunchTest.launch(here, key, realBody);
+        assertThat(realLaunch.body(), realLaunch.statusCode(), is(201));
+        long real = SaleFixture.number(realLaunch.body(), "activityId");
+        try (SecondInstance on = rehearsing(shadow)) {
+            SaleFixture sale = new SaleFixture(on.base(), db);
+            RealWorldDump before = RealWorldDump.settled(redis, config);
+            HttpResponse<String> rehearsalLaunch = RehearsalLaunchTest.launch(sale, key, rehearsalBody);
+            assertThat(rehearsalLaunch.body(), rehearsalLaunch.statusCode(), is(201));
+            long rehearsal = SaleFixture.number(rehearsalLaunch.body(), "activityId");
+            assertThat(rehearsal, greaterThanOrEqualTo(World.REHEARSAL_IDS_FROM));
+            assertThat(rehearsalLaunch.headers().firstValue("Idempotent-Replayed").isPresent(), is(false));
+            HttpResponse<String> realAgain = RehearsalLaunchTest.launch(sale, key, realBody);
+            assertThat(realAgain.body(), realAgain.statusCode(), is(201));
+            assertThat(SaleFixture.number(realAgain.body(), "activityId"), is(real));
+            HttpResponse<String> rehearsalAgain = RehearsalLaunchTest.launch(sale, key, rehearsalBody);
+            assertThat(SaleFixture.number(rehearsalAgain.body(), "activityId"), is(rehearsal));
+            HttpResponse<String> naming = RehearsalLaunchTest.launch(sale, null, rehearsalBody.replace("{\"name\"",
+                    "{\"id\":" + real + ",\"activityId\":" + real + ",\"name\""));
+            assertThat(naming.body(), naming.statusCode() == 201 || naming.statusCode() == 400, is(true));
+            if (naming.statusCode() == 201) {
+                long named = SaleFixture.number(naming.body(), "activityId");
+                assertThat(named, greaterThanOrEqualTo(World.REHEARSAL_IDS_FROM));
+                assertThat(RehearsalLaunchTest.delete(sale, named).statusCode(), is(204));
+            }
+            assertThat(RehearsalLaunchTest.delete(sale, rehearsal).statusCode(), is(204));
+            RealWorldDump.of(redis, config).assertUnchangedSince(before);
+        }
+    }
 }
