@@ -63,10 +63,32 @@ class RehearsalGate {
 
     /** What the request's mark makes of the activity it names. */
     RehearsalMarks.Verdict judge(ServerRequest request, long activityId, LongSupplier buyer) {
-        String mark = request.headers().first(MARK).orElse(null);
+        String mark = markOf(request);
         // the buyer matters only to a mark for a rehearsal: the purchase path of a real sale asks nothing more
         boolean signedForBuyer = mark != null && World.of(activityId) == World.REHEARSAL;
         return marks.judge(activityId, signedForBuyer ? buyer.getAsLong() : 0, mark);
+    }
+
+    /**
+     * The request's mark: every value of the header is read, not the first only (an empty first header would hide
+     * a mark after it from the real activity's {@code 403}); blank values are no mark (the shipped edge strips by
+     * setting the header empty); more than one non-blank value is a mark no edge sends, so it is kept as a mark
+     * that never verifies: a real activity refuses it, a rehearsal is hidden from it.
+     */
+    private static String markOf(ServerRequest request) {
+        if (!request.headers().contains(MARK)) {
+            return null;
+        }
+        String mark = null;
+        for (String value : request.headers().all(MARK, java.util.List::of)) {
+            if (!value.isBlank()) {
+                if (mark != null) {
+                    return "duplicate";
+                }
+                mark = value;
+            }
+        }
+        return mark;
     }
 
     /**

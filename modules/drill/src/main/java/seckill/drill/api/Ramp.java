@@ -158,6 +158,12 @@ public final class Ramp {
             return ramp(activity);
         }
         out.printf(Locale.ROOT, "ramp: rehearsal %d launched (shadow sale, docs/rehearsal.md)%n", activity);
+        // a ramp stopped mid-run (SIGTERM, Ctrl-C) runs no finally, only shutdown hooks: the purge is one too
+        java.util.concurrent.atomic.AtomicBoolean purged = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread hook = Thread.ofPlatform().unstarted(() -> purgeOnce(activity, purged));
+        if (!options.keepRehearsal()) {
+            Runtime.getRuntime().addShutdownHook(hook);
+        }
         try {
             return ramp(activity);
         } finally {
@@ -165,10 +171,23 @@ public final class Ramp {
                 out.printf(Locale.ROOT, "ramp: rehearsal %d kept (--keep-rehearsal): purge it with DELETE "
                         + "/api/v1/admin/activities/%d%n", activity, activity);
             } else {
-                admin.purge(activity);
-                out.printf(Locale.ROOT, "ramp: rehearsal %d purged (no key and no shadow row of it is left)%n", activity);
+                purgeOnce(activity, purged);
+                try {
+                    Runtime.getRuntime().removeShutdownHook(hook);
+                } catch (IllegalStateException shuttingDown) {
+                    // the hook runs or ran: it purges the same way, once
+                }
             }
         }
+    }
+
+    /** Purges the ramp's rehearsal unless done already (the end of the run or the shutdown hook, whichever is first). */
+    private void purgeOnce(long activity, java.util.concurrent.atomic.AtomicBoolean purged) {
+        if (purged.getAndSet(true)) {
+            return;
+        }
+        admin.purge(activity);
+        out.printf(Locale.ROOT, "ramp: rehearsal %d purged (no key and no shadow row of it is left)%n", activity);
     }
 
     private JsonObject ramp(long activity) throws Exception {

@@ -33,12 +33,20 @@ local o = 0 -- answers so far (#out is a search each time)
 -- quantities other than 1, by the buyer's place in the call (nil: every buyer of the call takes 1)
 local quantityOf
 local extra = 8 + 3 * n
+-- every buyer's three arguments are there (the last buyer's event included): a count larger than the
+-- buyers given would read the (place, quantity) pairs as buyers and fail at an XADD after writing others
+if not argv[extra - 1] then
+  return redis.error_reply('ERR count names more buyers than the arguments hold')
+end
 if argv[extra] then
   quantityOf = {}
   for j = extra, #argv, 2 do
     local place = argv[j]
     if not positiveInteger(place) or tonumber(place) > n or not argv[j + 1] then
       return redis.error_reply('ERR a quantity must follow a buyer\'s place in the call (1 to count)')
+    end
+    if quantityOf[tonumber(place)] then
+      return redis.error_reply('ERR a buyer\'s place is listed once')
     end
     quantityOf[tonumber(place)] = argv[j + 1]
   end
