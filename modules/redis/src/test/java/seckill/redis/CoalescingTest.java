@@ -129,6 +129,59 @@ class CoalescingTest {
     }
 
     @Test
+    void aLoneCallerOnAnIdleLaneIsNotKeptWaitingForCompany() {
+        // a wait for company pays only under load; at low load it would be latency for nothing
+        List<Integer> sizes = new CopyOnWriteArrayList<>();
+        Coalescing<Integer, String> coalescing = new Coalescing<>((lane, claims) -> {
+            sizes.add(claims.size());
+            return List.of("only");
+        }, 32, 5_000_000, 1);
+        long start = System.nanoTime();
+        assertThat(coalescing.submit("lane", 1, 10_000), is("only"));
+        assertThat(coalescing.submit("lane", 2, 10_000), is("only"));
+        long waitedMillis = (System.nanoTime() - start) / 1_000_000;
+        assertThat(sizes, is(List.of(1, 1)));
+        assertThat("two lone callers did not wait the 5 s wait for company (" + waitedMillis + " ms)",
+                waitedMillis < 2_500, is(true));
+    }
+
+    @Test
+    void underLoadACallWaitsForCompany() throws Exception {
+        List<List<Integer>> calls = new CopyOnWriteArrayList<>();
+        CountDownLatch firstOnTheWire = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Coalescing<Integer, String> coalescing = new Coalescing<>((lane, claims) -> {
+            calls.add(List.copyOf(claims));
+            if (claims.contains(1)) {
+                firstOnTheWire.countDown();
+                await(release);
+            }
+            return claims.stream().map(String::valueOf).toList();
+        }, 32, 400_000, 1);
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<String> first = pool.submit(() -> coalescing.submit("lane", 1, 10_000));
+            await(firstOnTheWire);
+            Future<String> second = pool.submit(() -> coalescing.submit("lane", 2, 10_000));
+            Future<String> third = pool.submit(() -> coalescing.submit("lane", 3, 10_000));
+            while (coalescing.queued("lane") < 2) {
+                Thread.onSpinWait();
+            }
+            release.countDown();
+            assertThat(first.get(), is("1"));
+            assertThat(second.get(), is("2"));
+            assertThat(third.get(), is("3"));
+            // the lane's last call carried two: the next caller waits for company, and one arriving
+            // within the wait rides on its call
+            Future<String> fourth = pool.submit(() -> coalescing.submit("lane", 4, 10_000));
+            sleep(100);
+            Future<String> fifth = pool.submit(() -> coalescing.submit("lane", 5, 10_000));
+            assertThat(fourth.get(), is("4"));
+            assertThat(fifth.get(), is("5"));
+        }
+        assertThat(calls, is(List.of(List.of(1), List.of(2, 3), List.of(4, 5))));
+    }
+
+    @Test
     void noCallerIsKeptSendingOtherBuyersClaimsWhileTheyKeepArriving() throws Exception {
         AtomicInteger calls = new AtomicInteger();
         Coalescing<Integer, String> coalescing = new Coalescing<>((lane, claims) -> {
