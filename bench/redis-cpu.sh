@@ -94,13 +94,12 @@ activity() { # variant stock -> activity id (a failed launch stops the run: its 
   grep -q '"activityId":[0-9]' "$WORK/launch.json" || { echo "redis-cpu: launch refused by $1: $(cat "$WORK/launch.json")" >&2; kill $$; }
   sed 's/.*"activityId":\([0-9]*\).*/\1/' "$WORK/launch.json"
 }
-wrk_script() { # pool path -> wrk Lua: each request the next buyer of the pool, each thread from its own place
+wrk_script() { # pool path -> wrk Lua: each request the next buyer of the pool, each thread in its own half of it
   cat <<LUA
 local threads = 0
 function setup(thread) threads = threads + 1; thread:set("id", threads) end
 local tokens, n = {}, 0
 function init(args)
-  math.randomseed(os.time() * 1000 + id)
   for line in io.lines("$1") do tokens[#tokens + 1] = line end
   -- each thread walks its own part of the pool: two threads walking the same buyers would turn
   -- reservations into refusals (a buyer back within their window, or already holding one)

@@ -243,8 +243,9 @@ public final class Coalescing<C, R> {
 
     private void sendOnce(Lane lane) {
         // a wait for company only under load (the lane's last call carried company already): there it
-        // makes batches larger, and Redis' fixed cost of a call is shared by more buyers (issue #35:
-        // 13 -> 30 buyers a call at 64 connections, 13.6 -> 9.8 µs of Redis CPU a reservation); a
+        // makes batches larger, and Redis' fixed cost of a call is shared by more buyers (issue #35,
+        // bench/redis-cpu.sh: with 500 µs and max-batch 64, 15 -> 41 buyers a call at 64 connections,
+        // 16.9 -> 11.5 µs of Redis CPU a reservation); a
         // lone caller on a quiet lane is sent at once, so low load pays no latency for it
         if (maxWaitMicros > 0 && lane.lastBatch > 1 && lane.calls.availablePermits() == 0
                 && lane.queue.size() < maxBatch) {
