@@ -95,22 +95,7 @@ activity() { # variant stock -> activity id (a failed launch stops the run: its 
   sed 's/.*"activityId":\([0-9]*\).*/\1/' "$WORK/launch.json"
 }
 wrk_script() { # pool path -> wrk Lua: each request the next buyer of the pool, each thread in its own half of it
-  cat <<LUA
-local threads = 0
-function setup(thread) threads = threads + 1; thread:set("id", threads) end
-local tokens, n = {}, 0
-function init(args)
-  for line in io.lines("$1") do tokens[#tokens + 1] = line end
-  -- each thread walks its own part of the pool: two threads walking the same buyers would turn
-  -- reservations into refusals (a buyer back within their window, or already holding one)
-  n = (id - 1) * math.floor(#tokens / 2) -- (wrk -t2)
-end
-request = function()
-  n = n % #tokens + 1
-  return wrk.format("POST", "$2", {["Content-Type"]="application/json", ["Authorization"]="Bearer " .. tokens[n]},
-    '{"skuId":1,"quantity":1,"requestId":"r' .. n .. '"}')
-end
-LUA
+  printf 'POOL, PATH, START = "%s", "%s", "halves"\ndofile("%s")\n' "$1" "$2" "$PWD/bench/purchases.lua"
 }
 load() { # variant pool path seconds -> "rps p50 p99" (p in ms)
   wrk_script "$2" "$3" > "$WORK/load.lua"

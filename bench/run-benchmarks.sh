@@ -61,24 +61,8 @@ activity() { # stock -> activity id
     -H 'Content-Type: application/json' -d "{\"name\":\"bench\",\"startsAt\":\"$(date -u -d '-1 min' +%FT%TZ)\",
     \"endsAt\":\"$(date -u -d '+2 hour' +%FT%TZ)\",\"skus\":[{\"skuId\":1,\"stock\":$1}]}" | sed 's/.*"activityId":\([0-9]*\).*/\1/'
 }
-lua_post() { # path -> wrk script with the next buyer of the token pool per request
-  cat > "$WORK/$2.lua" <<LUA
--- each wrk thread has its own Lua state; start each at its own random place in the pool
-local threads = 0
-function setup(thread) threads = threads + 1; thread:set("id", threads) end
-local tokens = {}
-local n = 0
-function init(args)
-  math.randomseed(os.time() * 1000 + id)
-  for line in io.lines("$WORK/tokens.txt") do tokens[#tokens + 1] = line end
-  n = math.random(1, #tokens)
-end
-request = function()
-  n = n % #tokens + 1
-  return wrk.format("POST", "$1", {["Content-Type"]="application/json", ["Authorization"]="Bearer " .. tokens[n]},
-    '{"skuId":1,"quantity":1,"requestId":"r' .. n .. '"}')
-end
-LUA
+lua_post() { # path name -> $WORK/name.lua: each request the next buyer of the token pool (bench/purchases.lua)
+  printf 'POOL, PATH, START = "%s", "%s", "random"\ndofile("%s")\n' "$WORK/tokens.txt" "$1" "$PWD/bench/purchases.lua" > "$WORK/$2.lua"
 }
 warm() { # name path: JIT warm-up, not measured. A fresh JVM compiles its hot paths for tens of seconds
   # under this load (one service went 1.5k, 2.4k, 4.3k, 6.7k, 10.6k, 14.9k, 16.0k req/s in 8 s runs),

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# How many buyers a second one Redis master judges through the service's coalesced calls (issue #35):
+# redis-benchmark sends reserve_many.lua by EVALSHA exactly as ReservationScript lays a coalesced call
+# out (K buyers of one bucket, three arguments each, the buyer window on at 1 attempt a second, the
+# events in one 'es' entry), from CLIENTS connections with one call in flight each (an instance sends
+# one call per lane at a time: calls-per-lane 1), against a redis-server of its own, until the master's
+# one thread is the bottleneck. Every buyer is a new one (random 12-digit ids), so every verdict is
+# RESERVED; the "refused" phase sends the same calls to a sold-out bucket (stock 0: SOLD_OUT). Per K it
+# prints buyers judged a second (calls a second x K), the units the stock lost (reserved = judged, less the
+# rare buyer drawn twice), the master's CPU per buyer (INFO cpu) and how busy its thread was.
+#   bash bench/master-throughput.sh      knobs: TP_K ("21 41 64"), TP_BUYERS (2000000), TP_CLIENTS (4)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+KS="${TP_K:-21 41 64}"; BUYERS="${TP_BUYERS:-2000000}"; CLIENTS="${TP_CLIENTS:-4}"
+WORK="$(mktemp -d)"
+LUA=modules/reservation/src/main/resources/seckill/reservation/redis
+PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+redis-server --port "$PORT" --bind 127.0.0.1 --save "" --appendonly no --daemonize yes --dir "$WORK" \
+  --logfile "$WORK/redis.log" --pidfile "$WORK/redis.pid"
+trap 'redis-cli -p "$PORT" shutdown nosave >/dev/null 2>&1 || true; rm -rf "$WORK"' EXIT
+for _ in $(seq 1 50); do redis-cli -p "$PORT" ping >/dev/null 2>&1 && break; sleep 0.1; done
+r() { redis-cli -p "$PORT" "$@"; }
+SHA=$(cat "$LUA/buyer_window.lua" "$LUA/reserve_many.lua" | redis-cli -p "$PORT" -x script load)
+cpu() { r info cpu | tr -d '\r' | awk -F: '/^used_cpu_(sys|user):/ { s += $2 } END { printf "%.6f", s }'; }
+# a day ahead: the window hashes expire at absolute times (PEXPIREAT)
+AT=$(( $(date +%s%3N) + 86400000 )); PERIOD=$(( AT / 1000 ))
+echo "# $(date -u +%FT%TZ), $(nproc) cores shared with redis-benchmark (load $(cut -d' ' -f1-3 /proc/loadavg)); Redis $(redis-server --version | sed 's/.*v=\([^ ]*\).*/\1/'); $CLIENTS connections, one call in flight each"
+printf '%-4s %-9s %10s %12s %12s %10s %14s %10s\n' K phase calls "buyers/s" reserved "cpu us/buyer" "buyers/cpu-s" "busy"
+for k in $KS; do
+  for phase in reserve refused; do
+    r flushall >/dev/null
+    TAG="sk:{a7:s1:b0}"
+    [[ $phase == reserve ]] && r set "$TAG:stock" 1000000000000 >/dev/null || r set "$TAG:stock" 0 >/dev/null
+    # the buyers hash and window hash of a sale under way (hashtables, not small listpacks)
+    for key in buyers served "w1000:$PERIOD"; do
+      python3 -c "print('HSET $TAG:$key ' + ' '.join(f'f{i} 1,1,' for i in range(2000)))" | r >/dev/null
+    done
+    args=("$k" "$AT" 7 1 1 1000 es)
+    for _ in $(seq 1 "$k"); do
+      # a buyer: userId, reservationId, the event text (ReservationEventFields.packed)
+      args+=("1__rand_int__" "7-1-0-__rand_int__" "7-1-0-__rand_int__,1__rand_int__,1,$AT,r__rand_int__")
+    done
+    calls=$(( BUYERS / k ))
+    stock0=$(r get "$TAG:stock"); cpu0=$(cpu); t0=$(date +%s.%N)
+    redis-benchmark -p "$PORT" -c "$CLIENTS" -n "$calls" -r 1000000000 -q \
+      evalsha "$SHA" 6 "$TAG:stock" "$TAG:buyers" "$TAG:events" "$TAG:served" "$TAG:w1000:$((PERIOD - 1))" "$TAG:w1000:$PERIOD" \
+      "${args[@]}" > "$WORK/bench.out" 2>&1
+    t1=$(date +%s.%N); cpu1=$(cpu); stock1=$(r get "$TAG:stock")
+    errors=$(r info errorstats | tr -d '\r' | grep -c '^errorstat' || true)
+    reserved=$(( stock0 - stock1 ))
+    awk -v k="$k" -v phase="$phase" -v calls="$calls" -v t0="$t0" -v t1="$t1" -v c0="$cpu0" -v c1="$cpu1" -v res="$reserved" -v err="$errors" 'BEGIN {
+      secs = t1 - t0; buyers = calls * k; cpu = c1 - c0
+      printf "%-4d %-9s %10d %12.0f %12d %10.2f %14.0f %9.0f%%%s\n", k, phase, calls, buyers / secs, res, cpu * 1e6 / buyers, buyers / cpu, 100 * cpu / secs, (err > 0 ? "  SCRIPT ERRORS" : "") }'
+  done
+done
