@@ -27,9 +27,10 @@ import org.eclipse.microprofile.metrics.Tag;
  * for the lane, up to {@code maxBatch}, in arrival order, and hands each caller its own answer;
  * callers who find every slot busy wait, and their claims ride on the next call. So a batch holds
  * whatever arrived while the previous call was on the wire: one claim at low load (no added wait),
- * many under a burst. When {@code maxWaitMicros} is positive and the lane's last call carried more
- * than one claim (the lane is under load), a caller taking the lane's last free slot waits that long
- * for company first. Used by the reservation script and admission's limits.
+ * many under a burst. When {@code maxWaitMicros} is positive and the lane is under load (its last
+ * call carried more than one claim and ended moments ago), a caller taking the lane's last free slot
+ * waits up to that long for company first, and no longer than until the batch is full. Used by the
+ * reservation script.
  *
  * @param <C> one caller's claim
  * @param <R> one caller's answer
@@ -61,6 +62,11 @@ public final class Coalescing<C, R> {
         final AtomicReference<Long> check = new AtomicReference<>();
         /** Claims the lane's last call carried: more than one means callers are arriving faster than calls return. */
         volatile int lastBatch;
+        /** When the lane's last call ended and how long it took ({@link System#nanoTime()}, nanos). */
+        volatile long lastEnded;
+        volatile long lastTook;
+        /** The sender waiting for company, woken when the batch is full; null: none. */
+        volatile Thread waiting;
 
         Lane(String name) {
             this.name = name;
@@ -121,6 +127,10 @@ public final class Coalescing<C, R> {
         Pending<C, R> pending = new Pending<>(claim, new CompletableFuture<>(),
                 System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis));
         mine.queue.add(pending);
+        Thread waiting = mine.waiting;
+        if (waiting != null && mine.queue.size() >= maxBatch) {
+            LockSupport.unpark(waiting);
+        }
         watch(mine, pending.deadline);
         while (!pending.answer.isDone()) {
             if (mine.calls.tryAcquire()) {
@@ -242,19 +252,25 @@ public final class Coalescing<C, R> {
     }
 
     private void sendOnce(Lane lane) {
-        // a wait for company only under load (the lane's last call carried company already): there it
-        // makes batches larger, and Redis' fixed cost of a call is shared by more buyers (issue #35,
-        // bench/redis-cpu.sh: with 500 µs and max-batch 64, 15 -> 41 buyers a call at 64 connections,
-        // 16.9 -> 11.5 µs of Redis CPU a reservation); a
+        // a wait for company only under load: there it makes batches larger, and Redis' fixed cost of
+        // a call is shared by more buyers (issue #35, bench/redis-cpu.sh: with 500 µs and max-batch 64,
+        // 15 -> 41 buyers a call at 64 connections, 16.9 -> 11.5 µs of Redis CPU a reservation); a
         // lone caller on a quiet lane is sent at once, so low load pays no latency for it
-        if (maxWaitMicros > 0 && lane.lastBatch > 1 && lane.calls.availablePermits() == 0
-                && lane.queue.size() < maxBatch) {
-            LockSupport.parkNanos(maxWaitMicros * 1_000);
+        if (maxWaitMicros > 0 && lane.calls.availablePermits() == 0 && lane.queue.size() < maxBatch
+                && underLoad(lane, System.nanoTime())) {
+            waitForCompany(lane);
         }
         List<Pending<C, R>> batch = new ArrayList<>(Math.min(maxBatch, 64));
         Pending<C, R> next;
+        long now = System.nanoTime();
         while (batch.size() < maxBatch && (next = lane.queue.poll()) != null) {
-            batch.add(next);
+            if (next.deadline - now <= 0) {
+                // past its deadline while this sender waited: withdrawn here too, so a late timer
+                // (one thread for every lane) never lets it ride on a call after its caller gave up
+                next.answer.completeExceptionally(new NotSent("coalesced call not sent within its timeout"));
+            } else {
+                batch.add(next);
+            }
         }
         if (batch.isEmpty()) {
             return;
@@ -263,6 +279,7 @@ public final class Coalescing<C, R> {
         List<C> claims = new ArrayList<>(batch.size());
         batch.forEach(p -> claims.add(p.claim));
         onCall.accept(claims.size());
+        long sent = System.nanoTime();
         try {
             List<R> answers = batchCall.apply(lane.name, claims);
             for (int i = 0; i < batch.size(); i++) {
@@ -272,6 +289,35 @@ public final class Coalescing<C, R> {
             // every waiter gets an answer, whatever went wrong (one already answered keeps its own);
             // nothing is rethrown here, so this sender still hands the queue on to the next one
             batch.forEach(p -> p.answer.completeExceptionally(e));
+        } finally {
+            long ended = System.nanoTime();
+            lane.lastTook = ended - sent;
+            lane.lastEnded = ended;
+        }
+    }
+
+    /**
+     * Under load: the lane's last call carried company and ended within two waits (or two of its
+     * own round trips, if longer) of now. A flag that never aged kept the first lone caller after a
+     * burst waiting for company that had long gone (the hostile review of issue #35's eighth step).
+     */
+    private boolean underLoad(Lane lane, long now) {
+        long memory = 2 * Math.max(lane.lastTook, maxWaitMicros * 1_000);
+        return lane.lastBatch > 1 && now - lane.lastEnded <= memory;
+    }
+
+    /** Parks until the wait is over or the batch is full ({@link #submit} wakes this sender then). */
+    private void waitForCompany(Lane lane) {
+        long until = System.nanoTime() + maxWaitMicros * 1_000;
+        lane.waiting = Thread.currentThread();
+        try {
+            long left;
+            while (lane.queue.size() < maxBatch && (left = until - System.nanoTime()) > 0
+                    && !Thread.currentThread().isInterrupted()) {
+                LockSupport.parkNanos(left);
+            }
+        } finally {
+            lane.waiting = null;
         }
     }
 

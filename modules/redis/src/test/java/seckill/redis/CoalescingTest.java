@@ -222,6 +222,89 @@ class CoalescingTest {
         assertThat(coalescing.laneCount(), lessThanOrEqualTo(Coalescing.IDLE_LANES_KEPT + 1));
     }
 
+    /**
+     * A lane whose last call carried company, as {@link #underLoadACallWaitsForCompany} leaves it:
+     * claim 1 is held on the wire while 2 and 3 queue, so the last call carried [2, 3].
+     */
+    private static Coalescing<Integer, String> laneJustUnderLoad(List<List<Integer>> calls, int maxBatch,
+                                                                 long maxWaitMicros) throws Exception {
+        CountDownLatch firstOnTheWire = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Coalescing<Integer, String> coalescing = new Coalescing<>((lane, claims) -> {
+            calls.add(List.copyOf(claims));
+            if (claims.contains(1)) {
+                firstOnTheWire.countDown();
+                await(release);
+            }
+            return claims.stream().map(String::valueOf).toList();
+        }, maxBatch, maxWaitMicros, 1);
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<String> first = pool.submit(() -> coalescing.submit("lane", 1, 10_000));
+            await(firstOnTheWire);
+            Future<String> second = pool.submit(() -> coalescing.submit("lane", 2, 10_000));
+            Future<String> third = pool.submit(() -> coalescing.submit("lane", 3, 10_000));
+            while (coalescing.queued("lane") < 2) {
+                Thread.onSpinWait();
+            }
+            release.countDown();
+            first.get();
+            second.get();
+            third.get();
+        }
+        // (2 and 3 queue in either order)
+        assertThat(calls.size(), is(2));
+        assertThat(calls.get(1).size(), is(2));
+        return coalescing;
+    }
+
+    @Test
+    void aLoneCallerOnALaneIdleSinceABurstIsNotKeptWaitingForCompany() throws Exception {
+        // the hostile review of issue #35's eighth step: the load flag never aged, so after any burst
+        // the next lone caller paid the whole wait, however long the lane had been idle
+        Coalescing<Integer, String> coalescing = laneJustUnderLoad(new CopyOnWriteArrayList<>(), 64, 200_000);
+        sleep(1_000);
+        long start = System.nanoTime();
+        assertThat(coalescing.submit("lane", 4, 10_000), is("4"));
+        assertThat("a lone caller on a lane idle for 1 s waits for no company (the wait is 200 ms)",
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start), lessThan(100L));
+    }
+
+    @Test
+    void aWaitForCompanyEndsWhenTheBatchIsFull() throws Exception {
+        List<List<Integer>> calls = new CopyOnWriteArrayList<>();
+        Coalescing<Integer, String> coalescing = laneJustUnderLoad(calls, 2, 5_000_000);
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            long start = System.nanoTime();
+            Future<String> fourth = pool.submit(() -> coalescing.submit("lane", 4, 10_000));
+            sleep(50);
+            Future<String> fifth = pool.submit(() -> coalescing.submit("lane", 5, 10_000));
+            assertThat(fourth.get(), is("4"));
+            assertThat(fifth.get(), is("5"));
+            assertThat("the batch of 2 was full at 50 ms; the wait is 5 s",
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start), lessThan(2_000L));
+        }
+        assertThat(calls.getLast(), is(List.of(4, 5)));
+    }
+
+    @Test
+    void aClaimPastItsDeadlineIsNotSentWhenTheDeadlineTimerIsLate() throws Exception {
+        List<List<Integer>> calls = new CopyOnWriteArrayList<>();
+        Coalescing<Integer, String> coalescing = laneJustUnderLoad(calls, 64, 200_000);
+        // the one timer thread that withdraws claims past their deadline is late (a long pause)
+        var timer = Coalescing.class.getDeclaredField("DEADLINES");
+        timer.setAccessible(true);
+        ((java.util.concurrent.ScheduledExecutorService) timer.get(null)).execute(() -> sleep(500));
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<String> waiting = pool.submit(() -> coalescing.submit("lane", 4, 10_000));
+            sleep(20);
+            Future<String> shortLived = pool.submit(() -> coalescing.submit("lane", 5, 50));
+            var failure = assertThrows(java.util.concurrent.ExecutionException.class, shortLived::get);
+            assertThat(failure.getCause() instanceof Coalescing.NotSent, is(true));
+            assertThat(waiting.get(), is("4"));
+        }
+        assertThat(calls.getLast(), is(List.of(4)));
+    }
+
     private static void sleep(long millis) {
         try {
             Thread.sleep(millis);
