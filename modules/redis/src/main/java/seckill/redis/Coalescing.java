@@ -80,9 +80,11 @@ public final class Coalescing<C, R> {
     private static final ScheduledExecutorService DEADLINES = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon(true).name("coalescing deadlines").factory());
 
+    private static final String PAST_DEADLINE = "coalesced call not sent within its timeout";
+
     private final BiFunction<String, List<C>, List<R>> batchCall;
     private final int maxBatch;
-    private final long maxWaitMicros;
+    private final long maxWaitNanos;
     private final int callsPerLane;
     // one lane per bucket ever seen would grow with every sale; idle ones are dropped past this many
     static final int IDLE_LANES_KEPT = 4096;
@@ -100,7 +102,7 @@ public final class Coalescing<C, R> {
                       int callsPerLane) {
         this.batchCall = batchCall;
         this.maxBatch = Math.max(1, maxBatch);
-        this.maxWaitMicros = Math.max(0, maxWaitMicros);
+        this.maxWaitNanos = TimeUnit.MICROSECONDS.toNanos(Math.max(0, maxWaitMicros));
         this.callsPerLane = Math.max(1, callsPerLane);
     }
 
@@ -233,7 +235,7 @@ public final class Coalescing<C, R> {
         Pending<C, R> earliest = null;
         for (Pending<C, R> pending : lane.queue) {
             if (pending.deadline - now <= 0) {
-                withdraw(lane, pending, "coalesced call not sent within its timeout");
+                withdraw(lane, pending, PAST_DEADLINE);
             } else if (earliest == null || pending.deadline - earliest.deadline < 0) {
                 earliest = pending;
             }
@@ -256,7 +258,7 @@ public final class Coalescing<C, R> {
         // a call is shared by more buyers (issue #35, bench/redis-cpu.sh: with 500 µs and max-batch 64,
         // 15 -> 41 buyers a call at 64 connections, 16.9 -> 11.5 µs of Redis CPU a reservation); a
         // lone caller on a quiet lane is sent at once, so low load pays no latency for it
-        if (maxWaitMicros > 0 && lane.calls.availablePermits() == 0 && lane.queue.size() < maxBatch
+        if (maxWaitNanos > 0 && lane.calls.availablePermits() == 0 && lane.queue.size() < maxBatch
                 && underLoad(lane, System.nanoTime())) {
             waitForCompany(lane);
         }
@@ -267,7 +269,7 @@ public final class Coalescing<C, R> {
             if (next.deadline - now <= 0) {
                 // past its deadline while this sender waited: withdrawn here too, so a late timer
                 // (one thread for every lane) never lets it ride on a call after its caller gave up
-                next.answer.completeExceptionally(new NotSent("coalesced call not sent within its timeout"));
+                next.answer.completeExceptionally(new NotSent(PAST_DEADLINE));
             } else {
                 batch.add(next);
             }
@@ -302,13 +304,13 @@ public final class Coalescing<C, R> {
      * burst waiting for company that had long gone (the hostile review of issue #35's eighth step).
      */
     private boolean underLoad(Lane lane, long now) {
-        long memory = 2 * Math.max(lane.lastTook, maxWaitMicros * 1_000);
+        long memory = 2 * Math.max(lane.lastTook, maxWaitNanos);
         return lane.lastBatch > 1 && now - lane.lastEnded <= memory;
     }
 
     /** Parks until the wait is over or the batch is full ({@link #submit} wakes this sender then). */
     private void waitForCompany(Lane lane) {
-        long until = System.nanoTime() + maxWaitMicros * 1_000;
+        long until = System.nanoTime() + maxWaitNanos;
         lane.waiting = Thread.currentThread();
         try {
             long left;
