@@ -12,7 +12,9 @@
 # them on this path outside a script), the script's own Lua share (EVALSHA less those), the buyers per
 # script call, and the Redis CPU of everything else (the ordering workers' stream reads and acks).
 #   bash bench/redis-cpu.sh [old-ref]     knobs: CPU_SECONDS (10), CPU_CONNECTIONS (64), CPU_ROUNDS (3),
-#   OLD_JAR (a built jar of old-ref: skips building it), CPU_BUYERS (200000)
+#   OLD_JAR (a built jar of old-ref: skips building it), CPU_BUYERS (200000), CPU_PIN_REDIS (a cpu, e.g.
+#   1: every redis-server runs on that cpu alone and the services and wrk on the others, as Redis owns its
+#   cores in production; unset: the scheduler shares all cpus among them)
 # Needs MariaDB (3306, root over the socket) like .ci/run; installs wrk from Debian's packages if missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -56,6 +58,14 @@ java bench/BuyerTokens.java 20000 900000001 "$WORK/holders.txt" >/dev/null
 export SECKILL_ADMIN_TOKEN="$TOKEN" SECKILL_ADMISSION_TOKEN_REQUIRED=false SECKILL_BASELINE_ENABLED=true
 export SECKILL_ADMISSION_TOKEN_KEYS="bench=bench-purchase-token-key-$(date +%s)-32-characters"
 
+# pinning: REDIS_ON / LOAD_ON prefix the commands (empty without CPU_PIN_REDIS)
+REDIS_ON=(); LOAD_ON=()
+if [[ -n "${CPU_PIN_REDIS:-}" ]]; then
+  others=$(seq 0 $(( $(nproc) - 1 )) | grep -vx "$CPU_PIN_REDIS" | paste -sd, -)
+  [[ -n "$others" ]] || { echo "redis-cpu: CPU_PIN_REDIS leaves no cpu for the services" >&2; exit 1; }
+  REDIS_ON=(taskset -c "$CPU_PIN_REDIS"); LOAD_ON=(taskset -c "$others")
+fi
+
 declare -A HTTP MGMT RPORT EXTRA
 HTTP[old]=18181; MGMT[old]=19181; RPORT[old]=7381
 HTTP[new]=18182; MGMT[new]=19182; RPORT[new]=7382
@@ -67,7 +77,7 @@ if [[ -n "${TUNED_ENV:-}" ]]; then
   mkdir -p "$WORK/config-tuned"; cp "$WORK"/config-new/* "$WORK/config-tuned/"
 fi
 for v in $VARIANTS; do
-  redis-server --port "${RPORT[$v]}" --bind 127.0.0.1 --save "" --appendonly no --daemonize yes \
+  "${REDIS_ON[@]}" redis-server --port "${RPORT[$v]}" --bind 127.0.0.1 --save "" --appendonly no --daemonize yes \
     --lazyfree-lazy-expire yes --dir "$WORK" --logfile "$WORK/redis-$v.log" --pidfile "$WORK/redis-$v.pid"
   mysql -uroot --protocol=socket -e "DROP DATABASE IF EXISTS seckill_cpu_$v; CREATE DATABASE seckill_cpu_$v;
     CREATE USER IF NOT EXISTS 'seckill_cpu'@'127.0.0.1' IDENTIFIED BY 'cpu';
@@ -78,7 +88,7 @@ for v in $VARIANTS; do
   # shellcheck disable=SC2086 # EXTRA holds VAR=value words
   env ${EXTRA[$v]:-} SECKILL_REDIS_URI="redis://127.0.0.1:${RPORT[$v]}/0" SECKILL_CONFIG_DIR="$WORK/config-$v" \
     SECKILL_DB_URL="jdbc:mysql://127.0.0.1:3306/seckill_cpu_$v" SECKILL_DB_USER=seckill_cpu SECKILL_DB_PASSWORD=cpu \
-    java -Dserver.port="${HTTP[$v]}" -Dserver.sockets.0.port="${MGMT[$v]}" -jar "${JAR[$v]}" > "$WORK/service-$v.log" 2>&1 &
+    "${LOAD_ON[@]}" java -Dserver.port="${HTTP[$v]}" -Dserver.sockets.0.port="${MGMT[$v]}" -jar "${JAR[$v]}" > "$WORK/service-$v.log" 2>&1 &
   echo $! > "$WORK/service-$v.pid"
 done
 for v in $VARIANTS; do
@@ -99,7 +109,7 @@ wrk_script() { # pool path -> wrk Lua: each request the next buyer of the pool, 
 }
 load() { # variant pool path seconds -> "rps p50 p99" (p in ms)
   wrk_script "$2" "$3" > "$WORK/load.lua"
-  wrk -t2 -c"$CONN" -d"${4}s" --latency -s "$WORK/load.lua" "http://127.0.0.1:${HTTP[$1]}" > "$WORK/wrk.txt"
+  "${LOAD_ON[@]}" wrk -t2 -c"$CONN" -d"${4}s" --latency -s "$WORK/load.lua" "http://127.0.0.1:${HTTP[$1]}" > "$WORK/wrk.txt"
   awk 'function ms(v) { if (v ~ /us$/) return v / 1000; if (v ~ /ms$/) return v + 0; if (v ~ /s$/) return v * 1000; return v }
     /Requests\/sec/ { r = $2 } ($1 == "50.000%" || $1 == "50%") { p = ms($2) } ($1 == "99.000%" || $1 == "99%") { q = ms($2) }
     END { printf "%d %.2f %.2f\n", r, p, q }' "$WORK/wrk.txt"
@@ -158,7 +168,7 @@ baseline() { # round variant -> a line in $WORK/base.txt
 }
 
 # --- warm both JITs, then the rounds ----------------------------------------------------------------
-echo "# redis-cpu: $(date -u +%FT%TZ), $(nproc) cores (load $(cut -d' ' -f1-3 /proc/loadavg)); old = $OLD_REF, new = working tree${TUNED_ENV:+, tuned = new with $TUNED_ENV}; wrk $CONN connections, $SECS s a run"
+echo "# redis-cpu: $(date -u +%FT%TZ), $(nproc) cores (load $(cut -d' ' -f1-3 /proc/loadavg))${CPU_PIN_REDIS:+, Redis on cpu $CPU_PIN_REDIS alone, services and wrk on ${others:-}}; old = $OLD_REF, new = working tree${TUNED_ENV:+, tuned = new with $TUNED_ENV}; wrk $CONN connections, $SECS s a run"
 for v in $VARIANTS; do
   WARM=$(activity "$v" 10000000)
   for _ in 1 2 3; do load "$v" "$WORK/buyers.txt" "/api/v1/activities/$WARM/purchases" 8 >/dev/null; load "$v" "$WORK/buyers.txt" /api/v1/baseline 4 >/dev/null; done
