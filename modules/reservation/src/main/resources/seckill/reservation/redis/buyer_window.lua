@@ -14,6 +14,9 @@ local function expireLike(key, like)
     end
   end
 end
+-- A value longer than a listpack holds (hash-max-listpack-value, 64 bytes): a hash given it as its
+-- first field is a hashtable from then on (preheat.lua gives it to the buyers and the minted ids)
+local hashtable = 'hashtable: a value over hash-max-listpack-value (64 bytes) makes the hash one from its first field'
 -- A table for `size` array entries (a call's answers, buyers, fields to write), made with room for
 -- them (issue #35's fifth step): a table grown one entry at a time is resized at 1, 2, 4, 8, 16 and 32
 -- entries, about 4.6k instructions a call for 21 entries, 0.2k a buyer per table. The constructor's
@@ -203,12 +206,15 @@ local function windows(earlierKey, currentKey, now, limit, millis, users)
           f = f + 2
         end
       end
-      for from = 1, f, 1000 do
-        redis.call('HSET', key, unpack(fields, from, math.min(from + 999, f)))
-      end
-      if f > 0 then
+      -- the call that makes a period's hash makes it a hashtable (preheat.lua's placeholder, see there:
+      -- a period's first 512 buyers each scanned a listpack) and
+      -- gives it its expiry, once: the placeholder written tells that call from the later ones
+      if f > 0 and redis.call('HSETNX', key, '_', hashtable) == 1 then
         local p = key == currentKey and period or period - 1
         redis.call('PEXPIREAT', key, (p + 3) * millis)
+      end
+      for from = 1, f, 1000 do
+        redis.call('HSET', key, unpack(fields, from, math.min(from + 999, f)))
       end
     end
   end

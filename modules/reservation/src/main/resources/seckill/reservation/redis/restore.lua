@@ -20,10 +20,12 @@ redis.call('DEL', KEYS[6])
 for i = 8, 7 + refills do
   redis.call('SADD', KEYS[6], ARGV[i])
 end
+-- preheat's placeholder first: its value, longer than a listpack holds, makes the hash a hashtable
+-- before the holders go in (see preheat.lua)
+redis.call('HSET', KEYS[2], '_', 'hashtable: a value over hash-max-listpack-value (64 bytes) makes the hash one from its first field')
 for i = 8 + refills, #ARGV, 2 do
   redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1])
 end
-redis.call('HSET', KEYS[2], '_', '0')
 redis.call('XGROUP', 'CREATE', KEYS[3], ARGV[2], '0', 'MKSTREAM')
 if ARGV[4] ~= '0-0' then
   redis.call('XSETID', KEYS[3], ARGV[4])
