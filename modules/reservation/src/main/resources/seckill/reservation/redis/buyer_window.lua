@@ -4,19 +4,23 @@
 local function positiveInteger(text)
   return type(text) == 'string' and #text <= 19 and string.match(text, '^[1-9]%d*$') ~= nil
 end
--- Gives `key` the expiry of `like` (the bucket's stock) once, when it has none: the bucket's keys go together.
--- A stock without an expiry (set by hand) leaves the key without one.
+-- A value longer than a listpack holds (hash-max-listpack-value, 64 bytes): a hash given it in a field
+-- is a hashtable from then on. Redis keeps a hash of up to 512 short fields as a listpack and scans it
+-- from the start for every field a call asks (issue #35's ninth step: 30 % of Redis' instructions
+-- behind the service), so the buyers (preheat.lua), the minted ids and the windows get it as `_`.
+local hashtable = 'hashtable: a value over hash-max-listpack-value (64 bytes) makes the hash one from its first field'
+-- Gives `key` (the minted ids) the expiry of `like` (the bucket's stock) once, when it has none: the
+-- bucket's keys go together, and a stock without an expiry (set by hand) leaves the key without one.
+-- A hash without an expiry is one this call made (or one kept by hand): it is made a hashtable then.
 local function expireLike(key, like)
   if redis.call('PTTL', key) == -1 then
+    redis.call('HSETNX', key, '_', hashtable)
     local ttl = redis.call('PTTL', like)
     if ttl > 0 then
       redis.call('PEXPIRE', key, ttl)
     end
   end
 end
--- A value longer than a listpack holds (hash-max-listpack-value, 64 bytes): a hash given it as its
--- first field is a hashtable from then on (preheat.lua gives it to the buyers and the minted ids)
-local hashtable = 'hashtable: a value over hash-max-listpack-value (64 bytes) makes the hash one from its first field'
 -- A table for `size` array entries (a call's answers, buyers, fields to write), made with room for
 -- them (issue #35's fifth step): a table grown one entry at a time is resized at 1, 2, 4, 8, 16 and 32
 -- entries, about 4.6k instructions a call for 21 entries, 0.2k a buyer per table. The constructor's
@@ -206,15 +210,18 @@ local function windows(earlierKey, currentKey, now, limit, millis, users)
           f = f + 2
         end
       end
-      -- the call that makes a period's hash makes it a hashtable (preheat.lua's placeholder, see there:
-      -- a period's first 512 buyers each scanned a listpack) and
-      -- gives it its expiry, once: the placeholder written tells that call from the later ones
-      if f > 0 and redis.call('HSETNX', key, '_', hashtable) == 1 then
-        local p = key == currentKey and period or period - 1
-        redis.call('PEXPIREAT', key, (p + 3) * millis)
-      end
+      -- the call that makes a period's hash makes it a hashtable (`hashtable`: a period's first 512
+      -- buyers each scanned a listpack) and gives it its expiry, once: the placeholder written tells that
+      -- call from the later ones. The expiry comes after the windows: a call whose period has ended on
+      -- Redis' clock (an instance's clock behind, a stalled Redis) then leaves no hash, where setting it
+      -- first deleted the hash and the windows made it again without an expiry, kept for good
+      local made = f > 0 and redis.call('HSETNX', key, '_', hashtable) == 1
       for from = 1, f, 1000 do
         redis.call('HSET', key, unpack(fields, from, math.min(from + 999, f)))
+      end
+      if made then
+        local p = key == currentKey and period or period - 1
+        redis.call('PEXPIREAT', key, (p + 3) * millis)
       end
     end
   end

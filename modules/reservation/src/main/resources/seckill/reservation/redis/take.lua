@@ -40,9 +40,12 @@ end
 local left = redis.call('DECRBY', KEYS[1], quantity)
 redis.call('HSET', KEYS[3], ARGV[3], ARGV[1])
 -- the ids served here live as long as the counter: one without an expiry (a repair by hand) keeps them for
--- good; its PTTL of -1 taken as 1 ms let a retried take take a second unit for one reservation
+-- good; its PTTL of -1 taken as 1 ms let a retried take take a second unit for one reservation. Given
+-- their expiry they are made a hashtable (a value longer than a listpack holds: see buyer_window.lua)
 local lifetime = redis.call('PTTL', KEYS[1])
 if lifetime > 0 and redis.call('PTTL', KEYS[3]) < 0 then
+  redis.call('HSETNX', KEYS[3], '_',
+    'hashtable: a value over hash-max-listpack-value (64 bytes) makes the hash one from its first field')
   redis.call('PEXPIRE', KEYS[3], lifetime)
 end
 -- the event's fields (ReservationEventFields): activityId and skuId are the reservation id's (ARGV[6],

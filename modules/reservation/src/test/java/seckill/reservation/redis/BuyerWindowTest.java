@@ -162,6 +162,29 @@ class BuyerWindowTest {
     }
 
     @Test
+    void aCallWhosePeriodHasEndedOnRedisClockLeavesNoWindowHashWithoutAnExpiry() {
+        // the hostile review of issue #35's ninth step: the call that made a period's hash set its expiry
+        // before writing the windows, so a call whose moment lags Redis' clock by two periods or more (a
+        // database clock behind, a stalled Redis) had the hash deleted by its own PEXPIREAT, then wrote it
+        // again without an expiry: a hash per bucket and period kept for good while the lag lasts
+        BuyerWindow onePerSecond = new BuyerWindow(1, 1000);
+        List<?> time = (List<?>) SERVER.client().eval("return redis.call('TIME')");
+        long redisNow = Long.parseLong(time.get(0).toString()) * 1000 + Long.parseLong(time.get(1).toString()) / 1000;
+        Instant stale = Instant.ofEpochMilli(redisNow - 3500);
+        long activity = ACTIVITY.incrementAndGet();
+        StockBuckets keys = preheated(activity, 10);
+        String hash = keys.windows(0, 1000, Math.floorDiv(stale.toEpochMilli(), 1000L));
+        script.reserve(SERVER.client(), keys, new ReservationId(activity, 1, 0, 1), 7, 1, "a", stale, ReplicaAcks.NONE,
+                onePerSecond);
+        assertThat("gone, or expiring: " + SERVER.client().pttl(hash), SERVER.client().pttl(hash) == -1L, is(false));
+        script.reserveMany(SERVER.client(), keys, List.of(
+                new ReservationScript.Claim(new ReservationId(activity, 1, 0, 2), 8, 1, "b", onePerSecond),
+                new ReservationScript.Claim(new ReservationId(activity, 1, 0, 3), 9, 1, "c", onePerSecond)),
+                stale, ReplicaAcks.NONE);
+        assertThat("gone, or expiring: " + SERVER.client().pttl(hash), SERVER.client().pttl(hash) == -1L, is(false));
+    }
+
+    @Test
     void aWindowsTextIsTheOneInstancesOfTheEarlierScriptsReadAndWrite() {
         // "opened,attempts," then "id," per attempt let through that reserved nothing: instances of one
         // release and the next share the windows during a rolling upgrade (issue #35's fourth step joins

@@ -110,4 +110,27 @@ class MintedIdsTest {
                 is(List.of("ID_TAKEN", "5", "0")));
         assertThat(SERVER.client().get(keys.stock(1)), is("9"));
     }
+
+    @Test
+    void aStockKeptByHandBeforeItsFirstMintKeepsItsMintedIdsAndARetriedTakeTakesOnce() throws InterruptedException {
+        // the hostile review of issue #35's ninth step: preheat made the minted ids with preheat's expiry,
+        // so a bucket an operator kept by hand (PERSIST) before its first mint lost them at that expiry, and
+        // a take retried after a lost reply then took a second unit for one reservation
+        long activity = ACTIVITY.incrementAndGet();
+        StockBuckets keys = StockBuckets.of(activity, 1, 1);
+        new PreheatScript().preheat(SERVER.client(), keys, 0, 5, "ordering", Instant.now().plusMillis(400), 9);
+        for (String key : List.of(keys.stock(0), keys.buyers(0), keys.events(0), keys.preheatMarker(0))) {
+            SERVER.client().persist(key);
+        }
+        BucketScripts scripts = new BucketScripts();
+        ReservationId id = new ReservationId(activity, 1, 0, 3);
+        List<String> first = scripts.take(SERVER.client(), keys, id, 21, 1, "t", now, ReplicaAcks.NONE);
+        assertThat(first, is(List.of("RESERVED", id.toString(), "4")));
+        Thread.sleep(600); // past preheat's expiry
+        List<String> retried = scripts.take(SERVER.client(), keys, id, 21, 1, "t", now, ReplicaAcks.NONE);
+        assertThat(retried, is(first));
+        assertThat(SERVER.client().get(keys.stock(0)), is("4"));
+        assertThat(SERVER.client().xlen(keys.events(0)), is(1L));
+        assertThat("kept for good, as the stock", SERVER.client().pttl(keys.served(0)), is(-1L));
+    }
 }
