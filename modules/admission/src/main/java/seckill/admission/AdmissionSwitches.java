@@ -76,6 +76,14 @@ class AdmissionSwitches implements SwitchesView {
         return buyerWindowMillis;
     }
 
+    /**
+     * A configured window within what the reservation script judges: at least 1 ms, at most 10^12 ms
+     * (its {@code BuyerWindow.MAX_MILLIS}: "once a sale" set as Long.MAX_VALUE is the longest window).
+     */
+    private static long windowMillis(long configured) {
+        return Math.clamp(configured, 1L, 1_000_000_000_000L);
+    }
+
     long globalRate() {
         return globalRate;
     }
@@ -103,7 +111,7 @@ class AdmissionSwitches implements SwitchesView {
     /** Sets the limits directly, for a stack assembled without MicroProfile Config. */
     void set(long buyerRate, long buyerWindowMillis, long globalRate, boolean tokenRequired) {
         this.buyerRate = buyerRate;
-        this.buyerWindowMillis = buyerWindowMillis;
+        this.buyerWindowMillis = windowMillis(buyerWindowMillis);
         this.globalRate = globalRate;
         this.tokenRequired = tokenRequired;
     }
@@ -143,7 +151,7 @@ class AdmissionSwitches implements SwitchesView {
         Map<String, String> read = new LinkedHashMap<>();
         DEFAULTS.keySet().forEach(name -> read.put(name, value(config, name)));
         buyerRate = Math.max(1, Long.parseLong(value(config, "buyer-rate")));
-        buyerWindowMillis = Math.max(1, Long.parseLong(value(config, "buyer-window-millis")));
+        buyerWindowMillis = windowMillis(Long.parseLong(value(config, "buyer-window-millis")));
         globalRate = Math.max(0, Long.parseLong(value(config, "global-rate")));
         tokenRequired = Boolean.parseBoolean(value(config, "token-required"));
         blockedUsers = list(value(config, "blocked-users"));

@@ -48,6 +48,14 @@ class AdmittingPurchasesTest {
     }
 
     @Test
+    void aBuyerWindowLongerThanTheReservationScriptJudgesIsCappedAtItsLongest() {
+        // the reservation script refuses windows over 10^12 ms (Redis could not expire their hashes):
+        // a switch set to "once a sale" as Long.MAX_VALUE still admits, with the longest window
+        switches.set(1, Long.MAX_VALUE, 0, false);
+        assertThat(admission.judge(attempt(7, "", OPEN)), is(new AdmissionDecision.Admitted(1, 1_000_000_000_000L)));
+    }
+
+    @Test
     void aHaltWinsOverEverything() {
         switches.set(Set.of("7"), Set.of("203.0.113.7"), false);
         admission.halt(HaltReason.RESERVATION_STORE_IN_DOUBT);

@@ -17,9 +17,12 @@ end
 if not served then
   redis.call('HSET', KEYS[1], ARGV[1], 'withdrawn')
   -- as long as the donor's counter lives (for good without an expiry: a withdrawal gone after 1 ms, as a PTTL
-  -- of -1 once gave it, would let the lost take still take)
+  -- of -1 once gave it, would let the lost take still take); given it, the hash is made a hashtable (a
+  -- value longer than a listpack holds, as take.lua does: see buyer_window.lua)
   local lifetime = redis.call('PTTL', KEYS[2])
   if lifetime > 0 and redis.call('PTTL', KEYS[1]) < 0 then
+    redis.call('HSETNX', KEYS[1], '_',
+      'hashtable: a value over hash-max-listpack-value (64 bytes) makes the hash one from its first field')
     redis.call('PEXPIRE', KEYS[1], lifetime)
   end
 else

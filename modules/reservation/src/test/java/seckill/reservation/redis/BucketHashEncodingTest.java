@@ -85,6 +85,26 @@ class BucketHashEncodingTest {
     }
 
     @Test
+    void theMintedIdsAWithdrawalMakesAreAHashtable() {
+        // the second hostile review: a withdrawn id (a donor take in doubt) made the minted ids with their
+        // expiry and no placeholder, and the takes and reservations after it then left them a listpack
+        long activity = ACTIVITY.incrementAndGet();
+        StockBuckets keys = StockBuckets.of(activity, 1, 2);
+        for (int b = 0; b < 2; b++) {
+            new PreheatScript().preheat(SERVER.client(), keys, b, 5, "ordering", now.plusSeconds(600), 40);
+        }
+        BucketScripts scripts = new BucketScripts();
+        ReservationId doubted = new ReservationId(activity, 1, 1, 9);
+        assertThat(scripts.withdraw(SERVER.client(), keys, doubted, 21, ReplicaAcks.NONE), is("WITHDRAWN"));
+        ReservationId id = new ReservationId(activity, 1, 1, 10);
+        assertThat(scripts.take(SERVER.client(), keys, id, 21, 1, "t", now, ReplicaAcks.NONE),
+                is(List.of("RESERVED", id.toString(), "4")));
+        assertThat(encoding(keys.served(1)), is("hashtable"));
+        assertThat(SERVER.client().hget(keys.served(1), doubted.toString()), is("withdrawn"));
+        assertThat(SERVER.client().pttl(keys.served(1)), greaterThan(0L));
+    }
+
+    @Test
     void aPeriodsWindowHashIsAHashtableFromTheCallThatOpensIt() {
         long activity = ACTIVITY.incrementAndGet();
         StockBuckets keys = preheated(activity, 10);

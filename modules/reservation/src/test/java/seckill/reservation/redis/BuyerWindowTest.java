@@ -185,6 +185,47 @@ class BuyerWindowTest {
     }
 
     @Test
+    void aWindowLongerThanRedisCanExpireIsRefusedBeforeAnyWrite() {
+        // the second hostile review of issue #35's ninth step: a window of 4e16 ms made the hash's expiry
+        // (p + 3) * millis print as "1.6e+17", which PEXPIREAT refuses: the call failed after writing the
+        // window and the placeholder, so a re-run counted the attempt again and the hash never expired
+        long activity = ACTIVITY.incrementAndGet();
+        StockBuckets keys = preheated(activity, 10);
+        long millis = 40_000_000_000_000_000L;
+        String hash = keys.windows(0, millis, Math.floorDiv(now.toEpochMilli(), millis));
+        List<String> callKeys = new ArrayList<>(keys.bucketKeys(0));
+        callKeys.add(keys.served(0));
+        callKeys.add(keys.windows(0, millis, Math.floorDiv(now.toEpochMilli(), millis) - 1));
+        callKeys.add(hash);
+        ReservationId id = new ReservationId(activity, 1, 0, 1);
+        String at = Long.toString(now.toEpochMilli());
+        for (String script : List.of("reserve.lua", "reserve_many.lua")) {
+            List<String> args = script.equals("reserve.lua")
+                    ? List.of("7", "1", id.toString(), "a", at, Long.toString(activity), "1", "1", Long.toString(millis))
+                    : List.of("1", at, "1", "1", "1", Long.toString(millis), "es", "7", id.toString(),
+                            id + ",7,1," + at + ",a");
+            try {
+                SERVER.client().eval(source(script), callKeys, args);
+                throw new AssertionError(script + " judged a window of " + millis + " ms");
+            } catch (redis.clients.jedis.exceptions.JedisDataException refused) {
+                assertThat(refused.getMessage(), refused.getMessage().contains("window"), is(true));
+            }
+            assertThat(SERVER.client().exists(hash), is(false));
+            assertLeftAndRecorded(keys, 10, 0);
+        }
+    }
+
+    private static String source(String script) {
+        try (var window = ReservationScript.class.getResourceAsStream("buyer_window.lua");
+             var body = ReservationScript.class.getResourceAsStream(script)) {
+            return new String(window.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8) + "\n"
+                    + new String(body.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Test
     void aWindowsTextIsTheOneInstancesOfTheEarlierScriptsReadAndWrite() {
         // "opened,attempts," then "id," per attempt let through that reserved nothing: instances of one
         // release and the next share the windows during a rolling upgrade (issue #35's fourth step joins
