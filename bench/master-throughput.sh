@@ -13,14 +13,20 @@
 # size, which Redis keeps as a listpack (scanned per field) unless the scripts make it a hashtable.
 # With TP_OLD_REF=<git ref> every line runs twice, the scripts of that ref ("old") then the working tree's.
 #   bash bench/master-throughput.sh      knobs: TP_K ("21 41 64"), TP_BUYERS (2000000), TP_CLIENTS (4),
-#   TP_PHASES ("reserve refused small"), TP_SMALL_HOLDERS (500), TP_OLD_REF (none)
+#   TP_PHASES ("reserve refused small"), TP_SMALL_HOLDERS (500), TP_OLD_REF (none), TP_PIN_REDIS (a cpu:
+#   redis-server runs on it alone, redis-benchmark on the others)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 KS="${TP_K:-21 41 64}"; BUYERS="${TP_BUYERS:-2000000}"; CLIENTS="${TP_CLIENTS:-4}"
+REDIS_ON=(); LOAD_ON=()
+if [[ -n "${TP_PIN_REDIS:-}" ]]; then
+  others=$(seq 0 $(( $(nproc) - 1 )) | grep -vx "$TP_PIN_REDIS" | paste -sd, -)
+  REDIS_ON=(taskset -c "$TP_PIN_REDIS"); LOAD_ON=(taskset -c "$others")
+fi
 WORK="$(mktemp -d)"
 LUA=modules/reservation/src/main/resources/seckill/reservation/redis
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-redis-server --port "$PORT" --bind 127.0.0.1 --save "" --appendonly no --daemonize yes --dir "$WORK" \
+"${REDIS_ON[@]}" redis-server --port "$PORT" --bind 127.0.0.1 --save "" --appendonly no --daemonize yes --dir "$WORK" \
   --logfile "$WORK/redis.log" --pidfile "$WORK/redis.pid"
 trap 'redis-cli -p "$PORT" shutdown nosave >/dev/null 2>&1 || true; rm -rf "$WORK"' EXIT
 for _ in $(seq 1 50); do redis-cli -p "$PORT" ping >/dev/null 2>&1 && break; sleep 0.1; done
@@ -35,7 +41,7 @@ BUILDS="new"; [[ -n "${TP_OLD_REF:-}" ]] && BUILDS="old new"
 cpu() { r info cpu | tr -d '\r' | awk -F: '/^used_cpu_(sys|user):/ { s += $2 } END { printf "%.6f", s }'; }
 # a day ahead: the window hashes expire at absolute times (PEXPIREAT)
 AT=$(( $(date +%s%3N) + 86400000 )); PERIOD=$(( AT / 1000 ))
-echo "# $(date -u +%FT%TZ), $(nproc) cores shared with redis-benchmark (load $(cut -d' ' -f1-3 /proc/loadavg)); Redis $(redis-server --version | sed 's/.*v=\([^ ]*\).*/\1/'); $CLIENTS connections, one call in flight each"
+echo "# $(date -u +%FT%TZ), $(nproc) cores shared with redis-benchmark (load $(cut -d' ' -f1-3 /proc/loadavg)); Redis $(redis-server --version | sed 's/.*v=\([^ ]*\).*/\1/'); $CLIENTS connections, one call in flight each${TP_PIN_REDIS:+; Redis on cpu $TP_PIN_REDIS alone, redis-benchmark on $others}"
 printf '%-4s %-9s %-5s %10s %12s %12s %10s %14s %10s\n' K phase build calls "buyers/s" reserved "cpu us/buyer" "buyers/cpu-s" "busy"
 buyer_args() { # count prefix -> a coalesced call's per-buyer arguments (userId, reservationId, event)
   for _ in $(seq 1 "$1"); do
@@ -68,7 +74,7 @@ for k in $KS; do
     args=("$k" "$AT" 7 1 1 1000 es "${buyers[@]}")
     calls=$(( BUYERS / k ))
     stock0=$(r get "$TAG:stock"); cpu0=$(cpu); t0=$(date +%s.%N)
-    redis-benchmark -p "$PORT" -c "$CLIENTS" -n "$calls" -r 1000000000 -q \
+    "${LOAD_ON[@]}" redis-benchmark -p "$PORT" -c "$CLIENTS" -n "$calls" -r 1000000000 -q \
       evalsha "$SHA" 6 "${KEYS6[@]}" "${args[@]}" > "$WORK/bench.out" 2>&1
     t1=$(date +%s.%N); cpu1=$(cpu); stock1=$(r get "$TAG:stock")
     errors=$(r info errorstats | tr -d '\r' | grep -c '^errorstat' || true)
