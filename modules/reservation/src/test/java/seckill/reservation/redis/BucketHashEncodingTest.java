@@ -39,6 +39,15 @@ class BucketHashEncodingTest {
         return keys;
     }
 
+    /** A SKU of two buckets of 5 units each, preheated: a donor (bucket 1) for takes. */
+    private StockBuckets twoBuckets(long activity) {
+        StockBuckets keys = StockBuckets.of(activity, 1, 2);
+        for (int b = 0; b < 2; b++) {
+            new PreheatScript().preheat(SERVER.client(), keys, b, 5, "ordering", now.plusSeconds(600), 40);
+        }
+        return keys;
+    }
+
     private static String encoding(String key) {
         return SERVER.client().objectEncoding(key);
     }
@@ -73,10 +82,7 @@ class BucketHashEncodingTest {
     @Test
     void theMintedIdsATakeMakesAreAHashtable() {
         long activity = ACTIVITY.incrementAndGet();
-        StockBuckets keys = StockBuckets.of(activity, 1, 2);
-        for (int b = 0; b < 2; b++) {
-            new PreheatScript().preheat(SERVER.client(), keys, b, 5, "ordering", now.plusSeconds(600), 40);
-        }
+        StockBuckets keys = twoBuckets(activity);
         ReservationId id = new ReservationId(activity, 1, 1, 9);
         assertThat(new BucketScripts().take(SERVER.client(), keys, id, 21, 1, "t", now, ReplicaAcks.NONE),
                 is(List.of("RESERVED", id.toString(), "4")));
@@ -89,10 +95,7 @@ class BucketHashEncodingTest {
         // the second hostile review: a withdrawn id (a donor take in doubt) made the minted ids with their
         // expiry and no placeholder, and the takes and reservations after it then left them a listpack
         long activity = ACTIVITY.incrementAndGet();
-        StockBuckets keys = StockBuckets.of(activity, 1, 2);
-        for (int b = 0; b < 2; b++) {
-            new PreheatScript().preheat(SERVER.client(), keys, b, 5, "ordering", now.plusSeconds(600), 40);
-        }
+        StockBuckets keys = twoBuckets(activity);
         BucketScripts scripts = new BucketScripts();
         ReservationId doubted = new ReservationId(activity, 1, 1, 9);
         assertThat(scripts.withdraw(SERVER.client(), keys, doubted, 21, ReplicaAcks.NONE), is("WITHDRAWN"));
