@@ -4,6 +4,12 @@
 local function positiveInteger(text)
   return type(text) == 'string' and #text <= 19 and string.match(text, '^[1-9]%d*$') ~= nil
 end
+-- A window's millis as the scripts take it: a positive integer up to 10^12 (BuyerWindow.MAX_MILLIS); a
+-- longer window's hash expiry would print as 1e+17 and more, which PEXPIREAT refuses after the window
+-- was written
+local function windowMillis(text)
+  return positiveInteger(text) and (#text < 13 or text == '1000000000000')
+end
 -- A value longer than a listpack holds (hash-max-listpack-value, 64 bytes): a hash given it in a field
 -- is a hashtable from then on. Redis keeps a hash of up to 512 short fields as a listpack and scans it
 -- from the start for every field a call asks (issue #35's ninth step: 30 % of Redis' instructions

@@ -10,10 +10,7 @@
 if not positiveInteger(ARGV[1]) or not positiveInteger(ARGV[2]) or not positiveInteger(ARGV[5]) then
   return redis.error_reply('ERR userId, quantity and reservedAt must be positive integers')
 end
--- (millis up to 10^12, BuyerWindow.MAX_MILLIS: a longer window's hash expiry would print as 1e+17 and
--- more, which PEXPIREAT refuses after the window was written)
-if ARGV[8] and ARGV[8] ~= '0' and (not positiveInteger(ARGV[8]) or not positiveInteger(ARGV[9]) or #ARGV[9] > 13
-    or (#ARGV[9] == 13 and ARGV[9] ~= '1000000000000')) then
+if ARGV[8] and ARGV[8] ~= '0' and (not positiveInteger(ARGV[8]) or not windowMillis(ARGV[9])) then
   return redis.error_reply('ERR window attempts and millis must be positive integers, millis at most 10^12')
 end
 local stock = redis.call('GET', KEYS[1])

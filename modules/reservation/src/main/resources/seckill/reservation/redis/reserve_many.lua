@@ -23,10 +23,7 @@
 if not positiveInteger(ARGV[1]) or not positiveInteger(ARGV[2]) then
   return redis.error_reply('ERR count and reservedAt must be positive integers')
 end
--- (millis up to 10^12, BuyerWindow.MAX_MILLIS: a longer window's hash expiry would print as 1e+17 and
--- more, which PEXPIREAT refuses after the window was written)
-if ARGV[5] ~= '0' and (not positiveInteger(ARGV[5]) or not positiveInteger(ARGV[6]) or #ARGV[6] > 13
-    or (#ARGV[6] == 13 and ARGV[6] ~= '1000000000000')) then
+if ARGV[5] ~= '0' and (not positiveInteger(ARGV[5]) or not windowMillis(ARGV[6])) then
   return redis.error_reply('ERR window attempts and millis must be positive integers, millis at most 10^12')
 end
 local n = tonumber(ARGV[1])
