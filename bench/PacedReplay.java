@@ -1,0 +1,176 @@
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * Redis' CPU per reserving buyer when reserve_many.lua is driven at a given pace (issue #35): the
+ * service does not keep its master busy (at the paced purchase load of bench/redis-cpu.sh it sends
+ * a few hundred calls a second of about 30 buyers each, and Redis sleeps between them), where
+ * bench/master-throughput.sh saturates it with calls of 64. This replays the service's coalesced
+ * calls (K new buyers of one bucket, three arguments each, the buyer window on at 1 attempt a
+ * second, the events in one 'es' entry) on one connection, one call in flight, started every
+ * 1/rate seconds (rate 0: each as soon as the last answered), and prints how busy the master's
+ * thread was and its CPU (INFO cpu, user + sys) per buyer, so the same script's cost can be read
+ * at the service's batch size and duty cycle and at the saturated replay's.
+ *
+ * <pre>java bench/PacedReplay.java PORT K CALLS_PER_SECOND SECONDS LUA_DIR</pre>
+ * LUA_DIR holds buyer_window.lua and reserve_many.lua. The server is flushed first. Pure JDK: it
+ * speaks RESP on a socket, nothing to download.
+ */
+public class PacedReplay {
+
+    static OutputStream out;
+    static InputStream in;
+
+    public static void main(String[] args) throws Exception {
+        int port = Integer.parseInt(args[0]);
+        int k = Integer.parseInt(args[1]);
+        double rate = Double.parseDouble(args[2]);
+        double seconds = Double.parseDouble(args[3]);
+        Path lua = Path.of(args[4]);
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.setTcpNoDelay(true);
+            out = socket.getOutputStream();
+            in = new BufferedInputStream(socket.getInputStream(), 1 << 16);
+            command("FLUSHALL");
+            String sha = (String) command("SCRIPT", "LOAD",
+                    Files.readString(lua.resolve("buyer_window.lua")) + Files.readString(lua.resolve("reserve_many.lua")));
+            // a day ahead, as master-throughput.sh: the window hashes expire at absolute times
+            long at = System.currentTimeMillis() + 86_400_000L;
+            long period = at / 1000;
+            String tag = "sk:{a7:s1:b0}";
+            List<String> keys = List.of(tag + ":stock", tag + ":buyers", tag + ":events", tag + ":served",
+                    tag + ":w1000:" + (period - 1), tag + ":w1000:" + period);
+            command("SET", keys.get(0), "1000000000000");
+            // the hashes of a sale under way: hashtables of 2,000 fields (the placeholder makes them so)
+            for (String key : List.of(keys.get(1), keys.get(3), keys.get(5))) {
+                List<String> hset = new ArrayList<>(List.of("HSET", key, "_", "x".repeat(80)));
+                for (int i = 0; i < 2000; i++) {
+                    hset.add("f" + i);
+                    hset.add("1,1,");
+                }
+                command(hset.toArray(String[]::new));
+            }
+            int calls = rate > 0 ? (int) Math.round(rate * seconds) : (int) Math.round(20_000 / Math.max(1.0, k / 30.0));
+            SplittableRandom random = new SplittableRandom(35);
+            List<byte[]> prepared = new ArrayList<>(calls);
+            for (int c = 0; c < calls; c++) {
+                List<String> call = new ArrayList<>(List.of("EVALSHA", sha, "6"));
+                call.addAll(keys);
+                call.addAll(List.of(Integer.toString(k), Long.toString(at), "7", "1", "1", "1000", "es"));
+                for (int b = 0; b < k; b++) {
+                    String user = Long.toString(random.nextLong(100_000_000_000L, 1_000_000_000_000L));
+                    String id = "7-1-0-" + random.nextLong(100_000_000_000L, 1_000_000_000_000L);
+                    call.add(user);
+                    call.add(id);
+                    call.add(id + "," + user + ",1," + at + ",r" + user);
+                }
+                prepared.add(encode(call.toArray(String[]::new)));
+            }
+            long stock0 = Long.parseLong((String) command("GET", keys.get(0)));
+            double cpu0 = cpu();
+            long start = System.nanoTime();
+            long interval = rate > 0 ? (long) (1e9 / rate) : 0;
+            long next = start;
+            for (byte[] call : prepared) {
+                out.write(call);
+                out.flush();
+                Object answer = read();
+                if (!(answer instanceof List<?>)) {
+                    throw new IllegalStateException("the script answered " + answer);
+                }
+                if (interval > 0) {
+                    next += interval;
+                    long wait = next - System.nanoTime();
+                    if (wait > 0) {
+                        Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+                    }
+                }
+            }
+            double elapsed = (System.nanoTime() - start) / 1e9;
+            double cpu = cpu() - cpu0;
+            long reserved = stock0 - Long.parseLong((String) command("GET", keys.get(0)));
+            long buyers = (long) calls * k;
+            System.out.printf("K=%d pace=%s calls=%d buyers/s=%.0f reserved=%d busy=%.0f%% cpu_us_per_buyer=%.2f%n",
+                    k, rate > 0 ? String.format("%.0f/s", rate) : "full", calls, buyers / elapsed, reserved,
+                    100 * cpu / elapsed, cpu * 1e6 / buyers);
+        }
+    }
+
+    static double cpu() throws IOException {
+        double sum = 0;
+        for (String line : ((String) command("INFO", "cpu")).split("\r\n")) {
+            if (line.startsWith("used_cpu_user:") || line.startsWith("used_cpu_sys:")) {
+                sum += Double.parseDouble(line.substring(line.indexOf(':') + 1));
+            }
+        }
+        return sum;
+    }
+
+    static Object command(String... args) throws IOException {
+        out.write(encode(args));
+        out.flush();
+        return read();
+    }
+
+    static byte[] encode(String... args) {
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+        buffer.writeBytes(("*" + args.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
+        for (String arg : args) {
+            byte[] bytes = arg.getBytes(StandardCharsets.UTF_8);
+            buffer.writeBytes(("$" + bytes.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
+            buffer.writeBytes(bytes);
+            buffer.writeBytes("\r\n".getBytes(StandardCharsets.US_ASCII));
+        }
+        return buffer.toByteArray();
+    }
+
+    static Object read() throws IOException {
+        String line = line();
+        switch (line.charAt(0)) {
+            case '+', ':' -> {
+                return line.substring(1);
+            }
+            case '-' -> throw new IllegalStateException(line.substring(1));
+            case '$' -> {
+                int length = Integer.parseInt(line.substring(1));
+                if (length < 0) {
+                    return null;
+                }
+                byte[] bytes = in.readNBytes(length + 2);
+                return new String(bytes, 0, length, StandardCharsets.UTF_8);
+            }
+            case '*' -> {
+                int count = Integer.parseInt(line.substring(1));
+                List<Object> items = new ArrayList<>(Math.max(0, count));
+                for (int i = 0; i < count; i++) {
+                    items.add(read());
+                }
+                return items;
+            }
+            default -> throw new IllegalStateException("unexpected reply " + line);
+        }
+    }
+
+    static String line() throws IOException {
+        StringBuilder text = new StringBuilder();
+        int c;
+        while ((c = in.read()) != '\r') {
+            if (c < 0) {
+                throw new IOException("the server closed the connection");
+            }
+            text.append((char) c);
+        }
+        in.read();
+        return text.toString();
+    }
+}
