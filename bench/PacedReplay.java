@@ -1,8 +1,5 @@
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,12 +21,9 @@ import java.util.SplittableRandom;
  *
  * <pre>java bench/PacedReplay.java PORT K CALLS_PER_SECOND SECONDS LUA_DIR</pre>
  * LUA_DIR holds buyer_window.lua and reserve_many.lua. The server is flushed first. Pure JDK: it
- * speaks RESP on a socket, nothing to download.
+ * speaks RESP on a socket through ScriptCost.java beside it (a multi-file source program: Java 22+).
  */
 public class PacedReplay {
-
-    static OutputStream out;
-    static InputStream in;
 
     public static void main(String[] args) throws Exception {
         int port = Integer.parseInt(args[0]);
@@ -39,10 +33,10 @@ public class PacedReplay {
         Path lua = Path.of(args[4]);
         try (Socket socket = new Socket("127.0.0.1", port)) {
             socket.setTcpNoDelay(true);
-            out = socket.getOutputStream();
-            in = new BufferedInputStream(socket.getInputStream(), 1 << 16);
-            command("FLUSHALL");
-            String sha = (String) command("SCRIPT", "LOAD",
+            ScriptCost.out = socket.getOutputStream();
+            ScriptCost.in = new BufferedInputStream(socket.getInputStream(), 1 << 16);
+            ScriptCost.call("FLUSHALL");
+            String sha = (String) ScriptCost.call("SCRIPT", "LOAD",
                     Files.readString(lua.resolve("buyer_window.lua")) + Files.readString(lua.resolve("reserve_many.lua")));
             // a day ahead, as master-throughput.sh: the window hashes expire at absolute times
             long at = System.currentTimeMillis() + 86_400_000L;
@@ -50,7 +44,7 @@ public class PacedReplay {
             String tag = "sk:{a7:s1:b0}";
             List<String> keys = List.of(tag + ":stock", tag + ":buyers", tag + ":events", tag + ":served",
                     tag + ":w1000:" + (period - 1), tag + ":w1000:" + period);
-            command("SET", keys.get(0), "1000000000000");
+            ScriptCost.call("SET", keys.get(0), "1000000000000");
             // the hashes of a sale under way: hashtables of 2,000 fields (the placeholder makes them so)
             for (String key : List.of(keys.get(1), keys.get(3), keys.get(5))) {
                 List<String> hset = new ArrayList<>(List.of("HSET", key, "_", "x".repeat(80)));
@@ -58,7 +52,7 @@ public class PacedReplay {
                     hset.add("f" + i);
                     hset.add("1,1,");
                 }
-                command(hset.toArray(String[]::new));
+                ScriptCost.call(hset.toArray(String[]::new));
             }
             int calls = rate > 0 ? (int) Math.round(rate * seconds) : (int) Math.round(20_000 / Math.max(1.0, k / 30.0));
             SplittableRandom random = new SplittableRandom(35);
@@ -76,15 +70,15 @@ public class PacedReplay {
                 }
                 prepared.add(encode(call.toArray(String[]::new)));
             }
-            long stock0 = Long.parseLong((String) command("GET", keys.get(0)));
-            double cpu0 = cpu();
+            long stock0 = Long.parseLong((String) ScriptCost.call("GET", keys.get(0)));
+            double cpu0 = ScriptCost.cpu();
             long start = System.nanoTime();
             long interval = rate > 0 ? (long) (1e9 / rate) : 0;
             long next = start;
             for (byte[] call : prepared) {
-                out.write(call);
-                out.flush();
-                Object answer = read();
+                ScriptCost.out.write(call);
+                ScriptCost.out.flush();
+                Object answer = ScriptCost.read();
                 if (!(answer instanceof List<?>)) {
                     throw new IllegalStateException("the script answered " + answer);
                 }
@@ -97,8 +91,8 @@ public class PacedReplay {
                 }
             }
             double elapsed = (System.nanoTime() - start) / 1e9;
-            double cpu = cpu() - cpu0;
-            long reserved = stock0 - Long.parseLong((String) command("GET", keys.get(0)));
+            double cpu = ScriptCost.cpu() - cpu0;
+            long reserved = stock0 - Long.parseLong((String) ScriptCost.call("GET", keys.get(0)));
             long buyers = (long) calls * k;
             System.out.printf("K=%d pace=%s calls=%d buyers/s=%.0f reserved=%d busy=%.0f%% cpu_us_per_buyer=%.2f%n",
                     k, rate > 0 ? String.format("%.0f/s", rate) : "full", calls, buyers / elapsed, reserved,
@@ -106,22 +100,7 @@ public class PacedReplay {
         }
     }
 
-    static double cpu() throws IOException {
-        double sum = 0;
-        for (String line : ((String) command("INFO", "cpu")).split("\r\n")) {
-            if (line.startsWith("used_cpu_user:") || line.startsWith("used_cpu_sys:")) {
-                sum += Double.parseDouble(line.substring(line.indexOf(':') + 1));
-            }
-        }
-        return sum;
-    }
-
-    static Object command(String... args) throws IOException {
-        out.write(encode(args));
-        out.flush();
-        return read();
-    }
-
+    /** A command's RESP bytes, made before the paced loop so the loop only writes and reads. */
     static byte[] encode(String... args) {
         ByteArrayOutputStream buffer = new ByteArrayOutputStream();
         buffer.writeBytes(("*" + args.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
@@ -132,45 +111,5 @@ public class PacedReplay {
             buffer.writeBytes("\r\n".getBytes(StandardCharsets.US_ASCII));
         }
         return buffer.toByteArray();
-    }
-
-    static Object read() throws IOException {
-        String line = line();
-        switch (line.charAt(0)) {
-            case '+', ':' -> {
-                return line.substring(1);
-            }
-            case '-' -> throw new IllegalStateException(line.substring(1));
-            case '$' -> {
-                int length = Integer.parseInt(line.substring(1));
-                if (length < 0) {
-                    return null;
-                }
-                byte[] bytes = in.readNBytes(length + 2);
-                return new String(bytes, 0, length, StandardCharsets.UTF_8);
-            }
-            case '*' -> {
-                int count = Integer.parseInt(line.substring(1));
-                List<Object> items = new ArrayList<>(Math.max(0, count));
-                for (int i = 0; i < count; i++) {
-                    items.add(read());
-                }
-                return items;
-            }
-            default -> throw new IllegalStateException("unexpected reply " + line);
-        }
-    }
-
-    static String line() throws IOException {
-        StringBuilder text = new StringBuilder();
-        int c;
-        while ((c = in.read()) != '\r') {
-            if (c < 0) {
-                throw new IOException("the server closed the connection");
-            }
-            text.append((char) c);
-        }
-        in.read();
-        return text.toString();
     }
 }
