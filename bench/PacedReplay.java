@@ -1,7 +1,5 @@
 import java.io.BufferedInputStream;
-import java.io.ByteArrayOutputStream;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,8 +13,8 @@ import java.util.SplittableRandom;
  * bench/master-throughput.sh saturates it with calls of 64. This replays the service's coalesced
  * calls (K new buyers of one bucket, three arguments each, the buyer window on at 1 attempt a
  * second, the events in one 'es' entry) on one connection, one call in flight, started every
- * 1/rate seconds (rate 0: each as soon as the last answered), and prints how busy the master's
- * thread was and its CPU (INFO cpu, user + sys) per buyer, so the same script's cost can be read
+ * 1/rate seconds for SECONDS (rate 0: each as soon as the last answered, 600,000 buyers), and
+ * prints how busy the master's thread was and its CPU (INFO cpu, user + sys) per buyer, so the same script's cost can be read
  * at the service's batch size and duty cycle and at the saturated replay's.
  *
  * <pre>java bench/PacedReplay.java PORT K CALLS_PER_SECOND SECONDS LUA_DIR</pre>
@@ -54,7 +52,8 @@ public class PacedReplay {
                 }
                 ScriptCost.call(hset.toArray(String[]::new));
             }
-            int calls = rate > 0 ? (int) Math.round(rate * seconds) : (int) Math.round(20_000 / Math.max(1.0, k / 30.0));
+            // paced: rate x seconds calls; full speed: 600,000 buyers (the calls are made before the clock starts)
+            int calls = rate > 0 ? (int) Math.round(rate * seconds) : Math.max(1, 600_000 / k);
             SplittableRandom random = new SplittableRandom(35);
             List<byte[]> prepared = new ArrayList<>(calls);
             for (int c = 0; c < calls; c++) {
@@ -68,7 +67,7 @@ public class PacedReplay {
                     call.add(id);
                     call.add(id + "," + user + ",1," + at + ",r" + user);
                 }
-                prepared.add(encode(call.toArray(String[]::new)));
+                prepared.add(ScriptCost.encode(call.toArray(String[]::new)));
             }
             long stock0 = Long.parseLong((String) ScriptCost.call("GET", keys.get(0)));
             double cpu0 = ScriptCost.cpu();
@@ -98,18 +97,5 @@ public class PacedReplay {
                     k, rate > 0 ? String.format("%.0f/s", rate) : "full", calls, buyers / elapsed, reserved,
                     100 * cpu / elapsed, cpu * 1e6 / buyers);
         }
-    }
-
-    /** A command's RESP bytes, made before the paced loop so the loop only writes and reads. */
-    static byte[] encode(String... args) {
-        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
-        buffer.writeBytes(("*" + args.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
-        for (String arg : args) {
-            byte[] bytes = arg.getBytes(StandardCharsets.UTF_8);
-            buffer.writeBytes(("$" + bytes.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
-            buffer.writeBytes(bytes);
-            buffer.writeBytes("\r\n".getBytes(StandardCharsets.US_ASCII));
-        }
-        return buffer.toByteArray();
     }
 }

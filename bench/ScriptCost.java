@@ -250,6 +250,13 @@ public class ScriptCost {
     }
 
     static Object call(String... command) throws IOException {
+        out.write(encode(command));
+        out.flush();
+        return read();
+    }
+
+    /** A command's RESP bytes (PacedReplay makes its calls' bytes before its paced loop). */
+    static byte[] encode(String... command) {
         ByteArrayOutputStream buf = new ByteArrayOutputStream(256);
         buf.writeBytes(("*" + command.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
         for (String part : command) {
@@ -258,9 +265,7 @@ public class ScriptCost {
             buf.writeBytes(b);
             buf.writeBytes(new byte[] {'\r', '\n'});
         }
-        out.write(buf.toByteArray());
-        out.flush();
-        return read();
+        return buf.toByteArray();
     }
 
     static Object read() throws IOException {
