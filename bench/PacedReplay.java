@@ -14,8 +14,9 @@ import java.util.SplittableRandom;
  * calls (K new buyers of one bucket, three arguments each, the buyer window on at 1 attempt a
  * second, the events in one 'es' entry) on one connection, one call in flight, started every
  * 1/rate seconds for SECONDS (rate 0: each as soon as the last answered, 600,000 buyers), and
- * prints how busy the master's thread was and its CPU (INFO cpu, user + sys) per buyer, so the same script's cost can be read
- * at the service's batch size and duty cycle and at the saturated replay's.
+ * prints how busy the master's thread was and its CPU (INFO cpu, user + sys) per buyer, so the
+ * same script's cost can be read at the service's batch size and duty cycle and at the saturated
+ * replay's.
  *
  * <pre>java bench/PacedReplay.java PORT K CALLS_PER_SECOND SECONDS LUA_DIR</pre>
  * LUA_DIR holds buyer_window.lua and reserve_many.lua. The server is flushed first. Pure JDK: it
