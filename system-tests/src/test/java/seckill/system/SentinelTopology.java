@@ -5,13 +5,16 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisPubSub;
 import redis.clients.jedis.Protocol;
 import redis.embedded.RedisInstance;
 import redis.embedded.RedisSentinel;
@@ -34,6 +37,10 @@ public final class SentinelTopology implements AfterAllCallback {
     private final List<Integer> dataPorts = new ArrayList<>();
 
     private final int replicaCount;
+
+    /** What the Sentinels published (the last events), for a failure's message and target/. */
+    private final Deque<String> printed = new ConcurrentLinkedDeque<>();
+    private final List<Jedis> subscribers = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public SentinelTopology() {
         this(2);
@@ -60,6 +67,7 @@ public final class SentinelTopology implements AfterAllCallback {
                 sentinel.start();
                 instances.add(sentinel);
                 sentinelPorts.add(port);
+                listenTo(port);
             }
         } catch (IOException e) {
             throw new IllegalStateException("cannot start the Sentinel topology", e);
@@ -84,6 +92,44 @@ public final class SentinelTopology implements AfterAllCallback {
             List<String> address = jedis.sentinelGetMasterAddrByName(MASTER_NAME);
             return new HostAndPort(address.get(0), Integer.parseInt(address.get(1)));
         }
+    }
+
+    /**
+     * Waits until the failover from {@code old} is over on every Sentinel: each names the same master,
+     * not {@code old}, and none is failing over still ({@code failover_in_progress}); returns that master.
+     * A failover a replica refuses to follow lasts until the failover timeout (5 s here).
+     */
+    public HostAndPort awaitFailoverOver(HostAndPort old, Duration within) {
+        HostAndPort[] agreed = new HostAndPort[1];
+        SaleFixture.await("every Sentinel past the failover from " + old, within, () -> {
+            java.util.Set<HostAndPort> named = new java.util.HashSet<>();
+            for (int port : sentinelPorts) {
+                try (Jedis jedis = new Jedis("127.0.0.1", port)) {
+                    if (jedis.sentinelMaster(MASTER_NAME).getOrDefault("flags", "").contains("failover_in_progress")) {
+                        return false;
+                    }
+                    List<String> address = jedis.sentinelGetMasterAddrByName(MASTER_NAME);
+                    named.add(new HostAndPort(address.get(0), Integer.parseInt(address.get(1))));
+                } catch (RuntimeException notAnswering) {
+                    return false;
+                }
+            }
+            agreed[0] = named.iterator().next();
+            return named.size() == 1 && !agreed[0].equals(old);
+        });
+        return agreed[0];
+    }
+
+    /** Waits until every Sentinel lists {@code count} replicas of the master: a failover may pick any of them. */
+    public void awaitSentinelsList(int count, Duration within) {
+        SaleFixture.await("every Sentinel lists " + count + " replicas", within, () -> {
+            for (int i = 0; i < sentinelPorts.size(); i++) {
+                if (listedReplicas(i).size() != count) {
+                    return false;
+                }
+            }
+            return true;
+        });
     }
 
     /** The process id of a node of the topology (from {@code INFO server}), for faults sent from outside. */
@@ -271,6 +317,39 @@ public final class SentinelTopology implements AfterAllCallback {
         return server;
     }
 
+    /**
+     * Every event a Sentinel publishes ({@code +sdown}, {@code +odown}, {@code +try-failover},
+     * {@code +switch-master}, {@code +convert-to-slave}, {@code +slave-reconf-sent}, {@code +tilt}, …) on
+     * its own Pub/Sub channels, kept with the time it arrived: who did what to whom, for a failure's message.
+     */
+    private void listenTo(int sentinelPort) {
+        Jedis subscriber = new Jedis("127.0.0.1", sentinelPort);
+        subscribers.add(subscriber);
+        Thread.ofPlatform().daemon().name("sentinel-events-" + sentinelPort).start(() -> {
+            try {
+                subscriber.psubscribe(new JedisPubSub() {
+                    @Override
+                    public void onPMessage(String pattern, String channel, String message) {
+                        printed.add(java.time.LocalTime.now() + " sentinel " + sentinelPort + " " + channel + " " + message);
+                        while (printed.size() > 5_000) {
+                            printed.pollFirst();
+                        }
+                    }
+                }, "*");
+            } catch (RuntimeException closed) {
+                // the topology is stopping, or the Sentinel is gone
+            }
+        });
+    }
+
+    /**
+     * The Sentinels' events so far ({@link #listenTo}), one per line, oldest first.
+     */
+    public String events() {
+        // the hello messages every Sentinel publishes twice a second say nothing a reader needs
+        return printed.stream().filter(line -> !line.contains("__sentinel__:hello")).collect(Collectors.joining("\n"));
+    }
+
     private static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
@@ -280,6 +359,20 @@ public final class SentinelTopology implements AfterAllCallback {
     @Override
     public void afterAll(ExtensionContext context) {
         System.clearProperty("seckill.redis.uri");
+        try {
+            // every event they published, beside the surefire reports
+            Files.write(java.nio.file.Path.of("target", "sentinel-topology-" + context.getRequiredTestClass().getSimpleName()
+                    + ".log"), List.copyOf(printed));
+        } catch (IOException | RuntimeException notWritten) {
+            // a diagnostic only
+        }
+        for (Jedis subscriber : subscribers) {
+            try {
+                subscriber.disconnect();
+            } catch (RuntimeException alreadyClosed) {
+                // its Sentinel is gone
+            }
+        }
         for (RedisInstance instance : instances) {
             try {
                 instance.stop();

@@ -43,6 +43,7 @@ class UnfollowingReplicaTest extends ServiceTest {
     void salesResumeAfterAFailoverThoughOneReplicaCannotFollowTheNewMaster() throws Exception {
         SaleFixture sale = new SaleFixture(target.getUri(), db);
         SaleFixture.await("three replicas online", Duration.ofSeconds(60), () -> TOPOLOGY.onlineReplicas() == 3);
+        TOPOLOGY.awaitSentinelsList(3, Duration.ofSeconds(30));
         SaleFixture.await("sales open", Duration.ofSeconds(60), () -> sale.salesState().contains("\"state\":\"OPEN\""));
         long activity = sale.createOpenActivity(SKU, 50, 1);
         long buyer = activity * 1000;
@@ -62,9 +63,16 @@ class UnfollowingReplicaTest extends ServiceTest {
                     () -> !TOPOLOGY.master().equals(master));
             timeline.add(Instant.now() + " the Sentinels name " + TOPOLOGY.master() + "; list "
                     + TOPOLOGY.listedReplicas(0));
-            // the killed master back as a replica, as an operator brings it: what is left to judge is the
-            // replica that refuses to follow the new master
-            TOPOLOGY.restartAsReplica(master, TOPOLOGY.master());
+            // the failover over on every Sentinel (the replica that refuses to follow holds it open until the
+            // failover timeout), then the killed master back as a replica, as an operator brings it: what is
+            // left to judge is the replica that refuses to follow the new master. (Twice in CI under load,
+            // the killed master brought back 0.1 s after the first Sentinel named the new one, while the
+            // failover was still open, the master the first Sentinel named ended a replica of the killed
+            // one: sales halted for the whole 90 s, as they must while the Sentinels name a replica. Not
+            // seen here in 6 runs under load; the Sentinels' events are in a failure's message now.)
+            HostAndPort promoted = TOPOLOGY.awaitFailoverOver(master, Duration.ofSeconds(30));
+            timeline.add(Instant.now() + " the failover is over on every Sentinel; list " + TOPOLOGY.listedReplicas(0));
+            TOPOLOGY.restartAsReplica(master, promoted);
             timeline.add(Instant.now() + " restarted " + master + " as a replica");
             // buyers keep coming, as they do; each retried as a client does
             long[] next = {buyer + 1};
@@ -79,7 +87,8 @@ class UnfollowingReplicaTest extends ServiceTest {
                         + TOPOLOGY.listedReplicas(0) + "; new master's replicas online " + TOPOLOGY.onlineReplicas()
                         // each node's own view, for a failure seen once in CI under load (0 replicas online
                         // at the new master for 2 min; 20 s green alone)
-                        + "; " + SentinelTopology.replicationOf(TOPOLOGY.master(), master, stuck),
+                        + "; " + SentinelTopology.replicationOf(TOPOLOGY.master(), master, stuck)
+                        + "\nwhat the Sentinels and nodes did:\n" + TOPOLOGY.events(),
                         stayedHalted);
             }
         } finally {
