@@ -96,18 +96,25 @@ public final class SentinelTopology implements AfterAllCallback {
 
     /**
      * Waits until the failover from {@code old} is over on every Sentinel: each names the same master,
-     * not {@code old}, and none is failing over still ({@code failover_in_progress}); returns that master.
-     * A failover a replica refuses to follow lasts until the failover timeout (5 s here).
+     * not {@code old}, at the same config epoch, and none is failing over still ({@code failover_in_progress},
+     * which only the leader shows); returns that master. A failover a replica refuses to follow lasts until
+     * the failover timeout (5 s here). While the leader's is open, a second failover by the others (the new
+     * master judged down in a stall) reaches the leader at an epoch it takes without switching (it still
+     * stores the old master's address, the one the others promoted when restarted early); its own failover
+     * then ends on the first promoted, at the same epoch, and the Sentinels stay split for good.
      */
     public HostAndPort awaitFailoverOver(HostAndPort old, Duration within) {
         HostAndPort[] agreed = new HostAndPort[1];
         SaleFixture.await("every Sentinel past the failover from " + old, within, () -> {
             java.util.Set<HostAndPort> named = new java.util.HashSet<>();
+            java.util.Set<String> epochs = new java.util.HashSet<>();
             for (int port : sentinelPorts) {
                 try (Jedis jedis = new Jedis("127.0.0.1", port)) {
-                    if (jedis.sentinelMaster(MASTER_NAME).getOrDefault("flags", "").contains("failover_in_progress")) {
+                    java.util.Map<String, String> master = jedis.sentinelMaster(MASTER_NAME);
+                    if (master.getOrDefault("flags", "").contains("failover_in_progress")) {
                         return false;
                     }
+                    epochs.add(master.get("config-epoch"));
                     List<String> address = jedis.sentinelGetMasterAddrByName(MASTER_NAME);
                     named.add(new HostAndPort(address.get(0), Integer.parseInt(address.get(1))));
                 } catch (RuntimeException notAnswering) {
@@ -115,7 +122,7 @@ public final class SentinelTopology implements AfterAllCallback {
                 }
             }
             agreed[0] = named.iterator().next();
-            return named.size() == 1 && !agreed[0].equals(old);
+            return named.size() == 1 && epochs.size() == 1 && !agreed[0].equals(old);
         });
         return agreed[0];
     }
