@@ -294,15 +294,19 @@ public final class SentinelTopology implements AfterAllCallback {
     }
 
     /**
-     * Starts a {@code redis-server} again on a node's port as a replica of {@code master} (as an
-     * operator brings a killed master back); stopped with the rest after the class.
+     * Starts a {@code redis-server} again on a killed master's port as a replica of the master the
+     * Sentinels promoted (as an operator brings a killed master back), once the failover is over on every
+     * Sentinel ({@link #awaitFailoverOver}: brought back earlier, the Sentinels may end split for good);
+     * returns that master. Stopped with the rest after the class.
      */
-    public void restartAsReplica(HostAndPort node, HostAndPort master) {
+    public HostAndPort restartAsReplica(HostAndPort node) {
+        HostAndPort agreed = awaitFailoverOver(node, Duration.ofSeconds(30));
         try {
-            instances.add(server(node.getPort(), master.getPort()));
+            instances.add(server(node.getPort(), agreed.getPort()));
         } catch (IOException e) {
             throw new IllegalStateException("cannot restart " + node, e);
         }
+        return agreed;
     }
 
     /** Replicas the master names online now ({@code INFO replication}). */

@@ -108,7 +108,7 @@ class HiddenReplicaTest extends ServiceTest {
         SaleFixture.await("the Sentinels promote " + listed, Duration.ofSeconds(60),
                 () -> TOPOLOGY.master().equals(listed));
         timeline.add(Instant.now() + " the Sentinels name " + listed + " " + SentinelTopology.offsets(listed));
-        TOPOLOGY.restartAsReplica(master, listed);
+        TOPOLOGY.restartAsReplica(master);
         SaleFixture.await("sales open again", Duration.ofSeconds(90), () -> sale.salesState().contains("\"state\":\"OPEN\""));
         timeline.add(Instant.now() + " sales open again");
         System.out.println("HiddenReplicaTest: " + timeline);

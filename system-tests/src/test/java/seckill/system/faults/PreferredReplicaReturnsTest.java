@@ -118,7 +118,7 @@ class PreferredReplicaReturnsTest extends ServiceTest {
                 () -> !TOPOLOGY.master().equals(master));
         HostAndPort promoted = TOPOLOGY.master();
         timeline.add(Instant.now() + " the Sentinels name " + promoted + " " + SentinelTopology.offsets(promoted));
-        TOPOLOGY.restartAsReplica(master, promoted);
+        TOPOLOGY.restartAsReplica(master);
         SaleFixture.await("sales open again", Duration.ofSeconds(90), () -> sale.salesState().contains("\"state\":\"OPEN\""));
         timeline.add(Instant.now() + " sales open again");
         System.out.println("PreferredReplicaReturnsTest: " + timeline);

@@ -71,7 +71,7 @@ class RedisFailoverTest extends ServiceTest {
             SaleFixture.await("a replica promoted", Duration.ofSeconds(30), () -> !TOPOLOGY.master().equals(oldMaster));
             // as an operator (or systemd) brings a killed node back: the Sentinels list the dead master as a
             // replica they may promote once it answers, so the sale waits for it (min-replica-acks: all)
-            TOPOLOGY.restartAsReplica(oldMaster, TOPOLOGY.master());
+            TOPOLOGY.restartAsReplica(oldMaster);
             for (Future<?> buyer : buyers) {
                 buyer.get();
             }

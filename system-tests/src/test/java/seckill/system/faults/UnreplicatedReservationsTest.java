@@ -115,7 +115,7 @@ class UnreplicatedReservationsTest extends ServiceTest {
         SaleFixture.await("a replica promoted", Duration.ofSeconds(30), () -> !TOPOLOGY.master().equals(oldMaster));
         // the killed master back, as an operator brings it (with min-replica-acks: all the sale waits for every
         // replica the Sentinels list, the dead master among them)
-        TOPOLOGY.restartAsReplica(oldMaster, TOPOLOGY.master());
+        TOPOLOGY.restartAsReplica(oldMaster);
 
         // the frozen buyers, told "in doubt", do not come back (a retry of the very same request would
         // be re-issued the same reservation id and hide the loss); new buyers take the rest
