@@ -5,8 +5,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -136,7 +139,12 @@ final class SentinelGroup implements ReplicatedRedis {
             return killed + " is running";
         }
         long start = System.nanoTime();
-        boolean failedOver = ReplicatedRedis.await(RECOVERY, () -> master(0).filter(m -> m != killed).isPresent());
+        // past the failover on every Sentinel: the same master at one config epoch and none failing over still.
+        // A node brought back while the leader's failover is open (a replica that does not follow holds it
+        // open up to the failover timeout) can be promoted by the others in a second failover whose epoch
+        // the leader takes without switching: the Sentinels then stay split for good (docs/runbook.md)
+        boolean failedOver = ReplicatedRedis.await(RECOVERY, () -> master(0).filter(m -> m != killed).isPresent()
+                && sentinelsAgree());
         long failover = (System.nanoTime() - start) / 1_000_000;
         Optional<RedisNode> promoted = master(0).filter(m -> m != killed);
         if (promoted.isPresent()) {
@@ -155,6 +163,26 @@ final class SentinelGroup implements ReplicatedRedis {
         return (failedOver ? "failed over to " + now + " (" + failover + " ms waited after the fault's length)"
                 : "NO failover within " + RECOVERY.toSeconds() + " s") + "; restarted, "
                 + (replica ? "a replica in sync " + synced + " ms after" : "NOT a replica in sync after " + synced + " ms");
+    }
+
+    /** Every live Sentinel names the same master at the same config epoch, and none is failing over. */
+    private boolean sentinelsAgree() {
+        Set<String> named = new HashSet<>();
+        for (RedisNode sentinel : sentinels) {
+            if (!sentinel.alive()) {
+                continue;
+            }
+            try (Jedis jedis = sentinel.connect()) {
+                Map<String, String> master = jedis.sentinelMaster(MASTER_NAME);
+                if (master.getOrDefault("flags", "").contains("failover_in_progress")) {
+                    return false;
+                }
+                named.add(master.get("ip") + ":" + master.get("port") + "@" + master.get("config-epoch"));
+            } catch (RuntimeException notAnswering) {
+                return false;
+            }
+        }
+        return named.size() == 1;
     }
 
     @Override
