@@ -21,7 +21,8 @@ import seckill.dev.api.DevServers;
  */
 public final class SecondInstance implements AutoCloseable {
 
-    private final int port;
+    /** Its service port; drawn again only when its first start finds it taken ({@link #startOnFreePorts}). */
+    private int port;
     /** The management socket's port, where its readiness is asked; 0 when it serves them on {@link #port}. */
     private int managementPort;
     private final Map<String, String> stores;
@@ -37,7 +38,7 @@ public final class SecondInstance implements AutoCloseable {
     private SecondInstance(int port, Map<String, String> stores, List<String> properties, List<String> launcher) {
         this.port = port;
         this.stores = stores;
-        this.properties = properties;
+        this.properties = new ArrayList<>(properties);
         this.launcher = launcher;
     }
 
@@ -66,14 +67,7 @@ public final class SecondInstance implements AutoCloseable {
             port = socket.getLocalPort();
         }
         SecondInstance instance = new SecondInstance(port, stores, List.of(properties), launcher);
-        try {
-            instance.restart(db);
-        } catch (RuntimeException | Error notReady) {
-            // the caller never gets a handle to stop it: a process that never became ready is stopped here
-            // (left running, it would go on consuming the stores' streams under the next tests)
-            instance.process.destroyForcibly();
-            throw notReady;
-        }
+        instance.startOnFreePorts(db);
         return instance;
     }
 
@@ -110,12 +104,7 @@ public final class SecondInstance implements AutoCloseable {
         }
         SecondInstance instance = new SecondInstance(port, stores, all, launcher);
         instance.managementPort = managementPort;
-        try {
-            instance.restart(db);
-        } catch (RuntimeException | Error notReady) {
-            instance.process.destroyForcibly();
-            throw notReady;
-        }
+        instance.startOnFreePorts(db);
         return instance;
     }
 
@@ -183,18 +172,58 @@ public final class SecondInstance implements AutoCloseable {
         return Files.readString(log.toPath());
     }
 
-    /** Starts it (again) on its port and waits until it is ready. */
+    /**
+     * Its first start. A port drawn free may be taken before the JVM binds it, seconds later (an outgoing
+     * connection's ephemeral port: once in CI, RehearsalOpsViewTest waited 3 minutes on an instance that had
+     * exited with "Address already in use"): then it is started again on ports drawn again, at most twice.
+     * A process that never became ready is stopped here: the caller never gets a handle to stop it (left
+     * running, it would go on consuming the stores' streams under the next tests).
+     */
+    private void startOnFreePorts(DbClient db) throws IOException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                restart(db);
+                return;
+            } catch (RuntimeException | Error notReady) {
+                process.destroyForcibly();
+                if (attempt == 3 || !log().contains("Address already in use")) {
+                    throw notReady;
+                }
+                port = freePort();
+                if (managementPort != 0) {
+                    managementPort = freePort();
+                    properties.replaceAll(p -> p.startsWith("server.sockets.0.port=") ? "server.sockets.0.port=" + managementPort : p);
+                }
+            }
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    /** Starts it (again) on its port and waits until it is ready; fails at once if it exits first. */
     public void restart(DbClient db) throws IOException {
         launch();
         SaleFixture probe = new SaleFixture(managementBase(), db);
         // three minutes: on a shared 2-core machine under load a JVM took 50 s to start (one minute timed out)
         SaleFixture.await("second instance ready", Duration.ofSeconds(180), () -> {
+            if (!process.isAlive()) {
+                return true;
+            }
             try {
                 return probe.get("/health/ready", null).statusCode() == 200;
             } catch (RuntimeException e) {
                 return false;
             }
         });
+        if (!process.isAlive()) {
+            String logged = log();
+            throw new IllegalStateException("the second instance exited (" + process.exitValue() + ") before it was ready: "
+                    + logged.substring(Math.max(0, logged.length() - 4_000)));
+        }
     }
 
     private File launch() throws IOException {
