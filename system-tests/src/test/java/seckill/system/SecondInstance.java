@@ -185,8 +185,14 @@ public final class SecondInstance implements AutoCloseable {
                 restart(db);
                 return;
             } catch (RuntimeException | Error notReady) {
-                process.destroyForcibly();
-                if (attempt == 3 || !log().contains("Address already in use")) {
+                if (process != null) {
+                    try {
+                        process.destroyForcibly().waitFor();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                if (process == null || attempt == 3 || !log().contains("Address already in use")) {
                     throw notReady;
                 }
                 port = freePort();

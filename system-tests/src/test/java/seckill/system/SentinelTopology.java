@@ -105,25 +105,33 @@ public final class SentinelTopology implements AfterAllCallback {
      */
     public HostAndPort awaitFailoverOver(HostAndPort old, Duration within) {
         HostAndPort[] agreed = new HostAndPort[1];
-        SaleFixture.await("every Sentinel past the failover from " + old, within, () -> {
-            java.util.Set<HostAndPort> named = new java.util.HashSet<>();
-            java.util.Set<String> epochs = new java.util.HashSet<>();
-            for (int port : sentinelPorts) {
-                try (Jedis jedis = new Jedis("127.0.0.1", port)) {
-                    java.util.Map<String, String> master = jedis.sentinelMaster(MASTER_NAME);
-                    if (master.getOrDefault("flags", "").contains("failover_in_progress")) {
+        List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try {
+            SaleFixture.await("every Sentinel past the failover from " + old, within, () -> {
+                java.util.Set<String> named = new java.util.HashSet<>();
+                seen.clear();
+                boolean failingOver = false;
+                for (int port : sentinelPorts) {
+                    try (Jedis jedis = new Jedis("127.0.0.1", port)) {
+                        // one reply: its address is the one it stores (the old master's while it leads a failover)
+                        java.util.Map<String, String> master = jedis.sentinelMaster(MASTER_NAME);
+                        String state = master.get("ip") + ":" + master.get("port") + " epoch " + master.get("config-epoch");
+                        seen.add(port + ": " + state + " " + master.get("flags"));
+                        named.add(state);
+                        failingOver |= master.getOrDefault("flags", "").contains("failover_in_progress");
+                    } catch (RuntimeException notAnswering) {
+                        seen.add(port + ": " + notAnswering.getMessage());
                         return false;
                     }
-                    epochs.add(master.get("config-epoch"));
-                    List<String> address = jedis.sentinelGetMasterAddrByName(MASTER_NAME);
-                    named.add(new HostAndPort(address.get(0), Integer.parseInt(address.get(1))));
-                } catch (RuntimeException notAnswering) {
-                    return false;
                 }
-            }
-            agreed[0] = named.iterator().next();
-            return named.size() == 1 && epochs.size() == 1 && !agreed[0].equals(old);
-        });
+                String one = named.iterator().next();
+                agreed[0] = HostAndPort.from(one.substring(0, one.indexOf(' ')));
+                return !failingOver && named.size() == 1 && !agreed[0].equals(old);
+            });
+        } catch (RuntimeException | Error notOver) {
+            throw new AssertionError("the Sentinels did not agree past the failover from " + old + " within " + within
+                    + ": " + seen + "\n" + events(), notOver);
+        }
         return agreed[0];
     }
 

@@ -69,7 +69,8 @@ class RedisFailoverTest extends ServiceTest {
             // SIGKILL: whatever the master had not sent its replicas is gone with it
             ProcessHandle.of(pid).orElseThrow().destroyForcibly();
             SaleFixture.await("a replica promoted", Duration.ofSeconds(30), () -> !TOPOLOGY.master().equals(oldMaster));
-            // as an operator (or systemd) brings a killed node back: the Sentinels list the dead master as a
+            // as an operator brings a killed node back, once every Sentinel is past the failover (systemd's
+            // restart at once can leave them split: docs/runbook.md): the Sentinels list the dead master as a
             // replica they may promote once it answers, so the sale waits for it (min-replica-acks: all)
             TOPOLOGY.restartAsReplica(oldMaster);
             for (Future<?> buyer : buyers) {
