@@ -62,10 +62,7 @@ public final class SecondInstance implements AutoCloseable {
 
     private static SecondInstance start(List<String> launcher, Map<String, String> stores, DbClient db, String... properties)
             throws IOException {
-        int port;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            port = socket.getLocalPort();
-        }
+        int port = freePort();
         SecondInstance instance = new SecondInstance(port, stores, List.of(properties), launcher);
         instance.startOnFreePorts(db);
         return instance;
@@ -90,18 +87,12 @@ public final class SecondInstance implements AutoCloseable {
 
     private static SecondInstance startWithManagementSocket(List<String> launcher, Map<String, String> stores,
                                                             DbClient db, String... properties) throws IOException {
-        int managementPort;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            managementPort = socket.getLocalPort();
-        }
+        int managementPort = freePort();
         List<String> all = new ArrayList<>(List.of(properties));
         all.add("server.sockets.0.port=" + managementPort);
         all.add("server.features.observe.sockets.0=management");
         all.add("mp.openapi.sockets.0=management");
-        int port;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            port = socket.getLocalPort();
-        }
+        int port = freePort();
         SecondInstance instance = new SecondInstance(port, stores, all, launcher);
         instance.managementPort = managementPort;
         instance.startOnFreePorts(db);
@@ -159,10 +150,7 @@ public final class SecondInstance implements AutoCloseable {
      * (within a minute), for the test to read why.
      */
     public static String startRefused(Map<String, String> stores, String... properties) throws Exception {
-        int port;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            port = socket.getLocalPort();
-        }
+        int port = freePort();
         SecondInstance instance = new SecondInstance(port, stores, List.of(properties));
         File log = instance.launch();
         if (!instance.process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {

@@ -3,11 +3,15 @@ package seckill.system;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -39,8 +43,8 @@ public final class SentinelTopology implements AfterAllCallback {
     private final int replicaCount;
 
     /** What the Sentinels published (the last events), for a failure's message and target/. */
-    private final Deque<String> printed = new ConcurrentLinkedDeque<>();
-    private final List<Jedis> subscribers = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final Deque<String> published = new ConcurrentLinkedDeque<>();
+    private final List<Jedis> subscribers = new CopyOnWriteArrayList<>();
 
     public SentinelTopology() {
         this(2);
@@ -105,28 +109,32 @@ public final class SentinelTopology implements AfterAllCallback {
      */
     public HostAndPort awaitFailoverOver(HostAndPort old, Duration within) {
         HostAndPort[] agreed = new HostAndPort[1];
-        List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        // (asked on the test's thread: SaleFixture.await polls in it)
+        List<String> seen = new ArrayList<>();
         try {
             SaleFixture.await("every Sentinel past the failover from " + old, within, () -> {
-                java.util.Set<String> named = new java.util.HashSet<>();
                 seen.clear();
-                boolean failingOver = false;
+                agreed[0] = null;
+                String epoch = null;
+                boolean agree = true;
                 for (int port : sentinelPorts) {
                     try (Jedis jedis = new Jedis("127.0.0.1", port)) {
                         // one reply: its address is the one it stores (the old master's while it leads a failover)
-                        java.util.Map<String, String> master = jedis.sentinelMaster(MASTER_NAME);
-                        String state = master.get("ip") + ":" + master.get("port") + " epoch " + master.get("config-epoch");
-                        seen.add(port + ": " + state + " " + master.get("flags"));
-                        named.add(state);
-                        failingOver |= master.getOrDefault("flags", "").contains("failover_in_progress");
+                        Map<String, String> master = jedis.sentinelMaster(MASTER_NAME);
+                        HostAndPort named = new HostAndPort(master.get("ip"), Integer.parseInt(master.get("port")));
+                        seen.add(port + ": " + named + " epoch " + master.get("config-epoch") + " " + master.get("flags"));
+                        if (agreed[0] == null) {
+                            agreed[0] = named;
+                            epoch = master.get("config-epoch");
+                        }
+                        agree &= named.equals(agreed[0]) && master.get("config-epoch").equals(epoch)
+                                && !master.getOrDefault("flags", "").contains("failover_in_progress");
                     } catch (RuntimeException notAnswering) {
                         seen.add(port + ": " + notAnswering.getMessage());
                         return false;
                     }
                 }
-                String one = named.iterator().next();
-                agreed[0] = HostAndPort.from(one.substring(0, one.indexOf(' ')));
-                return !failingOver && named.size() == 1 && !agreed[0].equals(old);
+                return agree && !agreed[0].equals(old);
             });
         } catch (RuntimeException | Error notOver) {
             throw new AssertionError("the Sentinels did not agree past the failover from " + old + " within " + within
@@ -349,9 +357,9 @@ public final class SentinelTopology implements AfterAllCallback {
                 subscriber.psubscribe(new JedisPubSub() {
                     @Override
                     public void onPMessage(String pattern, String channel, String message) {
-                        printed.add(java.time.LocalTime.now() + " sentinel " + sentinelPort + " " + channel + " " + message);
-                        while (printed.size() > 5_000) {
-                            printed.pollFirst();
+                        published.add(LocalTime.now() + " sentinel " + sentinelPort + " " + channel + " " + message);
+                        while (published.size() > 5_000) {
+                            published.pollFirst();
                         }
                     }
                 }, "*");
@@ -365,8 +373,7 @@ public final class SentinelTopology implements AfterAllCallback {
      * The Sentinels' events so far ({@link #listenTo}), one per line, oldest first.
      */
     public String events() {
-        // the hello messages every Sentinel publishes twice a second say nothing a reader needs
-        return printed.stream().filter(line -> !line.contains("__sentinel__:hello")).collect(Collectors.joining("\n"));
+        return String.join("\n", published);
     }
 
     private static int freePort() throws IOException {
@@ -380,8 +387,8 @@ public final class SentinelTopology implements AfterAllCallback {
         System.clearProperty("seckill.redis.uri");
         try {
             // every event they published, beside the surefire reports
-            Files.write(java.nio.file.Path.of("target", "sentinel-topology-" + context.getRequiredTestClass().getSimpleName()
-                    + ".log"), List.copyOf(printed));
+            Files.write(Path.of("target", "sentinel-topology-" + context.getRequiredTestClass().getSimpleName() + ".log"),
+                    List.copyOf(published));
         } catch (IOException | RuntimeException notWritten) {
             // a diagnostic only
         }

@@ -87,7 +87,7 @@ class UnfollowingReplicaTest extends ServiceTest {
                         // each node's own view, for a failure seen once in CI under load (0 replicas online
                         // at the new master for 2 min; 20 s green alone)
                         + "; " + SentinelTopology.replicationOf(TOPOLOGY.master(), master, stuck)
-                        + "\nwhat the Sentinels and nodes did:\n" + TOPOLOGY.events(),
+                        + "\nwhat the Sentinels published:\n" + TOPOLOGY.events(),
                         stayedHalted);
             }
         } finally {
