@@ -106,7 +106,12 @@ public class ScriptCost {
         socket.close();
     }
 
-    static long idSequence = 1L << 40;
+    /** Ids as an instance mints them (ReservationSequence: milliseconds since 2025-01-01 above 22 bits). */
+    static long idCounter;
+
+    static String mintedAt(long at) {
+        return "7-1-0-" + Long.toString(((at - 1_735_689_600_000L) << 22) | (idCounter++ & 0x3F_FFFF), 36);
+    }
     static boolean packed;
     static String shape;
     static boolean mixed;
@@ -147,7 +152,7 @@ public class ScriptCost {
             }
             for (int j = 0; j < k; j++) {
                 long user = 100_000_000L + userOffset + (long) c * k + j + (mixed && j % 2 == 0 ? 2_000_000 : 0);
-                String id = "7-1-0-" + Long.toString(idSequence++, 36);
+                String id = mintedAt(at);
                 cmd.add(Long.toString(user));
                 if (!noQuantity) {
                     cmd.add("1");

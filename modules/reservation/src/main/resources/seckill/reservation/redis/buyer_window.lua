@@ -44,6 +44,8 @@ end
 -- window open now opened in this period or the one before: two hashes hold every live one), valued
 -- "opened,attempts," followed by each attempt let through that reserved nothing ("id,"), so a re-run
 -- of one is not counted again (a reservation needs none: the buyers hash answers its re-run first).
+-- A window opened by an attempt that reserves is not written at all: the buyer's record, the
+-- reservation id, says when it was minted, and the window is read back from it when they come back.
 -- Over the limit a buyer stays over until the window ends. `now` is the call's reservedAt argument, so
 -- a re-run of a call judges at the same moment.
 -- Why hashes, not a key per buyer: that cost each buyer two redis.calls (HINCRBY, PEXPIRE), a third of
@@ -96,7 +98,7 @@ local function windows(earlierKey, currentKey, now, limit, millis, users)
   local fresh
   local nFresh = 0
   -- (the opening's text is kept as read, so writing the window back formats no number but the attempts)
-  local match, find = string.match, string.find
+  local match, find, byte, sub = string.match, string.find, string.byte, string.sub
   -- the usual counts of attempts need no tonumber (a strtod each): what the table holds is their text
   local small = {['1'] = 1, ['2'] = 2, ['3'] = 3, ['4'] = 4, ['5'] = 5}
   local function parse(value, key, user)
@@ -107,10 +109,42 @@ local function windows(earlierKey, currentKey, now, limit, millis, users)
     end
     return {key, openedText, small[attempts] or tonumber(attempts), ids, user, opened, false}
   end
+  -- The window a reservation opened, from the buyer's record (the reservation id): a buyer's attempt
+  -- that reserves writes no window (issue #35's tenth step: one hash field less a reserving buyer), since
+  -- the id holds when it was minted (ReservationSequence: milliseconds since 2025-01-01 above 22 bits),
+  -- a moment before the call judged it. Their window is the one that attempt opened, one attempt in it,
+  -- in the hash of the period it opened in; nil when it has ended or the record is no minted id.
+  -- (an id minted from 2025-12-30 to 2060 ends in 12 base-36 digits after its last '-'; one minted
+  -- earlier has fewer, and its window is long over: read by position, no pattern)
+  local function reservation(prior, user)
+    if byte(prior, -13) ~= 45 then
+      return nil
+    end
+    local minted = tonumber(sub(prior, -12), 36)
+    if not minted then
+      return nil
+    end
+    local opened = math.floor(minted / 4194304) + 1735689600000
+    if opened > now then
+      -- minted by a clock ahead of this call's: opened now, not in a later period
+      opened = now
+    end
+    if opened + millis <= now then
+      return nil
+    end
+    local key = currentKey
+    if opened < period * millis then
+      -- (a live window opened at most one period before this one)
+      key = earlierKey
+      nEarlier = nEarlier + 1
+    end
+    return {key, string.format('%d', opened), 1, '', user, opened, false}
+  end
   -- Returns nil, nil within the limit, else the attempts and the millis until the window ends. An
   -- attempt let through that reserves nothing (`reserves` false) is remembered, so a re-run of it is
-  -- not counted again.
-  function self.judge(i, user, id, reserves)
+  -- not counted again; one that reserves opens a window nobody writes (`reservation` reads it back from
+  -- `prior`, the buyer's record, when they come back).
+  function self.judge(i, user, id, reserves, prior)
     local w = open[user]
     if w and (w == true or type(w) == 'string') then
       -- a window this call opened, judged again (the buyer twice in the call): a table from now on
@@ -136,14 +170,22 @@ local function windows(earlierKey, currentKey, now, limit, millis, users)
             nEarlier = nEarlier + 1
           end
         end
+        if not w and prior then
+          w = reservation(prior, user)
+        end
         if not w then
-          -- opened by this attempt, its first, within any limit (limit >= 1)
+          -- opened by this attempt, its first, within any limit (limit >= 1); one that reserves is not
+          -- written (its record says when it opened), one that does not is listed to be
+          if reserves then
+            open[user] = true
+            return nil, nil
+          end
           if not fresh then
             fresh = room(n)
           end
           nFresh = nFresh + 1
           fresh[nFresh] = user
-          open[user] = reserves or id
+          open[user] = id
           return nil, nil
         end
       end
@@ -180,11 +222,7 @@ local function windows(earlierKey, currentKey, now, limit, millis, users)
         for k = 1, nFresh do
           local user = fresh[k]
           local w = open[user]
-          if w == true then
-            fields[f + 1] = user
-            fields[f + 2] = freshText
-            f = f + 2
-          elseif type(w) == 'string' then
+          if type(w) == 'string' then
             fields[f + 1] = user
             fields[f + 2] = freshText .. w .. ','
             f = f + 2

@@ -49,7 +49,7 @@ end
 local window = windows(KEYS[5], KEYS[6], tonumber(ARGV[5]), tonumber(ARGV[8] or '0') or 0,
   tonumber(ARGV[9] or '0'), {ARGV[1]})
 -- let through, yet no reservation: the window remembers it, so a re-run is not counted again
-local throttled, retryAfter = window.judge(1, ARGV[1], ARGV[3], reserves)
+local throttled, retryAfter = window.judge(1, ARGV[1], ARGV[3], reserves, prior)
 reserves = reserves and not throttled
 window.save()
 if throttled then

@@ -139,7 +139,7 @@ for i = 1, n do
       local throttled, retryAfter
       if not taken then
         -- let through, yet no reservation: the window remembers it, so a re-run is not counted again
-        throttled, retryAfter = judge(i, user, id, reserves)
+        throttled, retryAfter = judge(i, user, id, reserves, prior)
       end
       if taken then
         out[o + 1] = 'ID_TAKEN'; o = o + 1

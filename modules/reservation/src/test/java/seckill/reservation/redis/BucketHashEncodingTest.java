@@ -110,15 +110,17 @@ class BucketHashEncodingTest {
     @Test
     void aPeriodsWindowHashIsAHashtableFromTheCallThatOpensIt() {
         long activity = ACTIVITY.incrementAndGet();
-        StockBuckets keys = preheated(activity, 10);
+        // one unit: buyer 7 reserves (a reserving attempt writes no window), buyer 8's attempt opens one
+        StockBuckets keys = preheated(activity, 1);
         BuyerWindow onePer4s = new BuyerWindow(1, 4000);
+        ReservationId late = new ReservationId(activity, 1, 0, 2);
         script.reserveMany(SERVER.client(), keys, List.of(
                 new ReservationScript.Claim(new ReservationId(activity, 1, 0, 1), 7, 1, "a", onePer4s),
-                new ReservationScript.Claim(new ReservationId(activity, 1, 0, 2), 8, 1, "b", onePer4s)),
+                new ReservationScript.Claim(late, 8, 1, "b", onePer4s)),
                 now, ReplicaAcks.NONE);
         String hash = keys.windows(0, 4000, Math.floorDiv(now.toEpochMilli(), 4000L));
         assertThat(encoding(hash), is("hashtable"));
-        assertThat(SERVER.client().hget(hash, "7"), is(now.toEpochMilli() + ",1,"));
+        assertThat(SERVER.client().hget(hash, "8"), is(now.toEpochMilli() + ",1," + late + ","));
         assertThat(SERVER.client().pttl(hash), greaterThan(0L));
         assertThat(SERVER.client().pttl(hash), lessThanOrEqualTo(3 * 4000L));
     }

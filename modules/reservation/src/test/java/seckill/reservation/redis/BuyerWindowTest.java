@@ -1,6 +1,8 @@
 package seckill.reservation.redis;
 
+import java.time.Clock;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -18,6 +20,7 @@ import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.instanceOf;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.lessThanOrEqualTo;
+import static org.hamcrest.Matchers.nullValue;
 
 /**
  * The buyer's rate-limit window is judged by the reservation script itself, on the home bucket's
@@ -39,6 +42,14 @@ class BuyerWindowTest {
         assertThat((long) TestRedis.recorded(SERVER.client(), keys.events(0)).size(), is(events));
     }
 
+    /**
+     * A reservation id as an instance mints it at {@code at}: the moment is in its sequence's leading bits
+     * (ReservationSequence), which is where the window of a buyer's reserving attempt is read back from.
+     */
+    private static ReservationId minted(long activity, long n, Instant at) {
+        return new ReservationId(activity, 1, 0, new ReservationSequence(Clock.fixed(at, ZoneOffset.UTC), n).next());
+    }
+
     private StockBuckets preheated(long activity, long stock) {
         StockBuckets keys = StockBuckets.of(activity, 1, 1);
         new PreheatScript().preheat(SERVER.client(), keys, 0, stock, "ordering", now.plusSeconds(600), 40);
@@ -49,11 +60,11 @@ class BuyerWindowTest {
     void aSecondAttemptInsideTheWindowIsThrottledAndTakesNothing() {
         long activity = ACTIVITY.incrementAndGet();
         StockBuckets keys = preheated(activity, 10);
-        ReservationId first = new ReservationId(activity, 1, 0, 1);
+        ReservationId first = minted(activity, 1, now);
         assertThat(script.reserve(SERVER.client(), keys, first, 5, 1, "a", now, ReplicaAcks.NONE, onePer4s),
                 is(new ReservationOutcome.Reserved(first, 9)));
 
-        ReservationOutcome again = script.reserve(SERVER.client(), keys, new ReservationId(activity, 1, 0, 2), 5, 1, "b",
+        ReservationOutcome again = script.reserve(SERVER.client(), keys, minted(activity, 2, now), 5, 1, "b",
                 now, ReplicaAcks.NONE, onePer4s);
         assertThat(again, instanceOf(ReservationOutcome.Throttled.class));
         ReservationOutcome.Throttled throttled = (ReservationOutcome.Throttled) again;
@@ -61,7 +72,7 @@ class BuyerWindowTest {
         assertThat(throttled.retryAfterMillis(), greaterThan(0L));
         assertThat(throttled.retryAfterMillis(), lessThanOrEqualTo(4000L));
         // another buyer of the same bucket has a window of their own
-        ReservationId other = new ReservationId(activity, 1, 0, 3);
+        ReservationId other = minted(activity, 3, now);
         assertThat(script.reserve(SERVER.client(), keys, other, 6, 1, "c", now, ReplicaAcks.NONE, onePer4s),
                 is(new ReservationOutcome.Reserved(other, 8)));
         assertLeftAndRecorded(keys, 8, 2);
@@ -71,12 +82,12 @@ class BuyerWindowTest {
     void aCallRunAgainGetsTheSameVerdictAndAnAdmittedOneIsNotCountedTwice() {
         long activity = ACTIVITY.incrementAndGet();
         StockBuckets keys = preheated(activity, 10);
-        script.reserve(SERVER.client(), keys, new ReservationId(activity, 1, 0, 1), 5, 1, "a", now, ReplicaAcks.NONE,
+        script.reserve(SERVER.client(), keys, minted(activity, 1, now), 5, 1, "a", now, ReplicaAcks.NONE,
                 onePer4s);
         // the admitted first call, re-run (a lost reply): the same reservation, not a second attempt
-        assertThat(script.reserve(SERVER.client(), keys, new ReservationId(activity, 1, 0, 1), 5, 1, "a", now,
-                ReplicaAcks.NONE, onePer4s), is(new ReservationOutcome.Reserved(new ReservationId(activity, 1, 0, 1), 9)));
-        ReservationId second = new ReservationId(activity, 1, 0, 2);
+        assertThat(script.reserve(SERVER.client(), keys, minted(activity, 1, now), 5, 1, "a", now,
+                ReplicaAcks.NONE, onePer4s), is(new ReservationOutcome.Reserved(minted(activity, 1, now), 9)));
+        ReservationId second = minted(activity, 2, now);
         ReservationOutcome once = script.reserve(SERVER.client(), keys, second, 5, 1, "b", now, ReplicaAcks.NONE, onePer4s);
         ReservationOutcome twice = script.reserve(SERVER.client(), keys, second, 5, 1, "b", now, ReplicaAcks.NONE, onePer4s);
         assertThat("the re-run did not count as the buyer's second attempt",
@@ -94,17 +105,17 @@ class BuyerWindowTest {
         // this one opens a millisecond before a period ends
         long period = Math.floorDiv(now.toEpochMilli(), 4000L);
         Instant opened = Instant.ofEpochMilli(period * 4000 + 3999);
-        ReservationId first = new ReservationId(activity, 1, 0, 1);
+        ReservationId first = minted(activity, 1, opened);
         assertThat(script.reserve(SERVER.client(), keys, first, 5, 1, "a", opened, ReplicaAcks.NONE, onePer4s),
                 is(new ReservationOutcome.Reserved(first, 9)));
-        assertThat(script.reserve(SERVER.client(), keys, new ReservationId(activity, 1, 0, 2), 5, 1, "b",
+        assertThat(script.reserve(SERVER.client(), keys, minted(activity, 2, now), 5, 1, "b",
                 opened.plusMillis(2), ReplicaAcks.NONE, onePer4s), is(new ReservationOutcome.Throttled(2, 3998)));
-        assertThat(script.reserve(SERVER.client(), keys, new ReservationId(activity, 1, 0, 3), 5, 1, "c",
+        assertThat(script.reserve(SERVER.client(), keys, minted(activity, 3, now), 5, 1, "c",
                 opened.plusMillis(3999), ReplicaAcks.NONE, onePer4s), is(new ReservationOutcome.Throttled(3, 1)));
         // 4 s after it opened the window has ended: the buyer is judged again, by dedupe this time
-        assertThat(script.reserve(SERVER.client(), keys, new ReservationId(activity, 1, 0, 4), 5, 1, "d",
+        assertThat(script.reserve(SERVER.client(), keys, minted(activity, 4, now), 5, 1, "d",
                 opened.plusMillis(4000), ReplicaAcks.NONE, onePer4s), is(new ReservationOutcome.AlreadyReserved(first)));
-        assertThat(script.reserve(SERVER.client(), keys, new ReservationId(activity, 1, 0, 5), 5, 1, "e",
+        assertThat(script.reserve(SERVER.client(), keys, minted(activity, 5, now), 5, 1, "e",
                 opened.plusMillis(4001), ReplicaAcks.NONE, onePer4s), is(new ReservationOutcome.Throttled(2, 3999)));
         assertLeftAndRecorded(keys, 9, 1);
     }
@@ -126,36 +137,40 @@ class BuyerWindowTest {
         SERVER.client().hset(current, "23", (period * 4000 + 600) + ",1,");
         List<ReservationScript.Claim> claims = new ArrayList<>();
         for (long buyer = 21; buyer <= 24; buyer++) {
-            claims.add(new ReservationScript.Claim(new ReservationId(activity, 1, 0, buyer), buyer, 1, "r" + buyer, onePer4s));
+            claims.add(new ReservationScript.Claim(minted(activity, buyer, now), buyer, 1, "r" + buyer, onePer4s));
         }
         // run again (a lost reply): the reservation answered the same, the throttled attempts counted on
         for (long attempts = 2; attempts <= 3; attempts++) {
             assertThat(script.reserveMany(SERVER.client(), keys, claims, at, ReplicaAcks.NONE), is(List.of(
                     new ReservationOutcome.Throttled(attempts, 3500), new ReservationOutcome.Throttled(attempts, 2000),
                     new ReservationOutcome.Throttled(attempts, 3600),
-                    new ReservationOutcome.Reserved(new ReservationId(activity, 1, 0, 24), 9))));
+                    new ReservationOutcome.Reserved(minted(activity, 24, now), 9))));
         }
         assertThat(SERVER.client().hget(current, "21"), is((period * 4000 + 500) + ",3,"));
         assertThat("a window is written back where it was found", SERVER.client().hget(earlier, "22"),
                 is((period * 4000 - 1000) + ",3,"));
         assertThat(SERVER.client().hget(earlier, "23"), is((period * 4000 - 3500) + ",1,"));
         assertThat(SERVER.client().hget(current, "23"), is((period * 4000 + 600) + ",3,"));
-        assertThat(SERVER.client().hget(current, "24"), is(at.toEpochMilli() + ",1,"));
+        assertThat("a reserving attempt's window is not written: its reservation id says when it opened",
+                SERVER.client().hget(current, "24"), is(nullValue()));
         assertLeftAndRecorded(keys, 9, 1);
     }
 
     @Test
     void theWindowsOfAPeriodAreOneHashWithAFieldPerBuyerThatRedisExpires() {
         long activity = ACTIVITY.incrementAndGet();
-        StockBuckets keys = preheated(activity, 10);
+        StockBuckets keys = preheated(activity, 1);
+        ReservationId late = minted(activity, 2, now);
         List<ReservationScript.Claim> claims = List.of(
-                new ReservationScript.Claim(new ReservationId(activity, 1, 0, 1), 7, 1, "a", onePer4s),
-                new ReservationScript.Claim(new ReservationId(activity, 1, 0, 2), 8, 1, "b", onePer4s));
+                new ReservationScript.Claim(minted(activity, 1, now), 7, 1, "a", onePer4s),
+                new ReservationScript.Claim(late, 8, 1, "b", onePer4s),
+                new ReservationScript.Claim(minted(activity, 3, now), 9, 1, "c", onePer4s));
         script.reserveMany(SERVER.client(), keys, claims, now, ReplicaAcks.NONE);
         String hash = keys.windows(0, 4000, Math.floorDiv(now.toEpochMilli(), 4000L));
-        // and the placeholder that makes it a hashtable (BucketHashEncodingTest)
-        assertThat(SERVER.client().hkeys(hash), is(java.util.Set.of("_", "7", "8")));
-        assertThat(SERVER.client().hget(hash, "7"), is(now.toEpochMilli() + ",1,"));
+        // buyer 7 reserved (their window is their reservation id's), 8 and 9 found it sold out; and the
+        // placeholder that makes it a hashtable (BucketHashEncodingTest)
+        assertThat(SERVER.client().hkeys(hash), is(java.util.Set.of("_", "8", "9")));
+        assertThat(SERVER.client().hget(hash, "8"), is(now.toEpochMilli() + ",1," + late + ","));
         // kept until its last window has ended, and one period more for instances whose clocks lag Redis'
         assertThat(SERVER.client().pttl(hash), greaterThan(0L));
         assertThat(SERVER.client().pttl(hash), lessThanOrEqualTo(3 * 4000L));
@@ -174,12 +189,12 @@ class BuyerWindowTest {
         long activity = ACTIVITY.incrementAndGet();
         StockBuckets keys = preheated(activity, 10);
         String hash = keys.windows(0, 1000, Math.floorDiv(stale.toEpochMilli(), 1000L));
-        script.reserve(SERVER.client(), keys, new ReservationId(activity, 1, 0, 1), 7, 1, "a", stale, ReplicaAcks.NONE,
+        script.reserve(SERVER.client(), keys, minted(activity, 1, now), 7, 1, "a", stale, ReplicaAcks.NONE,
                 onePerSecond);
         assertThat("gone, or expiring: " + SERVER.client().pttl(hash), SERVER.client().pttl(hash) == -1L, is(false));
         script.reserveMany(SERVER.client(), keys, List.of(
-                new ReservationScript.Claim(new ReservationId(activity, 1, 0, 2), 8, 1, "b", onePerSecond),
-                new ReservationScript.Claim(new ReservationId(activity, 1, 0, 3), 9, 1, "c", onePerSecond)),
+                new ReservationScript.Claim(minted(activity, 2, now), 8, 1, "b", onePerSecond),
+                new ReservationScript.Claim(minted(activity, 3, now), 9, 1, "c", onePerSecond)),
                 stale, ReplicaAcks.NONE);
         assertThat("gone, or expiring: " + SERVER.client().pttl(hash), SERVER.client().pttl(hash) == -1L, is(false));
     }
@@ -197,7 +212,7 @@ class BuyerWindowTest {
         callKeys.add(keys.served(0));
         callKeys.add(keys.windows(0, millis, Math.floorDiv(now.toEpochMilli(), millis) - 1));
         callKeys.add(hash);
-        ReservationId id = new ReservationId(activity, 1, 0, 1);
+        ReservationId id = minted(activity, 1, now);
         String at = Long.toString(now.toEpochMilli());
         for (String script : List.of("reserve.lua", "reserve_many.lua")) {
             List<String> args = script.equals("reserve.lua")
@@ -233,19 +248,21 @@ class BuyerWindowTest {
         BuyerWindow threePer4s = new BuyerWindow(3, 4000);
         long activity = ACTIVITY.incrementAndGet();
         StockBuckets keys = preheated(activity, 1);
-        ReservationId sold = new ReservationId(activity, 1, 0, 1);
+        ReservationId sold = minted(activity, 1, now);
         script.reserve(SERVER.client(), keys, sold, 6, 1, "a", now, ReplicaAcks.NONE, threePer4s);
-        ReservationId late = new ReservationId(activity, 1, 0, 2);
-        ReservationId later = new ReservationId(activity, 1, 0, 3);
+        ReservationId late = minted(activity, 2, now);
+        ReservationId later = minted(activity, 3, now);
         script.reserveMany(SERVER.client(), keys, List.of(new ReservationScript.Claim(late, 5, 1, "b", threePer4s),
                 new ReservationScript.Claim(later, 5, 1, "c", threePer4s)), now, ReplicaAcks.NONE);
         String hash = keys.windows(0, 4000, Math.floorDiv(now.toEpochMilli(), 4000L));
         long opened = now.toEpochMilli();
-        assertThat(SERVER.client().hget(hash, "6"), is(opened + ",1,"));
+        // buyer 6 reserved: no window written (an instance of the earlier release judging 6 finds none and
+        // opens one: one attempt more for a holder, once, during the upgrade)
+        assertThat(SERVER.client().hget(hash, "6"), is(nullValue()));
         assertThat(SERVER.client().hget(hash, "5"), is(opened + ",2," + late + "," + later + ","));
         // a window the earlier script wrote, read and written by this one: its attempt goes on from it
         SERVER.client().hset(hash, "9", (opened - 1) + ",1," + late + ",");
-        ReservationId nine = new ReservationId(activity, 1, 0, 4);
+        ReservationId nine = minted(activity, 4, now);
         assertThat(script.reserveMany(SERVER.client(), keys, List.of(new ReservationScript.Claim(nine, 9, 1, "d",
                 threePer4s)), now, ReplicaAcks.NONE), is(List.of(new ReservationOutcome.SoldOut())));
         assertThat(SERVER.client().hget(hash, "9"), is((opened - 1) + ",2," + late + "," + nine + ","));
@@ -255,10 +272,68 @@ class BuyerWindowTest {
     void withoutAWindowOnlyDedupeAndStockJudge() {
         long activity = ACTIVITY.incrementAndGet();
         StockBuckets keys = preheated(activity, 10);
-        ReservationId first = new ReservationId(activity, 1, 0, 1);
+        ReservationId first = minted(activity, 1, now);
         script.reserve(SERVER.client(), keys, first, 5, 1, "a", now, ReplicaAcks.NONE, BuyerWindow.NONE);
-        assertThat(script.reserve(SERVER.client(), keys, new ReservationId(activity, 1, 0, 2), 5, 1, "b", now,
+        assertThat(script.reserve(SERVER.client(), keys, minted(activity, 2, now), 5, 1, "b", now,
                 ReplicaAcks.NONE, BuyerWindow.NONE), is(new ReservationOutcome.AlreadyReserved(first)));
+    }
+
+    @Test
+    void aReservingAttemptWritesNoWindowAndItsBuyerComesBackToTheOneItsReservationIdOpened() {
+        // issue #35's tenth step: the buyer's record (the reservation id, minted a moment before the call
+        // judged it) says when their window opened, so the attempt that reserves writes no window field
+        long activity = ACTIVITY.incrementAndGet();
+        StockBuckets keys = preheated(activity, 10);
+        long period = Math.floorDiv(now.toEpochMilli(), 4000L);
+        Instant at = Instant.ofEpochMilli(period * 4000 + 1000);
+        String current = keys.windows(0, 4000, period);
+        ReservationId one = minted(activity, 1, at.minusMillis(3));
+        ReservationId two = minted(activity, 2, at.minusMillis(3));
+        assertThat(script.reserve(SERVER.client(), keys, one, 5, 1, "a", at, ReplicaAcks.NONE, onePer4s),
+                is(new ReservationOutcome.Reserved(one, 9)));
+        assertThat(script.reserveMany(SERVER.client(), keys, List.of(new ReservationScript.Claim(two, 6, 1, "b",
+                onePer4s)), at, ReplicaAcks.NONE), is(List.of(new ReservationOutcome.Reserved(two, 8))));
+        assertThat(SERVER.client().hget(current, "5"), is(nullValue()));
+        assertThat(SERVER.client().hget(current, "6"), is(nullValue()));
+        // back 500 ms later: the window their reservation opened 3 ms before the call, one attempt in it
+        assertThat(script.reserve(SERVER.client(), keys, minted(activity, 3, at), 5, 1, "c", at.plusMillis(500),
+                ReplicaAcks.NONE, onePer4s), is(new ReservationOutcome.Throttled(2, 3497)));
+        assertThat(script.reserveMany(SERVER.client(), keys, List.of(new ReservationScript.Claim(
+                minted(activity, 4, at), 6, 1, "d", onePer4s)), at.plusMillis(500), ReplicaAcks.NONE),
+                is(List.of(new ReservationOutcome.Throttled(2, 3497))));
+        // written back then, in the hash of the period it opened in, and counted on from there
+        assertThat(SERVER.client().hget(current, "5"), is(at.minusMillis(3).toEpochMilli() + ",2,"));
+        assertThat(script.reserve(SERVER.client(), keys, minted(activity, 5, at), 5, 1, "e", at.plusMillis(600),
+                ReplicaAcks.NONE, onePer4s), is(new ReservationOutcome.Throttled(3, 3397)));
+        // once it has ended, dedupe answers
+        assertThat(script.reserve(SERVER.client(), keys, minted(activity, 6, at), 6, 1, "f", at.plusMillis(3997),
+                ReplicaAcks.NONE, onePer4s), is(new ReservationOutcome.AlreadyReserved(two)));
+        assertLeftAndRecorded(keys, 8, 2);
+    }
+
+    @Test
+    void aReservationsWindowIsReadBackInThePeriodItOpenedInAndNeverLaterThanTheCall() {
+        long activity = ACTIVITY.incrementAndGet();
+        StockBuckets keys = preheated(activity, 10);
+        long period = Math.floorDiv(now.toEpochMilli(), 4000L);
+        Instant start = Instant.ofEpochMilli(period * 4000);
+        // minted 10 ms before this period began, judged 5 ms into it
+        ReservationId early = minted(activity, 1, start.minusMillis(10));
+        // minted by a clock 10 s ahead of the one the call was judged by
+        ReservationId ahead = minted(activity, 2, start.plusSeconds(10));
+        assertThat(script.reserveMany(SERVER.client(), keys, List.of(
+                new ReservationScript.Claim(early, 5, 1, "a", onePer4s),
+                new ReservationScript.Claim(ahead, 6, 1, "b", onePer4s)), start.plusMillis(5), ReplicaAcks.NONE),
+                is(List.of(new ReservationOutcome.Reserved(early, 9), new ReservationOutcome.Reserved(ahead, 8))));
+        assertThat(script.reserveMany(SERVER.client(), keys, List.of(
+                new ReservationScript.Claim(minted(activity, 3, start), 5, 1, "c", onePer4s),
+                new ReservationScript.Claim(minted(activity, 4, start), 6, 1, "d", onePer4s)), start.plusMillis(20),
+                ReplicaAcks.NONE), is(List.of(new ReservationOutcome.Throttled(2, 3970),
+                new ReservationOutcome.Throttled(2, 4000))));
+        assertThat(SERVER.client().hget(keys.windows(0, 4000, period - 1), "5"),
+                is(start.minusMillis(10).toEpochMilli() + ",2,"));
+        assertThat(SERVER.client().hget(keys.windows(0, 4000, period), "6"), is(start.plusMillis(20).toEpochMilli() + ",2,"));
+        assertLeftAndRecorded(keys, 8, 2);
     }
 
     @Test
@@ -269,14 +344,14 @@ class BuyerWindowTest {
         for (int i = 1; i <= 5; i++) {
             // buyer 7 clicks three times in the same call, buyers 8 and 9 once
             long buyer = i <= 3 ? 7 : 7 + i - 3;
-            claims.add(new ReservationScript.Claim(new ReservationId(activity, 1, 0, i), buyer, 1, "r" + i, onePer4s));
+            claims.add(new ReservationScript.Claim(minted(activity, i, now), buyer, 1, "r" + i, onePer4s));
         }
         List<ReservationOutcome> first = script.reserveMany(SERVER.client(), keys, claims, now, ReplicaAcks.NONE);
         List<ReservationOutcome> again = script.reserveMany(SERVER.client(), keys, claims, now, ReplicaAcks.NONE);
         assertThat(((ReservationOutcome.Throttled) first.get(1)).attempts(), is(2L));
         assertThat(((ReservationOutcome.Throttled) first.get(2)).attempts(), is(3L));
         for (List<ReservationOutcome> outcomes : List.of(first, again)) {
-            assertThat(outcomes.get(0), is(new ReservationOutcome.Reserved(new ReservationId(activity, 1, 0, 1),
+            assertThat(outcomes.get(0), is(new ReservationOutcome.Reserved(minted(activity, 1, now),
                     outcomes == first ? 9 : 7)));
             assertThat(outcomes.get(1), instanceOf(ReservationOutcome.Throttled.class));
             assertThat(outcomes.get(2), instanceOf(ReservationOutcome.Throttled.class));
@@ -291,17 +366,17 @@ class BuyerWindowTest {
         BuyerWindow twoPer4s = new BuyerWindow(2, 4000);
         long activity = ACTIVITY.incrementAndGet();
         StockBuckets keys = preheated(activity, 1);
-        script.reserve(SERVER.client(), keys, new ReservationId(activity, 1, 0, 1), 6, 1, "sells-out", now,
+        script.reserve(SERVER.client(), keys, minted(activity, 1, now), 6, 1, "sells-out", now,
                 ReplicaAcks.NONE, twoPer4s);
-        ReservationId late = new ReservationId(activity, 1, 0, 2);
+        ReservationId late = minted(activity, 2, now);
         // buyer 5's first attempt finds the SKU sold out; its re-run (a lost reply) is not a second attempt
         assertThat(script.reserve(SERVER.client(), keys, late, 5, 1, "a", now, ReplicaAcks.NONE, twoPer4s),
                 is(new ReservationOutcome.SoldOut()));
         assertThat(script.reserve(SERVER.client(), keys, late, 5, 1, "a", now, ReplicaAcks.NONE, twoPer4s),
                 is(new ReservationOutcome.SoldOut()));
-        ReservationScript.Claim second = new ReservationScript.Claim(new ReservationId(activity, 1, 0, 3), 5, 1, "b",
+        ReservationScript.Claim second = new ReservationScript.Claim(minted(activity, 3, now), 5, 1, "b",
                 twoPer4s);
-        ReservationScript.Claim third = new ReservationScript.Claim(new ReservationId(activity, 1, 0, 4), 5, 1, "c",
+        ReservationScript.Claim third = new ReservationScript.Claim(minted(activity, 4, now), 5, 1, "c",
                 twoPer4s);
         List<ReservationOutcome> coalesced = script.reserveMany(SERVER.client(), keys, List.of(second, third), now,
                 ReplicaAcks.NONE);
@@ -318,12 +393,12 @@ class BuyerWindowTest {
     void aBuyerTwiceInOneCallIsReservedOnceAndToldTheFirstId() {
         long activity = ACTIVITY.incrementAndGet();
         StockBuckets keys = preheated(activity, 10);
-        ReservationId first = new ReservationId(activity, 1, 0, 1);
-        ReservationId other = new ReservationId(activity, 1, 0, 2);
+        ReservationId first = minted(activity, 1, now);
+        ReservationId other = minted(activity, 2, now);
         List<ReservationScript.Claim> claims = List.of(
                 new ReservationScript.Claim(first, 7, 1, "a", BuyerWindow.NONE),
                 new ReservationScript.Claim(other, 8, 2, "b", BuyerWindow.NONE),
-                new ReservationScript.Claim(new ReservationId(activity, 1, 0, 3), 7, 1, "c", BuyerWindow.NONE));
+                new ReservationScript.Claim(minted(activity, 3, now), 7, 1, "c", BuyerWindow.NONE));
         assertThat(script.reserveMany(SERVER.client(), keys, claims, now, ReplicaAcks.NONE),
                 is(List.of(new ReservationOutcome.Reserved(first, 9), new ReservationOutcome.Reserved(other, 7),
                         new ReservationOutcome.AlreadyReserved(first))));
