@@ -112,12 +112,18 @@ local function windows(earlierKey, currentKey, now, limit, millis, users)
   -- The window a reservation opened, from the buyer's record (the reservation id): a buyer's attempt
   -- that reserves writes no window (issue #35's tenth step: one hash field less a reserving buyer), since
   -- the id holds when it was minted (ReservationSequence: milliseconds since 2025-01-01 above 22 bits),
-  -- a moment before the call judged it. Their window is the one that attempt opened, one attempt in it,
-  -- in the hash of the period it opened in; nil when it has ended or the record is no minted id.
-  -- (an id minted from 2025-12-30 to 2060 ends in 12 base-36 digits after its last '-'; one minted
-  -- earlier has fewer, and its window is long over: read by position, no pattern)
+  -- when the instance took the claim, a moment before the call judged it: that is the attempt's moment.
+  -- Their window is the one that attempt opened, one attempt in it, in the hash of the period it opened
+  -- in; nil when it has ended, when the id was minted after this call's moment (another instance's clock
+  -- ahead: a window opened "now" on every return would count an attempt nobody made, so the return
+  -- opens its own), or when the record is no minted id (a pending claim, "pending:<seq>:<requestId>",
+  -- whose requestId is the client's text and may end like an id).
+  -- (an id starts with its activity's digits; one minted from 2025-12-30 to 2060 ends in 12 base-36
+  -- digits after its last '-', one minted earlier in fewer, and its window is long over: read by
+  -- position, no pattern)
   local function reservation(prior, user)
-    if byte(prior, -13) ~= 45 then
+    local first = byte(prior, 1)
+    if not first or first < 49 or first > 57 or byte(prior, -13) ~= 45 then
       return nil
     end
     local minted = tonumber(sub(prior, -12), 36)
@@ -125,11 +131,7 @@ local function windows(earlierKey, currentKey, now, limit, millis, users)
       return nil
     end
     local opened = math.floor(minted / 4194304) + 1735689600000
-    if opened > now then
-      -- minted by a clock ahead of this call's: opened now, not in a later period
-      opened = now
-    end
-    if opened + millis <= now then
+    if opened > now or opened + millis <= now then
       return nil
     end
     local key = currentKey
