@@ -50,6 +50,11 @@ class BuyerWindowTest {
         return new ReservationId(activity, 1, 0, new ReservationSequence(Clock.fixed(at, ZoneOffset.UTC), n).next());
     }
 
+    /** A moment {@code plus} millis into the 4 s window period that {@code now} is in. */
+    private Instant intoPeriod(long plus) {
+        return Instant.ofEpochMilli(Math.floorDiv(now.toEpochMilli(), 4000L) * 4000 + plus);
+    }
+
     private StockBuckets preheated(long activity, long stock) {
         StockBuckets keys = StockBuckets.of(activity, 1, 1);
         new PreheatScript().preheat(SERVER.client(), keys, 0, stock, "ordering", now.plusSeconds(600), 40);
@@ -103,8 +108,7 @@ class BuyerWindowTest {
         StockBuckets keys = preheated(activity, 10);
         // the windows of a call live in the hashes of its period and the one before (periods of 4 s):
         // this one opens a millisecond before a period ends
-        long period = Math.floorDiv(now.toEpochMilli(), 4000L);
-        Instant opened = Instant.ofEpochMilli(period * 4000 + 3999);
+        Instant opened = intoPeriod(3999);
         ReservationId first = minted(activity, 1, opened);
         assertThat(script.reserve(SERVER.client(), keys, first, 5, 1, "a", opened, ReplicaAcks.NONE, onePer4s),
                 is(new ReservationOutcome.Reserved(first, 9)));
@@ -284,9 +288,8 @@ class BuyerWindowTest {
         // judged it) says when their window opened, so the attempt that reserves writes no window field
         long activity = ACTIVITY.incrementAndGet();
         StockBuckets keys = preheated(activity, 10);
-        long period = Math.floorDiv(now.toEpochMilli(), 4000L);
-        Instant at = Instant.ofEpochMilli(period * 4000 + 1000);
-        String current = keys.windows(0, 4000, period);
+        Instant at = intoPeriod(1000);
+        String current = keys.windows(0, 4000, Math.floorDiv(at.toEpochMilli(), 4000L));
         ReservationId one = minted(activity, 1, at.minusMillis(3));
         ReservationId two = minted(activity, 2, at.minusMillis(3));
         assertThat(script.reserve(SERVER.client(), keys, one, 5, 1, "a", at, ReplicaAcks.NONE, onePer4s),
@@ -315,8 +318,8 @@ class BuyerWindowTest {
     void aReservationsWindowIsReadBackInThePeriodItOpenedIn() {
         long activity = ACTIVITY.incrementAndGet();
         StockBuckets keys = preheated(activity, 10);
-        long period = Math.floorDiv(now.toEpochMilli(), 4000L);
-        Instant start = Instant.ofEpochMilli(period * 4000);
+        Instant start = intoPeriod(0);
+        long period = Math.floorDiv(start.toEpochMilli(), 4000L);
         // minted 10 ms before this period began, judged 5 ms into it
         ReservationId early = minted(activity, 1, start.minusMillis(10));
         assertThat(script.reserveMany(SERVER.client(), keys, List.of(new ReservationScript.Claim(early, 5, 1, "a",
