@@ -119,8 +119,8 @@ local function windows(earlierKey, currentKey, now, limit, millis, users)
   -- opens its own), or when the record is no minted id (a pending claim, "pending:<seq>:<requestId>",
   -- whose requestId is the client's text and may end like an id).
   -- (an id starts with its activity's digits; one minted from 2025-12-30 to 2060 ends in 12 base-36
-  -- digits after its last '-', one minted earlier in fewer, and its window is long over: read by
-  -- position, no pattern)
+  -- digits after its last '-', one minted earlier in fewer and is not read: its window is over unless
+  -- windows last more than about a year. Read by position, no pattern)
   local function reservation(prior, user)
     local first = byte(prior, 1)
     if not first or first < 49 or first > 57 or byte(prior, -13) ~= 45 then
