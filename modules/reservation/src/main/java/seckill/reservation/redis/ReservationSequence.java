@@ -7,7 +7,10 @@ import java.time.Instant;
  * Unique, roughly time-ordered 63-bit sequence numbers: 41 bits of milliseconds since 2025-01-01,
  * 10 bits of node id, 12 bits of counter. The node id is leased from Redis at start-up (see
  * {@code LeasingNodeIds}) so that instances rarely share one; the reservation scripts refuse a number
- * minted twice in a bucket, whatever the leases.
+ * minted twice in a bucket, whatever the leases. {@code buyer_window.lua} reads the minting millisecond back
+ * out of a buyer's reservation id (the epoch and the 22 bits below it, as constants of its own): a change
+ * of this layout changes the buyers' windows too, and {@code BuyerWindowTest}, which mints through this
+ * class, fails on it.
  */
 public final class ReservationSequence {
 
