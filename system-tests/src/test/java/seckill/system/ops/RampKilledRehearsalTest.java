@@ -50,7 +50,7 @@ class RampKilledRehearsalTest extends ServiceTest {
             SaleFixture sale = new SaleFixture(on.base(), db);
             RealWorldDump before = RealWorldDump.settled(redis, config);
             List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-cp", System.getProperty("java.class.path"), "seckill.app.SeckillMain", "drill", "rehearse",
+                    SecondInstance.SHORT_LIVED_JVM, "-cp", System.getProperty("java.class.path"), "seckill.app.SeckillMain", "drill", "rehearse",
                     "--url", on.base().toString(), "--target-rate", "10", "--steps", "10", "--step-seconds", "6",
                     "--report", dir.toString(), "--admin-token", SaleFixture.ADMIN_TOKEN, "--rehearsal",
                     "--edge-key-file", keyFile.toString()));

@@ -219,7 +219,7 @@ class SwitchDrillTest extends ServiceTest {
         Path report = report("stopped");
         // the drill as an operator runs it, its own JVM (java -cp … seckill.app.SeckillMain drill switches …)
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), "seckill.app.SeckillMain", "drill"));
+                SecondInstance.SHORT_LIVED_JVM, "-cp", System.getProperty("java.class.path"), "seckill.app.SeckillMain", "drill"));
         command.addAll(List.of(drill(report)));
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().putAll(SecondInstance.storesOf(config, devServers));
