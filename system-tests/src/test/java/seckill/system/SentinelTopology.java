@@ -20,6 +20,7 @@ import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPubSub;
 import redis.clients.jedis.Protocol;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.embedded.RedisInstance;
 import redis.embedded.RedisSentinel;
 import redis.embedded.RedisServer;
@@ -153,6 +154,21 @@ public final class SentinelTopology implements AfterAllCallback {
             }
             return true;
         });
+    }
+
+    /**
+     * Whether {@code node} calls itself a master now. A Sentinel promoting a replica closes the node's
+     * normal clients in the same step (its MULTI: REPLICAOF NO ONE, CONFIG REWRITE, CLIENT KILL TYPE
+     * normal), so a probe connected at that moment is reset: that reads as "not yet", and the next
+     * probe, on a new connection, sees the promotion. (CI's rehearsal of 2026-12-07 04:04Z failed
+     * DeposedMasterTest and FollowerSentinelTest on such a reset while awaiting the promotion.)
+     */
+    public static boolean callsItselfMaster(HostAndPort node) {
+        try (Jedis jedis = new Jedis(node)) {
+            return jedis.info("replication").contains("role:master");
+        } catch (JedisConnectionException e) {
+            return false;
+        }
     }
 
     /** The process id of a node of the topology (from {@code INFO server}), for faults sent from outside. */

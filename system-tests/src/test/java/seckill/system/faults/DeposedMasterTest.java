@@ -89,11 +89,8 @@ class DeposedMasterTest extends ServiceTest {
                             return null;
                         }));
                     }
-                    SaleFixture.await("the Sentinels promoted " + promoted, Duration.ofSeconds(30), () -> {
-                        try (Jedis p = new Jedis(promoted)) {
-                            return p.info("replication").contains("role:master");
-                        }
-                    });
+                    SaleFixture.await("the Sentinels promoted " + promoted, Duration.ofSeconds(30),
+                        () -> SentinelTopology.callsItselfMaster(promoted));
                     promotedAt[0] = java.time.Instant.now().toString();
                     for (Future<?> click : clicks) {
                         click.get();
@@ -170,11 +167,8 @@ class DeposedMasterTest extends ServiceTest {
                     paused.sendCommand(Protocol.Command.CLIENT, "PAUSE", "4000", "ALL");
                 }
                 timeline.add(java.time.Instant.now() + " paused " + master);
-                SaleFixture.await("the Sentinels promoted " + promoted, Duration.ofSeconds(30), () -> {
-                    try (Jedis p = new Jedis(promoted)) {
-                        return p.info("replication").contains("role:master");
-                    }
-                });
+                SaleFixture.await("the Sentinels promoted " + promoted, Duration.ofSeconds(30),
+                        () -> SentinelTopology.callsItselfMaster(promoted));
                 SentinelTopology.signal("STOP", promotedPid);
                 frozen = true;
                 timeline.add(java.time.Instant.now() + " froze " + promoted);

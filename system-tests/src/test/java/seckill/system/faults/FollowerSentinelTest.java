@@ -125,11 +125,8 @@ class FollowerSentinelTest extends ServiceTest {
                     paused.sendCommand(Protocol.Command.CLIENT, "PAUSE", "5000", "ALL");
                 }
                 timeline.add(java.time.Instant.now() + " paused " + master);
-                SaleFixture.await("the Sentinels promoted " + promoted, Duration.ofSeconds(30), () -> {
-                    try (Jedis p = new Jedis(promoted)) {
-                        return p.info("replication").contains("role:master");
-                    }
-                });
+                SaleFixture.await("the Sentinels promoted " + promoted, Duration.ofSeconds(30),
+                        () -> SentinelTopology.callsItselfMaster(promoted));
                 SentinelTopology.signal("STOP", promotedPid);
                 frozen = true;
                 timeline.add(java.time.Instant.now() + " froze " + promoted);
