@@ -90,7 +90,7 @@ class DeposedMasterTest extends ServiceTest {
                         }));
                     }
                     SaleFixture.await("the Sentinels promoted " + promoted, Duration.ofSeconds(30),
-                        () -> SentinelTopology.callsItselfMaster(promoted));
+                            () -> SentinelTopology.callsItselfMaster(promoted));
                     promotedAt[0] = java.time.Instant.now().toString();
                     for (Future<?> click : clicks) {
                         click.get();
