@@ -22,12 +22,16 @@ import seckill.dev.api.DevServers;
 public final class SecondInstance implements AutoCloseable {
 
     /**
-     * The option for a JVM a test starts (an instance, the drill's command): C1 only. Such a JVM lives for
-     * a minute at most, and C2's compilations of the start path were about a third of its CPU: on CI's
-     * two cores, busy with three test runs, DevModeTest's three refused starts took 46-52 s of CPU in
-     * all with C2 and 33 s without (wall 21.5-25 s -> 17 s for the class, 2026-12-07).
+     * The start of a command that runs a class of the test's class path in a JVM of its own (an instance,
+     * the drill's command): {@code java -XX:TieredStopAtLevel=1 -cp <the test's class path>}. C1 only: such
+     * a JVM lives for a minute or so, and C2's compilations of the start path were about a third of its
+     * CPU: on CI's two cores, busy with three test runs, DevModeTest's three refused starts took 46-52 s of
+     * CPU in all with C2 and 33 s without (wall 21.5-25 s -> 17 s for the class, 2026-12-07).
      */
-    public static final String SHORT_LIVED_JVM = "-XX:TieredStopAtLevel=1";
+    public static List<String> javaOnTestClassPath() {
+        return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:TieredStopAtLevel=1",
+                "-cp", System.getProperty("java.class.path"));
+    }
 
     /** Its service port; drawn again only when its first start finds it taken ({@link #startOnFreePorts}). */
     private int port;
@@ -231,9 +235,8 @@ public final class SecondInstance implements AutoCloseable {
     private File launch() throws IOException {
         // prlimit execs java in its own place: the process (and its pid) is the JVM's
         List<String> command = new ArrayList<>(launcher);
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add(SHORT_LIVED_JVM);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "-Dserver.port=" + port));
+        command.addAll(javaOnTestClassPath());
+        command.add("-Dserver.port=" + port);
         properties.forEach(p -> command.add("-D" + p));
         command.add("seckill.app.SeckillMain");
         ProcessBuilder builder = new ProcessBuilder(command);

@@ -49,8 +49,8 @@ class RampKilledRehearsalTest extends ServiceTest {
                 "seckill.rehearsal.edge-key=" + EdgeMarks.KEY)) {
             SaleFixture sale = new SaleFixture(on.base(), db);
             RealWorldDump before = RealWorldDump.settled(redis, config);
-            List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    SecondInstance.SHORT_LIVED_JVM, "-cp", System.getProperty("java.class.path"), "seckill.app.SeckillMain", "drill", "rehearse",
+            List<String> command = new ArrayList<>(SecondInstance.javaOnTestClassPath());
+            command.addAll(List.of("seckill.app.SeckillMain", "drill", "rehearse",
                     "--url", on.base().toString(), "--target-rate", "10", "--steps", "10", "--step-seconds", "6",
                     "--report", dir.toString(), "--admin-token", SaleFixture.ADMIN_TOKEN, "--rehearsal",
                     "--edge-key-file", keyFile.toString()));

@@ -218,8 +218,8 @@ class SwitchDrillTest extends ServiceTest {
         byte[] before = Files.readAllBytes(file);
         Path report = report("stopped");
         // the drill as an operator runs it, its own JVM (java -cp … seckill.app.SeckillMain drill switches …)
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                SecondInstance.SHORT_LIVED_JVM, "-cp", System.getProperty("java.class.path"), "seckill.app.SeckillMain", "drill"));
+        List<String> command = new ArrayList<>(SecondInstance.javaOnTestClassPath());
+        command.addAll(List.of("seckill.app.SeckillMain", "drill"));
         command.addAll(List.of(drill(report)));
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().putAll(SecondInstance.storesOf(config, devServers));

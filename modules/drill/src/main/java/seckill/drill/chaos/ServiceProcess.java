@@ -110,8 +110,8 @@ final class ServiceProcess {
         // small and C1 only: a drill runs several instances side by side and restarts them, each living
         // minutes; C2's compilations of the start path were about a third of a start's CPU (docs/tests.md)
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-                "-Dserver.port=" + port, "-Dserver.host=127.0.0.1"));
+                .toString(), "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-cp", System.getProperty("java.class.path"), "-Dserver.port=" + port, "-Dserver.host=127.0.0.1"));
         properties.forEach(p -> command.add("-D" + p));
         command.add("seckill.app.SeckillMain");
         ProcessBuilder builder = new ProcessBuilder(command);
